@@ -1,0 +1,40 @@
+import type { MemberInfo } from "../service/wire.js";
+
+/** What a header cell means (SPEC §3). */
+export type ColumnRole =
+  | { readonly kind: "number" }
+  | { readonly kind: "pilot" }
+  | { readonly kind: "offering" }
+  | { readonly kind: "group" }
+  /** `portform.<Member>`, `request.<Member>` or `item.<Member>`. */
+  | { readonly kind: "member"; readonly member: MemberInfo }
+  /** `portform.ExtraDetails.<Key>`: one `ExtraDetails` entry. */
+  | { readonly kind: "extraDetail"; readonly key: string }
+  /** Anything else: copied to the results, never sent. */
+  | { readonly kind: "passthrough" };
+
+export interface Column {
+  readonly index: number;
+  /** The header cell as the user wrote it (BOM stripped). */
+  readonly header: string;
+  readonly role: ColumnRole;
+}
+
+export interface SheetLayout {
+  /** How to name the input in messages: the path as given, or "<stdin>". */
+  readonly source: string;
+  /** Directory that relative `portform.File…` paths resolve against (cwd for stdin). */
+  readonly baseDir: string;
+  readonly delimiter: "," | ";" | "\t";
+  readonly header: readonly string[];
+  readonly columns: readonly Column[];
+}
+
+export interface SheetRow {
+  /** 0-based position among data rows. */
+  readonly index: number;
+  /** 1-based line of the file where this record starts. */
+  readonly line: number;
+  /** Cells as read; a ragged row has more or fewer than the header. */
+  readonly cells: readonly string[];
+}

@@ -1,0 +1,49 @@
+import type { NumberKind, Operation } from "../service/operations.js";
+import type { Offering, Provider, Trunk, WireMembers } from "../service/wire.js";
+
+/** What the account has, from the three lookups (SPEC §1.1). */
+export interface Lookups {
+  readonly trunks: readonly Trunk[];
+  readonly offerings: readonly Offering[];
+  readonly providers: readonly Provider[];
+}
+
+/** `--defaults FILE`: members used where a row leaves a cell empty, already checked and converted. */
+export interface Defaults {
+  readonly portForm: WireMembers;
+  readonly request: WireMembers;
+  readonly item: WireMembers;
+}
+
+export interface ValidRow {
+  readonly valid: true;
+  readonly index: number;
+  readonly line: number;
+  /** 10 digits. */
+  readonly number: string;
+  readonly numberKind: NumberKind;
+  readonly operation: Operation;
+  /** The pilot number (10 digits) or the OfferingID. */
+  readonly target: string;
+  /** The `group` cell, "" when absent. */
+  readonly group: string;
+  readonly portForm: WireMembers;
+  readonly request: WireMembers;
+  /** This number's item members (none of portin's own: no Number, PlanID or TN). */
+  readonly item: WireMembers;
+}
+
+export interface InvalidRow {
+  readonly valid: false;
+  readonly index: number;
+  readonly line: number;
+  /** 10 digits when the number itself parsed; "" otherwise. */
+  readonly number: string;
+  readonly numberKind: NumberKind | null;
+  /** The operation the row would have used, when it got that far. */
+  readonly operation: Operation | null;
+  /** One line naming the problem and the offending value. */
+  readonly reason: string;
+}
+
+export type CheckedRow = ValidRow | InvalidRow;
