@@ -1,0 +1,110 @@
+/**
+ * Opens the input sheet (SPEC §3): reads the header, detects the delimiter, matches the
+ * columns, and streams the data rows. Rows are not validated here.
+ */
+import { createReadStream } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { Readable, pipeline } from "node:stream";
+import { InputError } from "../errors.js";
+import { matchColumns } from "./columns.js";
+import { DelimiterSniffer } from "./delimiter.js";
+import { SheetRecordParser, describeSystemError, readFailure } from "./records.js";
+import type { SheetLayout, SheetRow } from "./types.js";
+
+export interface OpenSheetOptions {
+  /** Where `-` reads from; process.stdin unless a test supplies another stream. */
+  readonly stdin?: NodeJS.ReadableStream;
+}
+
+export interface Sheet {
+  readonly layout: SheetLayout;
+  /** Data rows in input order. Throws InputError while iterating if the file stops being CSV. */
+  readonly rows: AsyncIterable<SheetRow>;
+}
+
+export const STDIN_SOURCE = "<stdin>";
+
+function toBuffer(chunk: unknown): Buffer {
+  return typeof chunk === "string" ? Buffer.from(chunk, "utf8") : (chunk as Buffer);
+}
+
+/** Reads chunks until the header line is complete, so the delimiter is known before parsing starts. */
+async function readHead(source: string, chunks: AsyncIterator<unknown>): Promise<{ head: Buffer[]; sniffer: DelimiterSniffer }> {
+  const sniffer = new DelimiterSniffer();
+  const head: Buffer[] = [];
+  try {
+    while (!sniffer.done) {
+      const next = await chunks.next();
+      if (next.done === true) break;
+      const chunk = toBuffer(next.value);
+      head.push(chunk);
+      sniffer.feed(chunk);
+    }
+  } catch (error) {
+    throw new InputError(`cannot read ${source}: ${describeSystemError(error)}`, { cause: error });
+  }
+  return { head, sniffer };
+}
+
+async function* replay(head: readonly Buffer[], rest: AsyncIterator<unknown>): AsyncGenerator<Buffer> {
+  try {
+    yield* head;
+    for (;;) {
+      const next = await rest.next();
+      if (next.done === true) return;
+      yield toBuffer(next.value);
+    }
+  } finally {
+    // Closes the file when reading stops early (a refused header, a parse error).
+    await rest.return?.();
+  }
+}
+
+async function* dataRows(source: string, parser: SheetRecordParser, records: AsyncIterator<SheetRow>): AsyncGenerator<SheetRow> {
+  try {
+    for (;;) {
+      const next = await records.next();
+      if (next.done === true) return;
+      yield next.value;
+    }
+  } catch (error) {
+    throw readFailure(source, parser, error);
+  } finally {
+    parser.destroy();
+  }
+}
+
+export async function openSheet(path: string, options: OpenSheetOptions = {}): Promise<Sheet> {
+  const fromStdin = path === "-";
+  const source = fromStdin ? STDIN_SOURCE : path;
+  const baseDir = fromStdin ? process.cwd() : dirname(resolve(path));
+  const input = fromStdin ? (options.stdin ?? process.stdin) : createReadStream(path);
+  const chunks = (input as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+
+  const { head, sniffer } = await readHead(source, chunks);
+  const parser = new SheetRecordParser(sniffer.delimiter);
+  // Errors reach the consumer through the parser's iterator; this callback only has to exist.
+  pipeline(Readable.from(replay(head, chunks)), parser, () => undefined);
+  const records = parser[Symbol.asyncIterator]() as AsyncIterator<SheetRow>;
+
+  let header: SheetRow | undefined;
+  try {
+    const first = await records.next();
+    header = first.done === true ? undefined : first.value;
+  } catch (error) {
+    parser.destroy();
+    throw readFailure(source, parser, error);
+  }
+  if (header === undefined) {
+    parser.destroy();
+    throw new InputError(`${source}: the file is empty; it needs a header row with a number column`);
+  }
+  let layout: SheetLayout;
+  try {
+    layout = { source, baseDir, delimiter: sniffer.delimiter, header: header.cells, columns: matchColumns(source, header.cells) };
+  } catch (error) {
+    parser.destroy();
+    throw error;
+  }
+  return { layout, rows: dataRows(source, parser, records) };
+}

@@ -1,0 +1,225 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { Readable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { openSheet } from "../../src/input/sheet.js";
+import type { SheetRow } from "../../src/input/types.js";
+import { readAll, refusal, sheetFile } from "./helpers.js";
+
+const fixture = (name: string) => resolve("fixtures/input", name);
+
+describe("reading a sheet", () => {
+  it("reads a comma-separated sheet as cells, with each row's index and line", async () => {
+    const path = sheetFile("number,note\n4165550101,first\n4165550102,second\n");
+    const { layout, rows } = await readAll(path);
+    expect(layout.delimiter).toBe(",");
+    expect(layout.header).toEqual(["number", "note"]);
+    expect(rows).toEqual([
+      { index: 0, line: 2, cells: ["4165550101", "first"] },
+      { index: 1, line: 3, cells: ["4165550102", "second"] },
+    ]);
+  });
+
+  it("strips a UTF-8 BOM and detects the ; delimiter from the header line", async () => {
+    const { layout, rows } = await readAll(fixture("bom-semicolon.csv"));
+    expect(layout.delimiter).toBe(";");
+    expect(layout.header).toEqual(["number", "pilot_number", "portform.CustomerName", "note"]);
+    expect(layout.columns[0]?.role).toEqual({ kind: "number" });
+    expect(rows.map((r) => r.cells)).toEqual([
+      ["4165550101", "4165550000", "Acme; Inc.", "first"],
+      ["4165550102", "4165550000", "Acme", "second"],
+    ]);
+  });
+
+  it("detects the tab delimiter and keeps commas inside cells", async () => {
+    const { layout, rows } = await readAll(fixture("tab-delimited.csv"));
+    expect(layout.delimiter).toBe("\t");
+    expect(layout.columns.map((c) => c.role.kind)).toEqual(["number", "offering", "member"]);
+    expect(rows.map((r) => r.cells)).toEqual([
+      ["4165550101", "offer-1", "Front desk"],
+      ["4165550102", "offer-1", "Back, office"],
+    ]);
+  });
+
+  it("ignores delimiters inside quoted header cells when detecting the delimiter", async () => {
+    const { layout } = await readAll(sheetFile('"a;b;c",number,note\n1,2,3\n'));
+    expect(layout.delimiter).toBe(",");
+    expect(layout.header).toEqual(["a;b;c", "number", "note"]);
+  });
+
+  it("reads a one-column sheet with the comma delimiter", async () => {
+    const { layout, rows } = await readAll(sheetFile("number\n4165550101\n"));
+    expect(layout.delimiter).toBe(",");
+    expect(rows.map((r) => r.cells)).toEqual([["4165550101"]]);
+  });
+
+  it("leaves cell values as written, spaces included", async () => {
+    const { rows } = await readAll(sheetFile("number,note\n 4165550101 ,  padded  \n"));
+    expect(rows[0]?.cells).toEqual([" 4165550101 ", "  padded  "]);
+  });
+
+  it("numbers rows by the line they start on, after CRLF, quoted newlines and blank lines", async () => {
+    const { rows } = await readAll(fixture("crlf-multiline.csv"));
+    expect(rows).toEqual([
+      { index: 0, line: 2, cells: ["4165550101", "a", "two\r\nlines"] },
+      { index: 1, line: 5, cells: ["4165550102", "b", "plain"] },
+    ]);
+  });
+
+  it("counts a CRLF inside a quoted cell as one line break", async () => {
+    const text = 'number,note\r\n4165550101,"a\r\nb\r\nc"\r\n4165550102,"d\re"\r\n4165550103,x\r\n4165550104,"open\r\n';
+    const path = sheetFile(text);
+    const { rows } = await openSheet(path);
+    const lines: number[] = [];
+    const failure = await refusal(
+      (async () => {
+        for await (const row of rows) lines.push(row.line);
+      })(),
+    );
+    expect(lines).toEqual([2, 5, 7]);
+    expect(failure.message).toContain(": line 8: unclosed quote");
+  });
+
+  it("gives the starting line of records that follow multi-line quoted cells", async () => {
+    const text = [
+      "number,note",
+      '4165550101,"one',
+      "two",
+      'three"',
+      "",
+      "",
+      "4165550102,after blank lines",
+      '4165550103,"a',
+      'b"',
+      "4165550104,last",
+    ].join("\n");
+    const { rows } = await readAll(sheetFile(text));
+    expect(rows.map((r) => [r.index, r.line])).toEqual([
+      [0, 2],
+      [1, 7],
+      [2, 8],
+      [3, 10],
+    ]);
+  });
+
+  it("skips blank lines before the header", async () => {
+    const { layout, rows } = await readAll(sheetFile("\n\nnumber;note\n4165550101;x\n"));
+    expect(layout.delimiter).toBe(";");
+    expect(rows).toEqual([{ index: 0, line: 4, cells: ["4165550101", "x"] }]);
+  });
+
+  it("returns ragged rows as they are, for the validator to mark invalid", async () => {
+    const { rows } = await readAll(sheetFile("number,note,extra\n4165550101\n4165550102,a,b,c,d\n4165550103,a,b\n"));
+    expect(rows.map((r) => r.cells)).toEqual([["4165550101"], ["4165550102", "a", "b", "c", "d"], ["4165550103", "a", "b"]]);
+  });
+
+  it("lets a reader stop early, without reading the rest of the sheet", async () => {
+    const path = sheetFile("number\n" + "4165550101\n".repeat(50_000));
+    const { rows } = await openSheet(path);
+    const first: SheetRow[] = [];
+    for await (const row of rows) {
+      first.push(row);
+      if (first.length === 2) break;
+    }
+    expect(first.map((r) => r.line)).toEqual([2, 3]);
+  });
+
+  it("accepts a sheet with only a header: zero rows", async () => {
+    const { layout, rows } = await readAll(sheetFile("number,pilot_number"));
+    expect(layout.header).toEqual(["number", "pilot_number"]);
+    expect(rows).toEqual([]);
+  });
+
+  it("reads standard input for -, naming it <stdin> and resolving files against the working directory", async () => {
+    const stdin = Readable.from(["number;no", "te\n4165550101;from ", "stdin\n"]);
+    const { layout, rows } = await openSheet("-", { stdin });
+    const all: SheetRow[] = [];
+    for await (const row of rows) all.push(row);
+    expect(layout.source).toBe("<stdin>");
+    expect(layout.baseDir).toBe(process.cwd());
+    expect(layout.delimiter).toBe(";");
+    expect(all).toEqual([{ index: 0, line: 2, cells: ["4165550101", "from stdin"] }]);
+  });
+
+  it("names the input by the path as given and resolves files against its directory", async () => {
+    const path = sheetFile("number\n1\n");
+    const { layout } = await readAll(path);
+    expect(layout.source).toBe(path);
+    expect(layout.baseDir).toBe(dirname(path));
+  });
+});
+
+describe("refusing a file that cannot be read as CSV", () => {
+  it("reports an unclosed quote at line 3 of a 10-line file as line 3", async () => {
+    const lines = ["number,note", "4165550101,ok", '4165550102,"never closed'];
+    for (let i = 4; i <= 10; i++) lines.push(`41655501${String(i).padStart(2, "0")},row ${i}`);
+    const path = sheetFile(lines.join("\n") + "\n");
+    const seen: number[] = [];
+    const { rows } = await openSheet(path);
+    const failure = await refusal(
+      (async () => {
+        for await (const row of rows) seen.push(row.line);
+      })(),
+    );
+    expect(seen).toEqual([2]);
+    expect(failure).toMatchObject({ name: "InputError", exitCode: 2 });
+    expect(failure.message).toBe(
+      `${path}: line 3: unclosed quote in the record starting here; close the quoted cell (a quote inside a cell is written "") and run again; nothing was sent`,
+    );
+  });
+
+  it("reports the opening line of an unclosed quote even after a quoted newline and blank lines earlier", async () => {
+    const text = ["number,note", '4165550101,"multi', 'line"', "", "4165550102,fine", '4165550103,"open', "4165550104,x", "4165550105,y"].join("\n");
+    const path = sheetFile(text);
+    const failure = await refusal(readAll(path));
+    expect(failure.message).toMatch(new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: line 6: unclosed quote`));
+  });
+
+  it("reports an unclosed quote in the header as line 1", async () => {
+    const failure = await refusal(openSheet(sheetFile('number,"note\n4165550101,x\n')));
+    expect(failure.message).toContain(": line 1: unclosed quote");
+  });
+
+  it("reports text after a closing quote with the line of its record", async () => {
+    const path = sheetFile('number,note\n4165550101,a\n4165550102,b\n4165550103,"abc"def\n');
+    const failure = await refusal(readAll(path));
+    expect(failure.name).toBe("InputError");
+    expect(failure.message).toBe(
+      `${path}: line 4: a quoted cell goes on after its closing quote (column 2); quote the whole cell and write inner quotes as "", then run again; nothing was sent`,
+    );
+  });
+
+  it("refuses an empty file, which has no header", async () => {
+    const path = sheetFile("");
+    expect(await refusal(openSheet(path))).toEqual({
+      name: "InputError",
+      exitCode: 2,
+      message: `${path}: the file is empty; it needs a header row with a number column`,
+    });
+  });
+
+  it("refuses a path that does not exist", async () => {
+    expect(await refusal(openSheet("fixtures/nope.csv"))).toEqual({
+      name: "InputError",
+      exitCode: 2,
+      message: "cannot read fixtures/nope.csv: no such file",
+    });
+  });
+
+  it("refuses a directory", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "portin-input-dir-"));
+    try {
+      expect((await refusal(openSheet(dir))).message).toBe(`cannot read ${dir}: it is a directory`);
+    } finally {
+      rmSync(dir, { recursive: true });
+    }
+  });
+
+  it("refuses a quote in the middle of an unquoted cell, naming its line and column", async () => {
+    const path = sheetFile('number,note\n4165550101,12" monitor\n');
+    expect((await refusal(readAll(path))).message).toBe(
+      `${path}: line 2: a quote in the middle of an unquoted cell (column 2); quote the whole cell and write inner quotes as "", then run again; nothing was sent`,
+    );
+  });
+});
