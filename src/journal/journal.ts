@@ -1,0 +1,206 @@
+/**
+ * The run journal (SPEC §5): what was about to be sent (intent) and what became of it
+ * (outcome), durable before a request leaves and after its answer, so a re-run never sends
+ * a submitted number again and knows which outcomes it never learned.
+ */
+import { randomBytes } from "node:crypto";
+import { open, truncate } from "node:fs/promises";
+import { dirname } from "node:path";
+import { OutputError, StateError } from "../errors.js";
+import { GroupCommitWriter } from "./group-commit.js";
+import type { AppendTarget } from "./group-commit.js";
+import { acquireLock } from "./lock.js";
+import type { JournalLock } from "./lock.js";
+import { derivePriorState } from "./prior.js";
+import type { PriorState } from "./prior.js";
+import { describe, readJournalFile } from "./read.js";
+import { JOURNAL_FORMAT_VERSION, serializeRecord } from "./records.js";
+import type { HeaderRecord, JournalOutcomeStatus, JournalRecord } from "./records.js";
+
+export type { PriorState } from "./prior.js";
+export type { AppendTarget } from "./group-commit.js";
+export type { JournalOutcomeStatus } from "./records.js";
+
+/** Whom the journal's numbers were submitted to. Deliberately has no room for a password. */
+export interface JournalIdentity {
+  readonly baseUrl: string;
+  readonly user: string;
+  /** portin's own version, recorded as `tool: portin/<version>`. */
+  readonly version: string;
+}
+
+export interface JournalOutcome {
+  readonly status: JournalOutcomeStatus;
+  readonly ticket?: string;
+  readonly httpStatus?: number | null;
+  readonly message?: string;
+}
+
+export interface Journal {
+  /** What earlier runs on this file recorded, as it stood when this run opened it. */
+  readonly prior: PriorState;
+  /** Resolves once the intent is on disk; send the request only after that. */
+  intent(requestId: string, operation: string, numbers: readonly string[]): Promise<void>;
+  /** Resolves once the outcome is on disk. */
+  outcome(requestId: string, outcome: JournalOutcome): Promise<void>;
+  /** Waits for every record, closes the file and releases the lock. */
+  close(): Promise<void>;
+}
+
+export interface JournalOptions {
+  /** Opens the file for appending; tests pass one that counts fsyncs or fails like a full disk. */
+  readonly openAppend?: (path: string) => Promise<AppendTarget>;
+}
+
+/**
+ * Locks `path`, reads what earlier runs recorded (cutting away a tail torn by a crash), checks
+ * it was written for this base URL and user, and opens it for appending.
+ * Throws StateError (exit 2) for a held lock, a foreign or edited journal; OutputError when it cannot be written.
+ */
+export async function openJournal(path: string, identity: JournalIdentity, options: JournalOptions = {}): Promise<Journal> {
+  const lock = await acquireLock(`${path}.lock`, path);
+  try {
+    const contents = await readJournalFile(path);
+    if (contents.header !== null) checkHeader(path, contents.header, identity);
+    if (contents.soundLength < contents.length) await cutTornTail(path, contents.soundLength);
+
+    const target = await (options.openAppend ?? openAppendFile)(path);
+    const writer = new GroupCommitWriter(target, path);
+    const now = new Date().toISOString();
+    const opening: JournalRecord[] = [];
+    if (contents.header === null) {
+      opening.push({
+        type: "header",
+        version: JOURNAL_FORMAT_VERSION,
+        tool: `portin/${identity.version}`,
+        baseUrl: identity.baseUrl,
+        user: identity.user,
+        createdAt: now,
+      });
+    }
+    opening.push({ type: "run", pid: process.pid, startedAt: now });
+    try {
+      await Promise.all(opening.map((record) => writer.append(serializeRecord(record))));
+      if (contents.header === null) await syncDirectory(dirname(path));
+    } catch (error) {
+      await writer.close();
+      throw error;
+    }
+    return createJournal(writer, lock, derivePriorState(contents.records));
+  } catch (error) {
+    await lock.release();
+    throw error;
+  }
+}
+
+/**
+ * What earlier runs recorded, without locking or repairing anything: for `plan`, which must
+ * neither block nor be blocked by a real run. A missing file is an empty history; a torn tail
+ * is ignored, as openJournal would ignore it. Throws StateError like openJournal.
+ */
+export async function readJournal(path: string, identity: JournalIdentity): Promise<PriorState> {
+  const contents = await readJournalFile(path);
+  if (contents.header !== null) checkHeader(path, contents.header, identity);
+  return derivePriorState(contents.records);
+}
+
+/** Unique across runs and processes: sortable by time, then random. */
+export function newRequestId(): string {
+  return `${Date.now().toString(36)}-${randomBytes(6).toString("hex")}`;
+}
+
+function createJournal(writer: GroupCommitWriter, lock: JournalLock, prior: PriorState): Journal {
+  let closing: Promise<void> | null = null;
+  return {
+    prior,
+    intent(requestId, operation, numbers) {
+      const bad = numbers.find((number) => !/^\d{10}$/.test(number));
+      if (requestId === "" || bad !== undefined) {
+        return Promise.reject(new TypeError(`journal intent needs a request id and 10-digit numbers, got '${requestId}' and '${bad ?? ""}'`));
+      }
+      return writer.append(serializeRecord({ type: "intent", requestId, operation, numbers: [...numbers], at: new Date().toISOString() }));
+    },
+    outcome(requestId, outcome) {
+      return writer.append(
+        serializeRecord({
+          type: "outcome",
+          requestId,
+          status: outcome.status,
+          ticket: outcome.ticket ?? null,
+          httpStatus: outcome.httpStatus ?? null,
+          message: outcome.message ?? null,
+          at: new Date().toISOString(),
+        }),
+      );
+    },
+    close() {
+      closing ??= writer.close().finally(() => lock.release());
+      return closing;
+    },
+  };
+}
+
+function checkHeader(path: string, header: HeaderRecord, identity: JournalIdentity): void {
+  if (header.version > JOURNAL_FORMAT_VERSION) {
+    throw new StateError(
+      `state file ${path} was written by ${header.tool} in journal format ${header.version}, which portin ${identity.version} cannot read; ` +
+        "upgrade portin or use another --state path",
+    );
+  }
+  if (normalizeBaseUrl(header.baseUrl) !== normalizeBaseUrl(identity.baseUrl) || header.user !== identity.user) {
+    throw new StateError(
+      `state file ${path} was written for ${header.baseUrl} as user '${header.user}', not ${identity.baseUrl} as user '${identity.user}'; ` +
+        "use another --state path",
+    );
+  }
+}
+
+/** `https://API.thinktel.ca:443/rest.svc/` and `https://api.thinktel.ca/rest.svc` name one service. */
+export function normalizeBaseUrl(raw: string): string {
+  try {
+    const url = new URL(raw);
+    return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, "")}`;
+  } catch {
+    return raw.trim().replace(/\/+$/, "");
+  }
+}
+
+async function cutTornTail(path: string, soundLength: number): Promise<void> {
+  try {
+    await truncate(path, soundLength);
+  } catch (cause) {
+    throw new OutputError(`cannot repair state file ${path} after a crash (${describe(cause)}); check its permissions`, { cause });
+  }
+}
+
+async function openAppendFile(path: string): Promise<AppendTarget> {
+  let handle;
+  try {
+    handle = await open(path, "a");
+  } catch (cause) {
+    throw new OutputError(`cannot open state file ${path} for writing (${describe(cause)}); check its permissions or use another --state path`, {
+      cause,
+    });
+  }
+  return {
+    // writeFile loops until every byte is written; with 'a' each write lands at the end.
+    write: (data) => handle.writeFile(data, "utf8"),
+    // fdatasync also flushes the file size, which is all a reader needs to see the new lines.
+    sync: () => handle.datasync(),
+    close: () => handle.close(),
+  };
+}
+
+/** A new file's directory entry must be durable too, or a crash can lose the whole journal. */
+async function syncDirectory(directory: string): Promise<void> {
+  try {
+    const handle = await open(directory, "r");
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // Some platforms (Windows) cannot open or fsync a directory; the file's own fsync is the best they offer.
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * The re-run rules of SPEC §5, applied to the records of earlier runs: pure, no I/O.
+ */
+import type { JournalRecord } from "./records.js";
+
+/** What earlier runs recorded about each number (10 digits). A number is in at most one map. */
+export interface PriorState {
+  /** Numbers an earlier run submitted, with the ticket and the request id that carried them: never sent again. */
+  readonly submitted: ReadonlyMap<string, { readonly ticket: string; readonly requestId: string }>;
+  /** Numbers whose request has an intent but no outcome: it may have reached the service. */
+  readonly pending: ReadonlyMap<string, { readonly requestId: string }>;
+  /** Numbers an earlier run recorded as `unknown` (500, 502, 504, timeout, cut connection) and not since resolved. */
+  readonly unknown: ReadonlyMap<string, { readonly requestId: string; readonly message: string }>;
+}
+
+type NumberState =
+  | { readonly kind: "submitted"; readonly ticket: string; readonly requestId: string }
+  | { readonly kind: "pending"; readonly requestId: string }
+  | { readonly kind: "unknown"; readonly requestId: string; readonly message: string };
+
+/**
+ * Later records win, with one exception: a number once submitted stays submitted (a later
+ * submission only replaces its ticket). A ticket is a fact a later refusal cannot undo; the
+ * service typically rejects a second port-in of a number precisely because the first exists.
+ */
+export function derivePriorState(records: Iterable<JournalRecord>): PriorState {
+  const numbersByRequest = new Map<string, readonly string[]>();
+  const states = new Map<string, NumberState>();
+
+  for (const record of records) {
+    if (record.type === "intent") {
+      numbersByRequest.set(record.requestId, record.numbers);
+      for (const number of record.numbers) {
+        if (states.get(number)?.kind !== "submitted") states.set(number, { kind: "pending", requestId: record.requestId });
+      }
+    } else if (record.type === "outcome") {
+      const { requestId } = record;
+      for (const number of numbersByRequest.get(requestId) ?? []) {
+        const current = states.get(number);
+        if (record.status === "submitted") {
+          states.set(number, { kind: "submitted", ticket: record.ticket ?? "", requestId });
+          continue;
+        }
+        // An outcome speaks only for numbers whose latest request it answers.
+        if (current === undefined || current.kind === "submitted" || current.requestId !== requestId) continue;
+        if (record.status === "unknown") {
+          states.set(number, { kind: "unknown", requestId, message: record.message ?? "" });
+        } else {
+          states.delete(number);
+        }
+      }
+    }
+  }
+
+  const submitted = new Map<string, { ticket: string; requestId: string }>();
+  const pending = new Map<string, { requestId: string }>();
+  const unknown = new Map<string, { requestId: string; message: string }>();
+  for (const [number, state] of states) {
+    if (state.kind === "submitted") submitted.set(number, { ticket: state.ticket, requestId: state.requestId });
+    else if (state.kind === "pending") pending.set(number, { requestId: state.requestId });
+    else unknown.set(number, { requestId: state.requestId, message: state.message });
+  }
+  return { submitted, pending, unknown };
+}

@@ -1,0 +1,92 @@
+/**
+ * Reads a journal back, telling a crash's torn tail (tolerated) from an edited file (refused).
+ */
+import { readFile } from "node:fs/promises";
+import { StateError } from "../errors.js";
+import { parseRecord } from "./records.js";
+import type { HeaderRecord, JournalRecord } from "./records.js";
+
+export interface JournalContents {
+  /** null when the file is new, empty, or held only a torn header. */
+  readonly header: HeaderRecord | null;
+  /** Every record after the header, in file order. */
+  readonly records: readonly JournalRecord[];
+  /** Bytes of the file that hold whole records: a torn tail starts here and is cut away before appending. */
+  readonly soundLength: number;
+  /** The file's length as read; larger than soundLength when the tail is torn. */
+  readonly length: number;
+}
+
+const NEWLINE = 0x0a;
+
+export async function readJournalFile(path: string): Promise<JournalContents> {
+  let bytes: Buffer;
+  try {
+    bytes = await readFile(path);
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === "ENOENT") return { header: null, records: [], soundLength: 0, length: 0 };
+    throw new StateError(`cannot read state file ${path} (${describe(cause)}); check its permissions or use another --state path`, { cause });
+  }
+
+  const records: JournalRecord[] = [];
+  let soundLength = 0;
+  let start = 0;
+  for (let lineNumber = 1; start < bytes.length; lineNumber++) {
+    const newline = bytes.indexOf(NEWLINE, start);
+    const end = newline === -1 ? bytes.length : newline;
+    const next = newline === -1 ? bytes.length : newline + 1;
+    const text = bytes.toString("utf8", start, end);
+    const isLast = next >= bytes.length;
+    // A record is always written with its newline in one write, so a line without one was
+    // never confirmed durable: its promise never resolved and nothing was sent on it.
+    if (newline === -1) break;
+    if (text.trim() === "") {
+      soundLength = next;
+      start = next;
+      continue;
+    }
+    const record = parseRecord(text);
+    if (record === null) {
+      if (isLast) break;
+      throw new StateError(
+        `state file ${path} line ${lineNumber} is not a journal record; the file may have been edited; ` +
+          "move it aside to start afresh, but then numbers submitted earlier would be sent again",
+      );
+    }
+    records.push(record);
+    soundLength = next;
+    start = next;
+  }
+
+  const [first, ...rest] = records;
+  if (first === undefined) {
+    // Cutting a torn header away is safe; cutting away a file someone mistook for a state file is not.
+    if (!couldBeTornHeader(bytes.toString("utf8", soundLength))) {
+      throw new StateError(`state file ${path} is not a portin journal; use another --state path`);
+    }
+    return { header: null, records: [], soundLength: 0, length: bytes.length };
+  }
+  if (first.type !== "header") {
+    throw new StateError(`state file ${path} does not start with a portin journal header; it is not a portin state file: use another --state path`);
+  }
+  const misplaced = rest.findIndex((record) => record.type === "header");
+  if (misplaced !== -1) {
+    throw new StateError(
+      `state file ${path} holds a second header; two journals may have been joined: move it aside to start afresh, ` +
+        "but then numbers submitted earlier would be sent again",
+    );
+  }
+  return { header: first, records: rest, soundLength, length: bytes.length };
+}
+
+const HEADER_START = '{"type":"header"';
+
+function couldBeTornHeader(text: string): boolean {
+  // A crash can also leave the file's tail as NUL bytes (delayed allocation on some file systems).
+  const trimmed = text.replace(/[\0\s]+/g, "");
+  return trimmed === "" || HEADER_START.startsWith(trimmed) || trimmed.startsWith(HEADER_START);
+}
+
+export function describe(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause);
+}

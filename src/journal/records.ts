@@ -1,0 +1,72 @@
+/**
+ * The records of the run journal (SPEC §5): one JSON object per line, appended, never
+ * rewritten. The schemas are strict about what portin itself relies on and lenient about
+ * extra members, so a human's note in a record does not make the file unreadable.
+ */
+import { z } from "zod";
+
+/** Bumped only when an older portin could misread a newer file. */
+export const JOURNAL_FORMAT_VERSION = 1;
+
+export const OUTCOME_STATUSES = ["submitted", "rejected", "failed", "unknown"] as const;
+export type JournalOutcomeStatus = (typeof OUTCOME_STATUSES)[number];
+
+const tenDigits = z.string().regex(/^\d{10}$/);
+
+const headerSchema = z.object({
+  type: z.literal("header"),
+  version: z.number().int().positive(),
+  tool: z.string(),
+  baseUrl: z.string(),
+  user: z.string(),
+  createdAt: z.string(),
+});
+
+const runSchema = z.object({
+  type: z.literal("run"),
+  pid: z.number().int(),
+  startedAt: z.string(),
+});
+
+const intentSchema = z.object({
+  type: z.literal("intent"),
+  requestId: z.string().min(1),
+  operation: z.string(),
+  numbers: z.array(tenDigits),
+  at: z.string(),
+});
+
+const outcomeSchema = z.object({
+  type: z.literal("outcome"),
+  requestId: z.string().min(1),
+  status: z.enum(OUTCOME_STATUSES),
+  ticket: z.string().nullable().optional(),
+  httpStatus: z.number().int().nullable().optional(),
+  message: z.string().nullable().optional(),
+  at: z.string(),
+});
+
+const recordSchema = z.discriminatedUnion("type", [headerSchema, runSchema, intentSchema, outcomeSchema]);
+
+export type HeaderRecord = z.infer<typeof headerSchema>;
+export type RunRecord = z.infer<typeof runSchema>;
+export type IntentRecord = z.infer<typeof intentSchema>;
+export type OutcomeRecord = z.infer<typeof outcomeSchema>;
+export type JournalRecord = z.infer<typeof recordSchema>;
+
+/** The record a line holds, or null when the line is not one (torn, edited, or not JSON). */
+export function parseRecord(line: string): JournalRecord | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  const parsed = recordSchema.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+/** One line, newline included: a record is only ever written whole, in one write. */
+export function serializeRecord(record: JournalRecord): string {
+  return `${JSON.stringify(record)}\n`;
+}
