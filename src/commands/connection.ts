@@ -1,0 +1,95 @@
+/**
+ * The connection options every command but `sandbox` takes (SPEC §2), and the one function
+ * that turns them into a client: the real service, or the built-in sandbox in-process.
+ */
+import type { Argv } from "yargs";
+import { UsageError } from "../errors.js";
+import { checkBaseUrl } from "../service/base-url.js";
+import { createClient, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from "../service/client.js";
+import type { ServiceClient } from "../service/client.js";
+import { USER_AGENT } from "../version.js";
+import type { CommandIO } from "./command.js";
+
+export interface ConnectionArgs {
+  baseUrl?: string;
+  user?: string;
+  password?: string;
+  timeout: number;
+  allowInsecureHttp: boolean;
+}
+
+export interface Connection {
+  readonly client: ServiceClient;
+  /** As the journal records it: the sandbox's URL when no --base-url was given. */
+  readonly baseUrl: string;
+  readonly user: string;
+  readonly sandbox: boolean;
+  /** Stops the in-process sandbox; nothing to do for the real service. */
+  close(): Promise<void>;
+}
+
+function positiveWholeNumber(option: string) {
+  return (value: unknown): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${option} takes a whole number of milliseconds >= 1, not "${String(value)}"`);
+    return n;
+  };
+}
+
+/** Adds --base-url, --user, --password, --timeout and --allow-insecure-http. */
+export function withConnectionOptions<T>(yargs: Argv<T>): Argv<T & ConnectionArgs> {
+  // Environment defaults are read here, but help shows only the variable's name
+  // (`defaultDescription`): the password's value must never reach --help output.
+  return yargs.options({
+    "base-url": {
+      type: "string",
+      default: process.env["PORTIN_BASE_URL"],
+      defaultDescription: "$PORTIN_BASE_URL, else the built-in sandbox",
+      describe: "the service's root URL, e.g. https://api.thinktel.ca/rest.svc; without one, nothing real is ported",
+    },
+    user: { type: "string", default: process.env["PORTIN_USER"], defaultDescription: "$PORTIN_USER", describe: "the service's user (HTTP Basic)" },
+    password: {
+      type: "string",
+      default: process.env["PORTIN_PASSWORD"],
+      defaultDescription: "$PORTIN_PASSWORD",
+      describe: "the service's password (HTTP Basic); prefer $PORTIN_PASSWORD, which ps does not show",
+    },
+    timeout: { type: "number", default: DEFAULT_TIMEOUT_MS, coerce: positiveWholeNumber("timeout"), describe: "milliseconds to wait for each request's answer" },
+    "allow-insecure-http": {
+      type: "boolean",
+      default: false,
+      describe: "allow a plain http:// base URL to a host other than loopback (sends the password unencrypted)",
+    },
+  }) as unknown as Argv<T & ConnectionArgs>;
+}
+
+/**
+ * Connects to --base-url with --user/--password, or, without --base-url, starts the
+ * built-in sandbox on a free loopback port and says so on stderr.
+ */
+export async function connect(args: ConnectionArgs, io: CommandIO, extra: { retries?: number } = {}): Promise<Connection> {
+  const retries = extra.retries ?? DEFAULT_RETRIES;
+  const common = { timeoutMs: args.timeout, retries, userAgent: USER_AGENT };
+  if (args.baseUrl === undefined || args.baseUrl === "") {
+    // Loaded only when used: a run against the real service never loads the simulator.
+    const { startSandbox } = await import("../sandbox/server.js");
+    const sandbox = await startSandbox({ port: 0 });
+    io.stderr.write(`portin: no --base-url given: using the built-in sandbox at ${sandbox.url}; nothing real is ported\n`);
+    try {
+      const client = createClient({ ...common, baseUrl: sandbox.url, user: sandbox.user, password: sandbox.password, allowInsecureHttp: false });
+      return { client, baseUrl: sandbox.url, user: sandbox.user, sandbox: true, close: () => sandbox.close() };
+    } catch (error) {
+      await sandbox.close();
+      throw error;
+    }
+  }
+  const base = checkBaseUrl(args.baseUrl, args.allowInsecureHttp);
+  if (args.user === undefined || args.user === "") {
+    throw new UsageError(`--user is missing for ${base.href}: give --user or set PORTIN_USER`);
+  }
+  if (args.password === undefined || args.password === "") {
+    throw new UsageError(`--password is missing for user '${args.user}' at ${base.href}: give --password or set PORTIN_PASSWORD`);
+  }
+  const client = createClient({ ...common, baseUrl: args.baseUrl, user: args.user, password: args.password, allowInsecureHttp: args.allowInsecureHttp });
+  return { client, baseUrl: base.href, user: args.user, sandbox: false, close: () => Promise.resolve() };
+}

@@ -1,0 +1,79 @@
+/**
+ * `portin trunks`, `portin offerings`, `portin providers` (SPEC §2): one lookup each, as an
+ * aligned table or, with --json, the normalized objects.
+ */
+import type { Argv } from "yargs";
+import { OFFERING_TYPES, isOfferingType } from "../service/operations.js";
+import type { ServiceClient } from "../service/client.js";
+import type { PortinCommand } from "./command.js";
+import { connect, withConnectionOptions } from "./connection.js";
+import type { ConnectionArgs } from "./connection.js";
+
+export interface LookupArgs extends ConnectionArgs {
+  json: boolean;
+}
+
+interface LookupSpec<T> {
+  readonly name: "trunks" | "offerings" | "providers";
+  readonly describe: string;
+  /** A command line and what it does, for `--help`. */
+  readonly example: readonly [string, string];
+  readonly fetch: (client: ServiceClient) => Promise<T[]>;
+  readonly headers: readonly string[];
+  readonly row: (item: T) => readonly string[];
+}
+
+function lookupCommand<T>(spec: LookupSpec<T>): PortinCommand<LookupArgs> {
+  return {
+    command: spec.name,
+    describe: spec.describe,
+    builder: (yargs: Argv) =>
+      withConnectionOptions(yargs)
+        .options({ json: { type: "boolean", default: false, describe: "print a JSON array instead of a table" } })
+        .example(...spec.example),
+    run: async (args, io) => {
+      const connection = await connect(args, io);
+      try {
+        const items = await spec.fetch(connection.client);
+        io.stdout.write(args.json ? `${JSON.stringify(items, null, 2)}\n` : table(spec.headers, items.map(spec.row)));
+        return 0;
+      } finally {
+        await connection.close();
+      }
+    },
+  };
+}
+
+/** Columns padded to their widest cell, two spaces apart, no trailing spaces. */
+export function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
+  const all = [headers, ...rows];
+  const widths = headers.map((_, i) => Math.max(...all.map((r) => (r[i] ?? "").length)));
+  return all.map((r) => r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join("  ").trimEnd() + "\n").join("");
+}
+
+export const trunksCommand = lookupCommand({
+  name: "trunks",
+  describe: "list the account's SIP trunks (--json for JSON)",
+  example: ["$0 trunks --base-url https://api.thinktel.ca/rest.svc --user acme", "the pilot numbers a sheet's pilot_number may name"],
+  fetch: (client) => client.trunks(),
+  headers: ["PILOT NUMBER", "LABEL"],
+  row: (t) => [t.pilotNumber, t.label],
+});
+
+export const offeringsCommand = lookupCommand({
+  name: "offerings",
+  describe: "list the account's offerings (--json for JSON)",
+  example: ["$0 offerings --json --base-url https://api.thinktel.ca/rest.svc --user acme", "the offerings a sheet's offering_id may name, as JSON"],
+  fetch: (client) => client.offerings(),
+  headers: ["OFFERING ID", "TYPE", "TYPE NAME", "PRODUCT NAME"],
+  row: (o) => [o.offeringId, String(o.type), isOfferingType(o.type) ? OFFERING_TYPES[o.type] : "(not a port-in type)", o.name],
+});
+
+export const providersCommand = lookupCommand({
+  name: "providers",
+  describe: "list the losing-carrier providers (--json for JSON)",
+  example: ["$0 providers --base-url https://api.thinktel.ca/rest.svc --user acme", "the IDs and names portform.CurrentProvider takes"],
+  fetch: (client) => client.providers(),
+  headers: ["ID", "NAME"],
+  row: (p) => [String(p.id), p.name],
+});

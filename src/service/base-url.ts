@@ -1,0 +1,49 @@
+/**
+ * Checks a base URL before any credential is attached to it (SPEC §2: plain http only to
+ * loopback unless --allow-insecure-http).
+ */
+import { isIPv4 } from "node:net";
+import { UsageError } from "../errors.js";
+
+/** The parts of a base URL that messages may show: never a userinfo part. */
+export interface BaseUrl {
+  /** What got takes as `prefixUrl`. */
+  readonly href: string;
+  /** "api.thinktel.ca:443", for "connection refused by …". */
+  readonly hostPort: string;
+}
+
+/** Parses and vets a base URL; throws UsageError (exit 2) for one portin will not send credentials to. */
+export function checkBaseUrl(raw: string, allowInsecureHttp: boolean): BaseUrl {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new UsageError(`--base-url '${raw}' is not a URL: give one like https://api.thinktel.ca/rest.svc`);
+  }
+  // Echoing the URL back would echo a password written into it, so this message names neither.
+  if (url.username !== "" || url.password !== "") {
+    throw new UsageError("--base-url must not carry credentials: give them with --user/--password or PORTIN_USER/PORTIN_PASSWORD");
+  }
+  const shown = `${url.protocol}//${url.host}${url.pathname}`;
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new UsageError(`--base-url '${shown}' is not an http(s) URL: give one like https://api.thinktel.ca/rest.svc`);
+  }
+  if (url.search !== "" || url.hash !== "") {
+    throw new UsageError(`--base-url '${raw}' has a query or fragment: give only the service's root, like https://api.thinktel.ca/rest.svc`);
+  }
+  if (url.protocol === "http:" && !allowInsecureHttp && !isLoopback(url.hostname)) {
+    throw new UsageError(
+      `--base-url '${shown}' is plain http to ${url.hostname}, which would send the password unencrypted: use https:// or pass --allow-insecure-http`,
+    );
+  }
+  const port = url.port !== "" ? url.port : url.protocol === "https:" ? "443" : "80";
+  return { href: shown, hostPort: `${url.hostname}:${port}` };
+}
+
+/** 127.0.0.0/8, ::1 and localhost: traffic that never leaves the machine. */
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, "$1");
+  if (host === "localhost" || host === "::1") return true;
+  return isIPv4(host) && host.startsWith("127.");
+}

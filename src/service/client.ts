@@ -1,0 +1,128 @@
+/**
+ * The HTTP client of the Port-In Request Service, on got. It knows no path of its own:
+ * lookups come from wire.ts, port-in operations from operations.ts.
+ */
+import { Agent as HttpAgent } from "node:http";
+import { Agent as HttpsAgent } from "node:https";
+import { got } from "got";
+import type { z } from "zod";
+import type { Got } from "got";
+import { UsageError } from "../errors.js";
+import type { Operation } from "./operations.js";
+import type { SubmitOutcome } from "./outcome.js";
+import { LOOKUPS, portInStatusPath, portInStatusSchema } from "./wire.js";
+import type { Offering, PortInStatus, Provider, Trunk } from "./wire.js";
+import { checkBaseUrl } from "./base-url.js";
+import type { BaseUrl } from "./base-url.js";
+import { fromError, fromResponse, scrubberFor } from "./exchange.js";
+import type { Exchange, Scrub } from "./exchange.js";
+import { DEFAULT_BACKOFF_LIMIT_MS, retryPolicy } from "./retry-policy.js";
+import { submitOutcome } from "./submit-outcome.js";
+import { lookupAnswer } from "./lookup-answer.js";
+
+/** SPEC §2: `--timeout MS`, per request. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** SPEC §2: `--retries N`. */
+export const DEFAULT_RETRIES = 5;
+
+export interface ClientOptions {
+  baseUrl: string;
+  user: string;
+  password: string;
+  timeoutMs: number;
+  /** Automatic retries of what SPEC §4 calls retryable; 0 turns them off. */
+  retries: number;
+  allowInsecureHttp: boolean;
+  userAgent: string;
+  /** Longest single backoff wait; default 30 s. Tests shorten it. */
+  backoffLimitMs?: number;
+}
+
+export interface ServiceClient {
+  trunks(): Promise<Trunk[]>;
+  offerings(): Promise<Offering[]>;
+  providers(): Promise<Provider[]>;
+  /** Null when the number has no port-in (404). */
+  portInStatus(tenDigits: string): Promise<PortInStatus | null>;
+  /** Never throws for an HTTP outcome: every answer and transport failure is a SubmitOutcome. */
+  submit(op: Operation, body: Record<string, unknown>): Promise<SubmitOutcome>;
+}
+
+/** Throws UsageError for a base URL or user portin will not send credentials to or with. */
+export function createClient(options: ClientOptions): ServiceClient {
+  const base = checkBaseUrl(options.baseUrl, options.allowInsecureHttp);
+  checkUser(options.user);
+  const scrub = scrubberFor(options.user, options.password);
+  const backoffLimitMs = options.backoffLimitMs ?? DEFAULT_BACKOFF_LIMIT_MS;
+  const http = got.extend({
+    prefixUrl: base.href,
+    headers: {
+      authorization: `Basic ${Buffer.from(`${options.user}:${options.password}`).toString("base64")}`,
+      accept: "application/json",
+      "user-agent": options.userAgent,
+    },
+    timeout: { request: options.timeoutMs },
+    // Statuses are SPEC §4's to map, not got's to throw.
+    throwHttpErrors: false,
+    // A redirect could carry the Authorization header to another host.
+    followRedirect: false,
+    responseType: "text",
+    // A reused keep-alive socket that the server closed would fail a POST as "connection
+    // cut", an `unknown` outcome for a request that never left: one connection per request.
+    agent: { http: new HttpAgent({ keepAlive: false }), https: new HttpsAgent({ keepAlive: false }) },
+  });
+  const exchange = (method: "GET" | "POST", path: string, body?: Record<string, unknown>) =>
+    send(http, { method, path, body, base, scrub, timeoutMs: options.timeoutMs, retries: options.retries, backoffLimitMs });
+
+  const lookup = async <S extends z.ZodType>(spec: { path: string; what: string; schema: S }): Promise<z.output<S>> => {
+    const { path, what, schema } = spec;
+    const answer = lookupAnswer(await exchange("GET", path), schema, { path, what: `a list of ${what}`, base, user: options.user, scrub });
+    // Never null: only portInStatus takes a 404 as an answer.
+    return answer as z.output<S>;
+  };
+
+  return {
+    trunks: () => lookup(LOOKUPS.trunks),
+    offerings: () => lookup(LOOKUPS.offerings),
+    providers: () => lookup(LOOKUPS.providers),
+    async portInStatus(tenDigits) {
+      const path = portInStatusPath(tenDigits);
+      const context = { path, what: "a PortInStatus", base, user: options.user, scrub };
+      return lookupAnswer(await exchange("GET", path), portInStatusSchema, context, true);
+    },
+    async submit(op, body) {
+      return submitOutcome(await exchange(op.method, op.path, body), options.user, scrub);
+    },
+  };
+}
+
+function checkUser(user: string): void {
+  // RFC 7617: the user-id of Basic authentication cannot contain a colon.
+  if (user.includes(":")) throw new UsageError(`--user '${user}' contains ':', which Basic authentication cannot carry: check the user name`);
+}
+
+interface SendOptions {
+  method: "GET" | "POST";
+  path: string;
+  body: Record<string, unknown> | undefined;
+  base: BaseUrl;
+  scrub: Scrub;
+  timeoutMs: number;
+  retries: number;
+  backoffLimitMs: number;
+}
+
+async function send(http: Got, o: SendOptions): Promise<Exchange> {
+  try {
+    const response = await http(o.path.replace(/^\//, ""), {
+      method: o.method,
+      ...(o.body === undefined ? {} : { json: o.body, headers: { "content-type": "application/json" } }),
+      retry: retryPolicy(o.method, o.retries, o.backoffLimitMs),
+      resolveBodyOnly: false,
+    });
+    return fromResponse(response, o.scrub);
+  } catch (error) {
+    // got's error holds the request options, Authorization header included: keep only text.
+    return fromError(error, o.base, o.timeoutMs, o.scrub);
+  }
+}

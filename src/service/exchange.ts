@@ -1,0 +1,123 @@
+/**
+ * One HTTP exchange after got's retries, reduced to what the outcome rules need, with every
+ * piece of text already scrubbed of credentials. got's own errors hold the request options
+ * (and so the Authorization header): nothing from them leaves this module but a code and a
+ * scrubbed message.
+ */
+import { STATUS_CODES } from "node:http";
+import { RequestError } from "got";
+import { exceptionSchema } from "./wire.js";
+import { NEVER_CONNECTED_CODES } from "./retry-policy.js";
+import type { BaseUrl } from "./base-url.js";
+
+export interface HttpAnswer {
+  readonly kind: "answer";
+  readonly status: number;
+  readonly body: string;
+  /** Milliseconds the service asked us to wait, when it said so. */
+  readonly retryAfterMs: number | null;
+  readonly location: string | null;
+  readonly retries: number;
+}
+
+export interface TransportFailure {
+  readonly kind: "transport";
+  /** False when no connection was ever made: nothing reached the service. */
+  readonly reachedService: boolean;
+  readonly timedOut: boolean;
+  /** "connection refused by 127.0.0.1:4010", "no answer within 200 ms", … */
+  readonly text: string;
+  readonly retries: number;
+}
+
+export type Exchange = HttpAnswer | TransportFailure;
+
+/** Replaces every form of the credentials with `***` in text that came from outside portin. */
+export type Scrub = (text: string) => string;
+
+export function scrubberFor(user: string, password: string): Scrub {
+  const secrets = [
+    Buffer.from(`${user}:${password}`).toString("base64"),
+    Buffer.from(password).toString("base64"),
+    password,
+  ].filter((s) => s.length > 0);
+  return (text) => secrets.reduce((out, secret) => out.split(secret).join("***"), text);
+}
+
+/** "422 Unprocessable Entity". */
+export function statusLine(status: number): string {
+  const text = STATUS_CODES[status];
+  return text === undefined ? String(status) : `${status} ${text}`;
+}
+
+export function parseJson(body: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(body) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/** The `Message` of an Exception body, or "" when the body is not one. */
+export function exceptionMessage(body: string, scrub: Scrub): string {
+  const json = parseJson(body);
+  if (!json.ok) return "";
+  const parsed = exceptionSchema.safeParse(json.value);
+  return parsed.success ? scrub(parsed.data.message.trim()) : "";
+}
+
+export function fromResponse(response: { statusCode: number; body: unknown; headers: Record<string, unknown>; retryCount: number }, scrub: Scrub): HttpAnswer {
+  return {
+    kind: "answer",
+    status: response.statusCode,
+    body: typeof response.body === "string" ? response.body : "",
+    retryAfterMs: retryAfterMs(response.headers["retry-after"]),
+    location: typeof response.headers["location"] === "string" ? scrub(response.headers["location"]) : null,
+    retries: response.retryCount,
+  };
+}
+
+function retryAfterMs(header: unknown): number | null {
+  if (typeof header !== "string" || header.trim() === "") return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+}
+
+export function fromError(error: unknown, base: BaseUrl, timeoutMs: number, scrub: Scrub): TransportFailure {
+  if (!(error instanceof RequestError)) {
+    const message = error instanceof Error ? error.message : String(error);
+    return { kind: "transport", reachedService: true, timedOut: false, text: scrub(message), retries: 0 };
+  }
+  const code = error.code;
+  const retries = error.request?.retryCount ?? 0;
+  const timings = error.timings;
+  const https = base.href.startsWith("https:");
+  // A TLS failure or a connect error happens before the request is written, whatever its code.
+  const connected = timings !== undefined && (https ? timings.secureConnect !== undefined : timings.connect !== undefined);
+  const neverConnected = NEVER_CONNECTED_CODES.includes(code) || !connected;
+  const timedOut = error.name === "TimeoutError";
+  const text = transportText(code, error.message, base, timeoutMs, timedOut, neverConnected, scrub);
+  return { kind: "transport", reachedService: !neverConnected, timedOut, text, retries };
+}
+
+function transportText(
+  code: string,
+  message: string,
+  base: BaseUrl,
+  timeoutMs: number,
+  timedOut: boolean,
+  neverConnected: boolean,
+  scrub: Scrub,
+): string {
+  if (timedOut) return neverConnected ? `could not connect to ${base.hostPort} within ${timeoutMs} ms` : `no answer within ${timeoutMs} ms`;
+  if (code === "ECONNREFUSED") return `connection refused by ${base.hostPort}`;
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `host ${base.hostPort.replace(/:\d+$/, "")} not resolved (${code})`;
+  if (code === "ECONNRESET" || code === "EPIPE") return `connection cut before the answer (${code})`;
+  return `${code}: ${scrub(message)}`;
+}
+
+export function retriesText(retries: number): string {
+  return `after ${retries} ${retries === 1 ? "retry" : "retries"}`;
+}

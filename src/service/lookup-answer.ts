@@ -1,0 +1,52 @@
+/**
+ * What a lookup's exchange means: the parsed list, or the error that stops the run
+ * (SPEC §7: lookups failed, auth refused => exit 2). Pure, like submit-outcome.ts.
+ */
+import type { z } from "zod";
+import { AuthError, LookupError } from "../errors.js";
+import { describeIssues } from "./wire.js";
+import { exceptionMessage, parseJson, retriesText, statusLine } from "./exchange.js";
+import type { Exchange, Scrub } from "./exchange.js";
+import type { BaseUrl } from "./base-url.js";
+import { authRefusal } from "./submit-outcome.js";
+
+export interface LookupContext {
+  readonly path: string;
+  /** "a list of SIP trunks", for "did not answer a list of SIP trunks". */
+  readonly what: string;
+  readonly base: BaseUrl;
+  readonly user: string;
+  readonly scrub: Scrub;
+}
+
+/** The parsed answer; `null` for a 404 when `notFoundIsNull` (a number without a port-in). */
+export function lookupAnswer<S extends z.ZodType>(
+  exchange: Exchange,
+  schema: S,
+  context: LookupContext,
+  notFoundIsNull = false,
+): z.output<S> | null {
+  const name = `GET ${context.path}`;
+  if (exchange.kind === "transport") {
+    throw new LookupError(`${name} could not reach ${context.base.href}: ${exchange.text} ${retriesText(exchange.retries)}; check --base-url and that the service is up`);
+  }
+  const { status } = exchange;
+  const said = exceptionMessage(exchange.body, context.scrub);
+  if (status === 401 || status === 403) throw new AuthError(authRefusal(context.user, status, said));
+  if (status === 404 && notFoundIsNull) return null;
+  if (status !== 200) {
+    const where = status >= 300 && status < 400 && exchange.location !== null ? ` (redirect to ${exchange.location} not followed)` : "";
+    const next = status >= 500 || status === 429 ? "try again later" : "check --base-url";
+    throw new LookupError(`${name} answered ${statusLine(status)}${where}${said === "" ? "" : `: ${said}`}; ${next}`);
+  }
+  const json = parseJson(exchange.body);
+  if (!json.ok) {
+    const start = context.scrub(exchange.body.slice(0, 40).replace(/\s+/g, " "));
+    throw new LookupError(`${name} did not answer JSON (it began "${start}"); check --base-url`);
+  }
+  const parsed = schema.safeParse(json.value);
+  if (!parsed.success) {
+    throw new LookupError(`${name} did not answer ${context.what}: ${context.scrub(describeIssues(parsed.error))}`);
+  }
+  return parsed.data;
+}
