@@ -1,0 +1,101 @@
+/**
+ * `portin sandbox` (SPEC §2): serves the built-in simulator of the Port-In Request Service
+ * until SIGINT/SIGTERM. The base URL goes alone on stdout, so scripts can capture it.
+ */
+import type { Argv } from "yargs";
+import { UsageError } from "../errors.js";
+import { DEFAULT_SANDBOX_PASSWORD, DEFAULT_SANDBOX_PORT, DEFAULT_SANDBOX_USER, startSandbox } from "../sandbox/server.js";
+import type { SandboxOptions } from "../sandbox/server.js";
+import type { PortinCommand } from "./command.js";
+
+/** The numeric options arrive as yargs left them (number or string) and are checked in run(). */
+export interface SandboxArgs {
+  port: unknown;
+  user: string;
+  password: string;
+  account?: string;
+  latency: unknown;
+  failRate: unknown;
+  throttleRate: unknown;
+  seed?: unknown;
+}
+
+/** Refuses, with the offending value, anything but a whole number in min..max. */
+function wholeNumber(option: string, min: number, max: number, unit = "") {
+  return (value: unknown): number => {
+    const n = typeof value === "string" && value.trim() === "" ? NaN : Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) {
+      throw new UsageError(`--${option} takes a whole number${unit} from ${min} to ${max}, not "${String(value)}"`);
+    }
+    return n;
+  };
+}
+
+/** Refuses, with the offending value, anything but a share from 0 to 1. */
+function share(option: string) {
+  return (value: unknown): number => {
+    const n = typeof value === "string" && value.trim() === "" ? NaN : Number(value);
+    if (!Number.isFinite(n) || n < 0 || n > 1) {
+      throw new UsageError(`--${option} takes a share from 0 to 1 (0.1 is one request in ten), not "${String(value)}"`);
+    }
+    return n;
+  };
+}
+
+const MAX_PORT = 65535;
+const MAX_LATENCY_MS = 600_000;
+// mulberry32 takes a 32-bit seed.
+const MAX_SEED = 2 ** 32 - 1;
+
+// The numeric options carry no `type` and no `coerce`: yargs would turn "abc" into NaN, and
+// it wraps an error thrown by coerce into its own YError, losing the UsageError.
+function sandboxOptions(yargs: Argv): Argv<SandboxArgs> {
+  return yargs
+    .options({
+      port: { default: DEFAULT_SANDBOX_PORT, requiresArg: true, describe: "port to listen on, on 127.0.0.1; 0 picks a free one [number]" },
+      user: { type: "string", default: DEFAULT_SANDBOX_USER, requiresArg: true, describe: "the user name clients must send" },
+      password: { type: "string", default: DEFAULT_SANDBOX_PASSWORD, requiresArg: true, describe: "the password clients must send" },
+      account: { type: "string", requiresArg: true, describe: "JSON file of trunks, offerings, providers and unportable numbers [default: fixtures/sandbox-account.json]" },
+      latency: { default: 0, requiresArg: true, describe: "delay before every answer, in milliseconds [number]" },
+      "fail-rate": { default: 0, requiresArg: true, describe: "share of port-in POSTs answered 500, half of them after accepting the request [number]" },
+      "throttle-rate": { default: 0, requiresArg: true, describe: "share of port-in POSTs answered 429 with Retry-After [number]" },
+      seed: { requiresArg: true, describe: "seed of the fault draws, to replay a run [default: random, printed on stderr]" },
+    })
+    .example("$0 sandbox --port 0 --fail-rate 0.1 --throttle-rate 0.2 --seed 42", "serve on a free port; 10% of POSTs fail, 20% are throttled, repeatably") as unknown as Argv<SandboxArgs>;
+}
+
+/** Every option checked once, up front, before anything listens. */
+export function sandboxOptionsFrom(args: SandboxArgs): SandboxOptions {
+  return {
+    port: wholeNumber("port", 0, MAX_PORT)(args.port),
+    user: args.user,
+    password: args.password,
+    latencyMs: wholeNumber("latency", 0, MAX_LATENCY_MS, " of milliseconds")(args.latency),
+    failRate: share("fail-rate")(args.failRate),
+    throttleRate: share("throttle-rate")(args.throttleRate),
+    ...(args.account === undefined ? {} : { accountFile: args.account }),
+    ...(args.seed === undefined ? {} : { seed: wholeNumber("seed", 0, MAX_SEED)(args.seed) }),
+  };
+}
+
+export const sandboxCommand: PortinCommand<SandboxArgs> = {
+  command: "sandbox",
+  describe: "serve the built-in simulator of the service over HTTP",
+  builder: sandboxOptions,
+  run: async (args, io) => {
+    const sandbox = await startSandbox({ ...sandboxOptionsFrom(args), log: (line) => io.stderr.write(`sandbox: ${line}\n`) });
+    io.stdout.write(`${sandbox.url}\n`);
+    // The password is the user's to know: it is never echoed, not even the sandbox's.
+    io.stderr.write(
+      `sandbox: serving a simulated Port-In Request Service for user "${sandbox.user}" (fault seed ${sandbox.seed}); accepted requests at ${sandbox.url}/_sandbox/requests; Ctrl-C stops\n`,
+    );
+    await aborted(io.signal);
+    await sandbox.close();
+    return 0;
+  },
+};
+
+function aborted(signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+}

@@ -1,0 +1,114 @@
+/**
+ * The sandbox's answers: one function from a request to an answer, in the order the real
+ * service works — route, method, credentials, faults (POSTs only), body, rules, business
+ * refusals, acceptance.
+ */
+import type { IncomingMessage } from "node:http";
+import { REPLY, ticketResponseJson } from "../service/wire.js";
+import type { SandboxAccount } from "./account.js";
+import type { Fault, FaultInjector } from "./faults.js";
+import { THROTTLE_RETRY_AFTER_SECONDS } from "./faults.js";
+import type { Answer, Credentials } from "./http.js";
+import { authorized, exception, isJsonContentType } from "./http.js";
+import type { Ledger } from "./ledger.js";
+import type { Route } from "./routes.js";
+import { matchRoute } from "./routes.js";
+import { checkBody } from "./validate.js";
+
+export interface SandboxContext {
+  readonly account: SandboxAccount;
+  readonly ledger: Ledger;
+  readonly faults: FaultInjector;
+  readonly credentials: Credentials;
+}
+
+/** A POST as received, for RunningSandbox.received(): the parsed body, or the raw text when it is not JSON. */
+export interface Received {
+  readonly answer: Answer;
+  readonly body: unknown;
+}
+
+const UNAUTHORIZED_HEADERS = { "WWW-Authenticate": 'Basic realm="Port-In Request Service sandbox"' };
+// Both 500s read the same, so that a client cannot tell a hidden acceptance from a plain failure.
+const INTERNAL_ERROR = exception(500, "InternalServerError", "The server encountered an error processing the request");
+
+/** `text` is the body read from a POST (null when too large), "" for other methods. */
+export function answer(ctx: SandboxContext, req: IncomingMessage, pathname: string, text: string | null): Received {
+  const route = matchRoute(pathname);
+  if (!route) return { answer: exception(404, "NotFound", `no such resource: ${pathname}`), body: text };
+  if (req.method !== route.method) {
+    return {
+      answer: exception(405, "MethodNotAllowed", `${pathname} takes ${route.method}, not ${req.method ?? "?"}`, { Allow: route.method }),
+      body: text,
+    };
+  }
+  if (route.kind !== "requests" && !authorized(req, ctx.credentials)) {
+    return {
+      answer: exception(401, "Unauthorized", "the user name or password is incorrect", UNAUTHORIZED_HEADERS),
+      body: text,
+    };
+  }
+  if (route.kind === "operation") return post(ctx, req, route, text);
+  return { answer: get(ctx, route), body: undefined };
+}
+
+function get(ctx: SandboxContext, route: Exclude<Route, { kind: "operation" }>): Answer {
+  switch (route.kind) {
+    case "requests":
+      return { status: 200, body: ctx.ledger.list() };
+    case "lookup":
+      return { status: 200, body: ctx.account[route.lookup] };
+    case "status": {
+      const status = ctx.ledger.status(route.number);
+      if (status) return { status: 200, body: status };
+      return exception(404, "NotFound", `${route.number} has no port-in`);
+    }
+  }
+}
+
+function post(ctx: SandboxContext, req: IncomingMessage, route: Extract<Route, { kind: "operation" }>, text: string | null): Received {
+  const fault: Fault | null = ctx.faults.next();
+  if (fault === "throttle") {
+    const answer = exception(429, "TooManyRequests", `too many requests: retry after ${THROTTLE_RETRY_AFTER_SECONDS} second(s)`, {
+      "Retry-After": String(THROTTLE_RETRY_AFTER_SECONDS),
+    });
+    return { answer, body: parseOrRaw(text) };
+  }
+  if (fault === "fail-before") return { answer: INTERNAL_ERROR, body: parseOrRaw(text) };
+  const handled = portIn(ctx, req, route, text);
+  return fault === "fail-after" ? { answer: INTERNAL_ERROR, body: handled.body } : handled;
+}
+
+function portIn(ctx: SandboxContext, req: IncomingMessage, route: Extract<Route, { kind: "operation" }>, text: string | null): Received {
+  if (text === null) return { answer: exception(413, "RequestEntityTooLarge", "the request body is too large"), body: null };
+  if (!isJsonContentType(req)) {
+    const given = req.headers["content-type"] ?? "none";
+    return { answer: exception(415, "UnsupportedMediaType", `Content-Type must be application/json, not ${given}`), body: text };
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    return { answer: exception(400, "BadRequest", `the body is not valid JSON: ${(error as Error).message}`), body: text };
+  }
+  const checked = checkBody(route.operation, raw, ctx.account);
+  if (!checked.ok) return { answer: exception(400, "BadRequest", checked.message), body: raw };
+
+  const refusals = ctx.ledger.refusals(checked.numbers);
+  if (refusals.length > 0) {
+    const body = ticketResponseJson({ ticketMask: "", reply: REPLY.Rejected, message: refusals.join("; ") });
+    return { answer: { status: 200, body }, body: raw };
+  }
+  const accepted = ctx.ledger.accept(route.operation.id, route.operation.path, checked.numbers, checked.body);
+  const body = ticketResponseJson({ ticketMask: accepted.ticket, reply: REPLY.Accepted, message: "Accepted" });
+  return { answer: { status: 200, body }, body: raw };
+}
+
+function parseOrRaw(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}

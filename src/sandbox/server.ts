@@ -1,0 +1,130 @@
+/**
+ * The built-in sandbox: a strict simulator of the Port-In Request Service (SPEC §1) over
+ * real HTTP, for `portin sandbox`, for runs without --base-url, and for tests.
+ */
+import { createServer } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { UsageError } from "../errors.js";
+import type { OperationId } from "../service/operations.js";
+import { loadAccount } from "./account.js";
+import { answer } from "./app.js";
+import type { SandboxContext } from "./app.js";
+import { FaultInjector } from "./faults.js";
+import { exception, readBody, sleep, writeAnswer } from "./http.js";
+import type { Answer } from "./http.js";
+import { Ledger } from "./ledger.js";
+import type { AcceptedRequest } from "./ledger.js";
+
+export type { AcceptedRequest, OperationId };
+
+/** The port `portin sandbox` listens on unless told otherwise (SPEC §2). */
+export const DEFAULT_SANDBOX_PORT = 4010;
+export const DEFAULT_SANDBOX_USER = "sandbox";
+export const DEFAULT_SANDBOX_PASSWORD = "sandbox";
+
+export interface SandboxOptions {
+  /** Default 0: any free port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** Defaults "sandbox"/"sandbox". */
+  user?: string;
+  password?: string;
+  /** Default fixtures/sandbox-account.json. */
+  accountFile?: string;
+  /** Delay before every answer, GETs too. Default 0. */
+  latencyMs?: number;
+  /** Share of port-in POSTs answered 500, 0..1. Default 0. */
+  failRate?: number;
+  /** Share of port-in POSTs answered 429 with Retry-After, 0..1. Default 0. */
+  throttleRate?: number;
+  /** Seed of the fault PRNG. Default random (see RunningSandbox.seed). */
+  seed?: number;
+  /** Called with one line per answered request; never with credentials. */
+  log?: (line: string) => void;
+}
+
+export interface ReceivedPost {
+  path: string;
+  status: number;
+  body: unknown;
+}
+
+export interface RunningSandbox {
+  /** "http://127.0.0.1:4010": the base URL to give portin. */
+  url: string;
+  user: string;
+  password: string;
+  /** The fault seed in use, so that a run with random faults can be replayed. */
+  seed: number;
+  close(): Promise<void>;
+  accepted(): readonly AcceptedRequest[];
+  /** Every POST received, accepted or not, in order of answer. */
+  received(): readonly ReceivedPost[];
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const host = options.host ?? "127.0.0.1";
+  const port = options.port ?? 0;
+  const user = options.user ?? DEFAULT_SANDBOX_USER;
+  const password = options.password ?? DEFAULT_SANDBOX_PASSWORD;
+  const latencyMs = options.latencyMs ?? 0;
+  const account = loadAccount(options.accountFile);
+  const faults = new FaultInjector({ failRate: options.failRate ?? 0, throttleRate: options.throttleRate ?? 0 }, options.seed);
+  const ctx: SandboxContext = { account, ledger: new Ledger(account), faults, credentials: { user, password } };
+  const received: ReceivedPost[] = [];
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const pathname = new URL(req.url ?? "/", "http://sandbox").pathname;
+    const isPost = req.method === "POST";
+    let result: { answer: Answer; body: unknown };
+    try {
+      const text = isPost ? await readBody(req) : (req.resume(), "");
+      result = answer(ctx, req, pathname, text);
+    } catch (error) {
+      result = { answer: exception(500, "InternalServerError", `sandbox failure: ${(error as Error).message}`), body: undefined };
+    }
+    await sleep(latencyMs);
+    if (isPost) received.push({ path: pathname, status: result.answer.status, body: result.body });
+    options.log?.(describe(req.method ?? "?", pathname, result.answer));
+    writeAnswer(res, result.answer);
+  }
+
+  const server = createServer((req, res) => void handle(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EADDRINUSE") reject(new UsageError(`port ${port} on ${host} is already in use: pass --port 0 for a free one, or another port`));
+      else if (error.code === "EACCES") reject(new UsageError(`not allowed to listen on port ${port} on ${host}: pass --port 0 or a port above 1023`));
+      else reject(error);
+    });
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    user,
+    password,
+    seed: faults.seed,
+    accepted: () => ctx.ledger.list(),
+    received: () => received,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        // Keep-alive sockets would otherwise hold close() open until the client drops them.
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+/** "POST /v2/NumberPorts/Inbound/DIDs 200 Reply 1 PI-000001 Accepted", for the operator's terminal. */
+function describe(method: string, pathname: string, answer: Answer): string {
+  const body = (answer.body ?? {}) as { Reply?: number; TicketMask?: string; Message?: string };
+  const detail =
+    method === "POST" && answer.status === 200
+      ? [`Reply ${body.Reply ?? "?"}`, body.TicketMask, body.Message]
+      : [answer.status >= 400 ? body.Message : undefined];
+  return [method, pathname, String(answer.status), ...detail].filter((part) => part).join(" ");
+}

@@ -1,0 +1,106 @@
+import { PassThrough } from "node:stream";
+import { afterEach, describe, expect, test } from "vitest";
+import yargs from "yargs";
+import type { CommandIO } from "../../src/commands/command.js";
+import { sandboxCommand } from "../../src/commands/sandbox.js";
+import type { SandboxArgs } from "../../src/commands/sandbox.js";
+import { UsageError } from "../../src/errors.js";
+import { startSandbox } from "../../src/sandbox/server.js";
+import type { RunningSandbox } from "../../src/sandbox/server.js";
+
+interface Harness {
+  io: CommandIO;
+  stop: AbortController;
+  stdout: () => string;
+  stderr: () => string;
+  /** Resolves with stdout's first line. */
+  firstLine: () => Promise<string>;
+}
+
+function harness(): Harness {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = "";
+  let err = "";
+  stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+  const stop = new AbortController();
+  return {
+    io: { stdout, stderr, stdin: new PassThrough(), signal: stop.signal },
+    stop,
+    stdout: () => out,
+    stderr: () => err,
+    firstLine: () =>
+      new Promise((resolve) => {
+        const check = () => {
+          const newline = out.indexOf("\n");
+          if (newline >= 0) resolve(out.slice(0, newline));
+          else setTimeout(check, 5);
+        };
+        check();
+      }),
+  };
+}
+
+function parse(argv: string[]): Promise<SandboxArgs> {
+  return sandboxCommand.builder(yargs(argv).strict()).parseAsync();
+}
+
+const others: RunningSandbox[] = [];
+afterEach(async () => {
+  await Promise.all(others.splice(0).map((s) => s.close()));
+});
+
+describe("portin sandbox", () => {
+  test("prints its base URL alone on stdout, serves until aborted, then resolves 0", async () => {
+    const h = harness();
+    const running = sandboxCommand.run(await parse(["--port", "0", "--user", "acme", "--password", "hunter2-secret", "--seed", "9"]), h.io);
+    const url = await h.firstLine();
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const auth = `Basic ${Buffer.from("acme:hunter2-secret").toString("base64")}`;
+    const res = await fetch(`${url}/NumberPorts/Providers`, { headers: { Authorization: auth } });
+    expect(res.status).toBe(200);
+    h.stop.abort("SIGINT");
+    expect(await running).toBe(0);
+    expect(h.stdout()).toBe(`${url}\n`);
+    expect(h.stderr()).toContain("fault seed 9");
+    expect(h.stderr()).toContain("GET /NumberPorts/Providers 200");
+    expect(h.stderr()).not.toContain("hunter2-secret");
+    await expect(fetch(`${url}/SipTrunks`)).rejects.toThrow();
+  });
+
+  test("defaults to port 4010 and the sandbox/sandbox credentials", async () => {
+    const args = await parse([]);
+    expect(args).toMatchObject({ port: 4010, user: "sandbox", password: "sandbox", latency: 0, failRate: 0, throttleRate: 0 });
+    expect(args.seed).toBeUndefined();
+  });
+
+  test.each([
+    [["--fail-rate", "1.5"], '--fail-rate takes a share from 0 to 1 (0.1 is one request in ten), not "1.5"'],
+    [["--throttle-rate", "lots"], '--throttle-rate takes a share from 0 to 1 (0.1 is one request in ten), not "lots"'],
+    [["--port", "70000"], '--port takes a whole number from 0 to 65535, not "70000"'],
+    [["--latency", "-5"], '--latency takes a whole number of milliseconds from 0 to 600000, not "-5"'],
+    [["--seed", "1.5"], '--seed takes a whole number from 0 to 4294967295, not "1.5"'],
+  ])("refuses %j up front: %s", async (argv, message) => {
+    const h = harness();
+    const run = sandboxCommand.run(await parse(argv), h.io);
+    await expect(run).rejects.toThrow(new UsageError(message));
+    expect(h.stdout()).toBe("");
+  });
+
+  test("refuses a port already in use with the next step", async () => {
+    const taken = await startSandbox();
+    others.push(taken);
+    const port = new URL(taken.url).port;
+    const h = harness();
+    await expect(sandboxCommand.run(await parse(["--port", port]), h.io)).rejects.toThrow(
+      `port ${port} on 127.0.0.1 is already in use: pass --port 0 for a free one, or another port`,
+    );
+  });
+
+  test("stops at once when the signal was aborted before it was ready", async () => {
+    const h = harness();
+    h.stop.abort("SIGTERM");
+    expect(await sandboxCommand.run(await parse(["--port", "0"]), h.io)).toBe(0);
+  });
+});
