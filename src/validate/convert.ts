@@ -1,0 +1,205 @@
+/**
+ * Cell text to wire values, one converter per MemberType (SPEC §1.2 types, §3 values).
+ * Converters are built once per run; reasons start with the offending value so the caller
+ * can prefix the column: `portform.RequestedPortDate "2026-13-01" is not a date (YYYY-MM-DD)`.
+ */
+import type { ExtraDetail, MemberType, Provider, WireValue } from "../service/wire.js";
+import { closestNames } from "./closest.js";
+import type { FileAttacher } from "./files.js";
+import { parseNanp } from "./nanp.js";
+
+export type Converted = { readonly ok: true; readonly value: WireValue } | { readonly ok: false; readonly reason: string };
+
+/** A trimmed, non-empty cell, or the parts of a list already split (from a JSON array). */
+export type RawValue = string | readonly string[];
+export type Converter = (raw: RawValue) => Converted | Promise<Converted>;
+
+export interface ConvertEnv {
+  readonly providers: readonly Provider[];
+  readonly files: FileAttacher;
+  /** Where relative file paths resolve. */
+  readonly baseDir: string;
+}
+
+const quote = (text: string): string => JSON.stringify(text);
+const fail = (reason: string): Converted => ({ ok: false, reason });
+const ok = (value: WireValue): Converted => ({ ok: true, value });
+
+/** SPEC §3: list members take `;`-separated values; blanks between separators are dropped. */
+export function splitList(raw: RawValue): string[] {
+  const parts = typeof raw === "string" ? raw.split(";") : raw;
+  const out: string[] = [];
+  for (const part of parts) {
+    const trimmed = part.trim();
+    if (trimmed !== "") out.push(trimmed);
+  }
+  return out;
+}
+
+const asText = (raw: RawValue): string => (typeof raw === "string" ? raw : raw.join(";"));
+
+const INT_RE = /^[+-]?\d+$/;
+function toInt(raw: RawValue): Converted {
+  const text = asText(raw);
+  const value = Number(text);
+  return INT_RE.test(text) && Number.isSafeInteger(value) ? ok(value) : fail(`${quote(text)} is not an integer`);
+}
+
+const BOOLEANS: ReadonlyMap<string, boolean> = new Map([
+  ["true", true],
+  ["yes", true],
+  ["1", true],
+  ["false", false],
+  ["no", false],
+  ["0", false],
+]);
+function toBool(raw: RawValue): Converted {
+  const text = asText(raw);
+  const value = BOOLEANS.get(text.toLowerCase());
+  return value === undefined ? fail(`${quote(text)} is not a boolean (true/false, yes/no, 1/0)`) : ok(value);
+}
+
+function toPhone(raw: RawValue): Converted {
+  const parsed = parseNanp(asText(raw));
+  return parsed.ok ? ok(Number(parsed.digits)) : fail(parsed.reason);
+}
+
+function toPhoneList(raw: RawValue): Converted {
+  const numbers: number[] = [];
+  for (const part of splitList(raw)) {
+    const parsed = parseNanp(part);
+    if (!parsed.ok) return fail(parsed.reason);
+    numbers.push(Number(parsed.digits));
+  }
+  return ok(numbers);
+}
+
+const LOCALE_NAMES = ["EnglishUS", "EnglishUK", "EnglishCA", "UserDefined1", "UserDefined2", "FrenchCA", "SpanishLatinAmerica"];
+const SECOND_LOCALE_NONE = 9;
+/** Names compared without case, spaces, `-` or `_`: "English CA" = "englishca". */
+const normalizeName = (text: string): string => text.toLowerCase().replace(/[\s_-]+/g, "");
+
+function localeConverter(second: boolean): Converter {
+  const codes = new Map<string, number>();
+  LOCALE_NAMES.forEach((name, code) => {
+    codes.set(String(code), code);
+    codes.set(normalizeName(name), code);
+  });
+  if (second) {
+    codes.set(String(SECOND_LOCALE_NONE), SECOND_LOCALE_NONE);
+    codes.set("none", SECOND_LOCALE_NONE);
+  }
+  const accepted = second ? "0-6, 9 or a name: EnglishUS … SpanishLatinAmerica, None" : "0-6 or a name: EnglishUS, EnglishUK, EnglishCA, UserDefined1, UserDefined2, FrenchCA, SpanishLatinAmerica";
+  return (raw) => {
+    const text = asText(raw);
+    const code = codes.get(normalizeName(text));
+    return code === undefined ? fail(`${quote(text)} is not a locale (${accepted})`) : ok(code);
+  };
+}
+
+function toCountry(raw: RawValue): Converted {
+  const text = asText(raw);
+  const upper = text.toUpperCase();
+  return upper === "CA" || upper === "US" ? ok(upper) : fail(`${quote(text)} is not a country (CA or US)`);
+}
+
+const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
+function toDate(raw: RawValue): Converted {
+  const text = asText(raw);
+  const match = DATE_RE.exec(text);
+  if (match) {
+    const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+    const date = new Date(Date.UTC(year, month - 1, day));
+    if (date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day) return ok(text);
+  }
+  return fail(`${quote(text)} is not a date (YYYY-MM-DD)`);
+}
+
+const TIME_RE = /^([01]?\d|2[0-3]):([0-5]\d)$/;
+function toTime(raw: RawValue): Converted {
+  const text = asText(raw);
+  const match = TIME_RE.exec(text);
+  return match ? ok(`${(match[1] ?? "").padStart(2, "0")}:${match[2] ?? ""}`) : fail(`${quote(text)} is not a time (HH:MM, Eastern)`);
+}
+
+/** A cell `Key=Value;Key2=Value2`, for a `portform.ExtraDetails` column itself. */
+function toExtraDetails(raw: RawValue): Converted {
+  const details: ExtraDetail[] = [];
+  for (const part of splitList(raw)) {
+    const at = part.indexOf("=");
+    const key = at > 0 ? part.slice(0, at).trim() : "";
+    if (key === "") return fail(`${quote(part)} is not an extra detail (Key=Value, ;-separated)`);
+    details.push({ Key: key, Value: part.slice(at + 1).trim() });
+  }
+  return ok(details);
+}
+
+function providerConverter(providers: readonly Provider[]): Converter {
+  const byId = new Map(providers.map((p) => [p.id, p]));
+  const byName = new Map<string, Provider[]>();
+  for (const provider of providers) {
+    const key = provider.name.trim().toLowerCase();
+    byName.set(key, [...(byName.get(key) ?? []), provider]);
+  }
+  const describe = (p: Provider): string => `${p.name} (${p.id})`;
+  // A sheet names the same few carriers again and again: resolve each spelling once.
+  const seen = new Map<string, Converted>();
+  function resolveProvider(text: string): Converted {
+    if (INT_RE.test(text)) {
+      const id = Number(text);
+      if (byId.has(id)) return ok(id);
+    }
+    const matches = byName.get(text.toLowerCase()) ?? [];
+    const [only] = matches;
+    if (matches.length === 1 && only) return ok(only.id);
+    if (matches.length > 1) {
+      return fail(`${quote(text)} matches several providers: ${matches.map(describe).join(", ")}; give the provider ID instead`);
+    }
+    const near = closestNames(text, providers.map((p) => p.name), 3);
+    const hint = near.length > 0 ? `closest: ${near.join(", ")}; ` : "";
+    return fail(`${quote(text)} is not a known provider ID or name (${hint}run "portin providers" to list them)`);
+  }
+  return (raw) => {
+    const text = asText(raw);
+    let result = seen.get(text);
+    if (result === undefined) {
+      result = resolveProvider(text);
+      seen.set(text, result);
+    }
+    return result;
+  };
+}
+
+/** Builds the converter for one member type; `extraDetails` columns of one Key are handled by the validator. */
+export function converterFor(type: MemberType, env: ConvertEnv): Converter {
+  switch (type) {
+    case "string":
+      return (raw) => ok(asText(raw));
+    case "int":
+      return toInt;
+    case "bool":
+      return toBool;
+    case "phone":
+      return toPhone;
+    case "phoneList":
+      return toPhoneList;
+    case "stringList":
+      return (raw) => ok(splitList(raw));
+    case "locale":
+      return localeConverter(false);
+    case "secondLocale":
+      return localeConverter(true);
+    case "country":
+      return toCountry;
+    case "date":
+      return toDate;
+    case "time":
+      return toTime;
+    case "files":
+      return (raw) => env.files.attach(splitList(raw), env.baseDir);
+    case "extraDetails":
+      return toExtraDetails;
+    case "provider":
+      return providerConverter(env.providers);
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * NANP telephone numbers (SPEC §1.2, §3): any common writing in, 10 digits and a kind out.
+ * Structure is checked per call; libphonenumber-js's verdict on whether an area code and
+ * exchange are in service is asked once per NPA-NXX and cached, so a million-row sheet
+ * costs a few hundred library calls, not a million.
+ */
+import { parsePhoneNumberFromString } from "libphonenumber-js";
+import type { NumberKind } from "../service/operations.js";
+
+export type ParsedNumber =
+  | { readonly ok: true; readonly digits: string; readonly kind: NumberKind }
+  | { readonly ok: false; readonly reason: string };
+
+/** SPEC §1.2: the NANP toll-free area codes. */
+export const TOLL_FREE_AREA_CODES: ReadonlySet<string> = new Set(["800", "833", "844", "855", "866", "877", "888"]);
+
+/*
+ * Why per NPA-NXX is safe: in the metadata libphonenumber-js ships by default, every +1
+ * region's patterns (US and CA per number type, the Caribbean regions by area code, SX by
+ * 721-5) constrain at most the first six digits; the last four are always \d{4}. So the
+ * verdict for one number holds for its whole NPA-NXX block. This also means fictional
+ * 555-01XX numbers are as valid as their area code: 416-555-0101 is accepted.
+ * Verdicts: 0 not asked yet, 1 valid, 2 not in service. Indexed by NPA * 1000 + NXX.
+ */
+const UNKNOWN = 0;
+const VALID = 1;
+const verdicts = new Uint8Array(1_000_000);
+
+function blockInService(digits: string, block: number): boolean {
+  let verdict = verdicts[block] ?? UNKNOWN;
+  if (verdict === UNKNOWN) {
+    const parsed = parsePhoneNumberFromString(`+1${digits}`);
+    verdict = parsed !== undefined && parsed.countryCallingCode === "1" && parsed.isValid() ? VALID : 2;
+    verdicts[block] = verdict;
+  }
+  return verdict === VALID;
+}
+
+const ZERO = 48;
+const NINE = 57;
+const PLUS = 43;
+
+/** Spaces, tabs, no-break spaces and the punctuation people put in numbers: - . ( ) / */
+function isSeparator(code: number): boolean {
+  return code === 32 || code === 9 || code === 160 || code === 45 || code === 46 || code === 40 || code === 41 || code === 47;
+}
+
+function invalid(text: string, why: string): ParsedNumber {
+  return { ok: false, reason: `${JSON.stringify(text)} is not a valid NANP number (${why})` };
+}
+
+export function parseNanp(raw: string): ParsedNumber {
+  const text = raw.trim();
+  let digits = "";
+  let plus = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= ZERO && code <= NINE) {
+      digits += text.charAt(i);
+    } else if (code === PLUS && !plus && digits.length === 0) {
+      plus = true;
+    } else if (!isSeparator(code)) {
+      return invalid(text, `unexpected ${JSON.stringify(text.charAt(i))}`);
+    }
+  }
+  if (plus && !digits.startsWith("1")) {
+    return { ok: false, reason: `${JSON.stringify(text)} is not a NANP number: only NANP (+1) numbers are accepted` };
+  }
+  if (plus) {
+    digits = digits.slice(1);
+    if (digits.length !== 10) return invalid(text, `${digits.length} digits after +1`);
+  } else if (digits.length === 11 && digits.startsWith("1")) {
+    digits = digits.slice(1);
+  } else if (digits.length !== 10) {
+    return invalid(text, `${digits.length} digits`);
+  }
+  const npa = digits.charCodeAt(0) - ZERO;
+  if (npa < 2) return invalid(text, `area code ${digits.slice(0, 3)} cannot start with ${npa}`);
+  const nxx = digits.charCodeAt(3) - ZERO;
+  if (nxx < 2) return invalid(text, `exchange ${digits.slice(3, 6)} cannot start with ${nxx}`);
+  const block = Number(digits.slice(0, 6));
+  if (!blockInService(digits, block)) {
+    return invalid(text, `area code ${digits.slice(0, 3)} with exchange ${digits.slice(3, 6)} is not in service`);
+  }
+  return { ok: true, digits, kind: TOLL_FREE_AREA_CODES.has(digits.slice(0, 3)) ? "toll-free" : "regular" };
+}

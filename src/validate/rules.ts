@@ -1,0 +1,84 @@
+/**
+ * What each operation accepts and requires (SPEC §1.2), worked out once per run: which
+ * members it cannot send, which defaults apply to it, which members it needs, and the
+ * route for every (target, number kind) pair.
+ */
+import type { NumberKind, Operation, Route } from "../service/operations.js";
+import { describeOperation, isOfferingType, routeFor } from "../service/operations.js";
+import type { MemberInfo, WireValue } from "../service/wire.js";
+import { ITEM_MEMBERS, REGULAR_PROVIDER_MEMBERS, REQUIRED_PORT_FORM_MEMBERS, findMember, portFormTakes } from "../service/wire.js";
+import type { Defaults } from "./types.js";
+
+export type Records = { portForm: Record<string, WireValue>; request: Record<string, WireValue>; item: Record<string, WireValue> };
+export type Section = keyof Records;
+
+export const SECTION_OF: Readonly<Record<MemberInfo["scope"], Section>> = { portform: "portForm", request: "request", item: "item" };
+
+export const labelOf = (member: MemberInfo): string => `${member.scope}.${member.name}`;
+
+/** Why `op` cannot send `member`, or undefined when it can (SPEC §1.2 member tables). */
+export function refusalOf(member: MemberInfo, op: Operation): string | undefined {
+  const label = labelOf(member);
+  if (member.scope === "portform") {
+    if (portFormTakes(member, op.numberKind)) return undefined;
+    const other = op.numberKind === "regular" ? "toll-free" : "regular";
+    return `${label} is for ${other} numbers only, and this number is ${op.numberKind}; empty the cell for this row`;
+  }
+  if (member.scope === "request") {
+    if ((op.requestMembers as readonly string[]).includes(member.name)) return undefined;
+    const takes = op.requestMembers.length === 0 ? "no request members" : op.requestMembers.join(", ");
+    return `${label} is not taken by ${describeOperation(op)} (it takes ${takes}); empty the cell for this row`;
+  }
+  if (op.items === null) return `${label} is not taken by ${describeOperation(op)} (it has no per-number items); empty the cell for this row`;
+  if (ITEM_MEMBERS[op.items.kind].accepted.has(member.name)) return undefined;
+  return `${label} is not taken by ${op.items.kind} items of ${describeOperation(op)}; empty the cell for this row`;
+}
+
+/** The defaults an operation can send: the rest serve other rows of a mixed sheet. */
+export function defaultsFor(defaults: Defaults, op: Operation): Records {
+  const out: Records = { portForm: {}, request: {}, item: {} };
+  for (const section of ["portForm", "request", "item"] as const) {
+    const scope = section === "portForm" ? "portform" : section;
+    for (const [name, value] of Object.entries(defaults[section])) {
+      const member = findMember(scope, name);
+      if (member !== undefined && refusalOf(member, op) === undefined) out[section][member.name] = value;
+    }
+  }
+  return out;
+}
+
+export interface Requirement {
+  readonly section: Section;
+  /** Any one of these members satisfies it. */
+  readonly anyOf: readonly string[];
+  readonly label: string;
+}
+
+export function requirementsOf(op: Operation): Requirement[] {
+  const out: Requirement[] = REQUIRED_PORT_FORM_MEMBERS.map((name) => ({ section: "portForm", anyOf: [name], label: `portform.${name}` }));
+  if (op.numberKind === "regular") {
+    out.push({ section: "portForm", anyOf: REGULAR_PROVIDER_MEMBERS, label: REGULAR_PROVIDER_MEMBERS.map((n) => `portform.${n}`).join(" or ") });
+  }
+  for (const name of op.requiredRequestMembers) out.push({ section: "request", anyOf: [name], label: `request.${name}` });
+  if (op.items) {
+    for (const name of ITEM_MEMBERS[op.items.kind].required) out.push({ section: "item", anyOf: [name], label: `item.${name}` });
+  }
+  return out;
+}
+
+export interface PerOperation {
+  readonly defaults: Records;
+  readonly requirements: readonly Requirement[];
+}
+
+/** Routes for every (target, kind) pair, computed once instead of per row. */
+export function routeTable(): (type: number | null, kind: NumberKind) => Route {
+  const table = new Map<string, Route>();
+  for (const kind of ["regular", "toll-free"] as const) {
+    table.set(`trunk:${kind}`, routeFor({ kind: "trunk" }, kind));
+    for (let type = 1; type <= 7; type++) {
+      if (isOfferingType(type)) table.set(`${type}:${kind}`, routeFor({ kind: "offering", type }, kind));
+    }
+  }
+  return (type, kind) => table.get(`${type ?? "trunk"}:${kind}`) ?? { ok: false, reason: `no operation for ${kind} numbers` };
+}

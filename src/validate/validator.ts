@@ -1,0 +1,307 @@
+/**
+ * Row validation (SPEC §3 "Values" and the `invalid` rules): a SheetRow becomes a ValidRow
+ * ready for planning, or an InvalidRow with one line saying why. A bad row is data, never
+ * an exception. What to do with each column is worked out once from the layout, so a
+ * million rows cost a table walk each.
+ */
+import type { Column, SheetLayout, SheetRow } from "../input/types.js";
+import type { NumberKind, Operation, Route } from "../service/operations.js";
+import { describeOperation, isOfferingType, OPERATIONS } from "../service/operations.js";
+import type { ExtraDetail, MemberInfo, Offering, WireValue } from "../service/wire.js";
+import { closestNames } from "./closest.js";
+import type { ConvertEnv, Converted, Converter } from "./convert.js";
+import { converterFor } from "./convert.js";
+import type { ReadFile } from "./files.js";
+import { createFileAttacher } from "./files.js";
+import type { CheckedRow, Defaults, InvalidRow, Lookups, ValidRow } from "./types.js";
+import { parseNanp } from "./nanp.js";
+import type { PerOperation, Records, Section } from "./rules.js";
+import { defaultsFor, labelOf, refusalOf, requirementsOf, routeTable, SECTION_OF } from "./rules.js";
+
+export interface ValidatorContext {
+  readonly layout: SheetLayout;
+  readonly lookups: Lookups;
+  readonly defaults: Defaults;
+  /** Reads `portform.File…` attachments (default: node:fs); a seam for tests to count reads. */
+  readonly readFile?: ReadFile;
+}
+
+export interface Validator {
+  /** Rows may be checked concurrently; duplicates are still decided in the order of the calls. */
+  check(row: SheetRow): Promise<CheckedRow>;
+}
+
+interface MemberColumn {
+  readonly index: number;
+  readonly member: MemberInfo;
+  readonly section: Section;
+  /** `portform.CustomerName`: the prefix and the member's own spelling. */
+  readonly label: string;
+  readonly convert: Converter;
+  /** Why an operation cannot send this member; absent when it can. */
+  readonly refusals: ReadonlyMap<Operation, string>;
+}
+
+/** A message lists the account's trunks when there are this few; beyond, it points at `portin trunks`. */
+const TRUNKS_LISTED_AT_MOST = 5;
+
+function cellOf(cells: readonly string[], index: number): string {
+  const raw = cells[index];
+  return raw === undefined || raw === "" ? "" : raw.trim();
+}
+
+const quote = (text: string): string => JSON.stringify(text);
+
+export function createValidator(context: ValidatorContext): Validator {
+  const { layout, lookups, defaults } = context;
+  const env: ConvertEnv = { providers: lookups.providers, files: createFileAttacher(context.readFile), baseDir: layout.baseDir };
+
+  // --- the dispatch table, built once from the header -----------------------------------
+  const firstOf = (kind: Column["role"]["kind"]): number => layout.columns.find((c) => c.role.kind === kind)?.index ?? -1;
+  const numberAt = firstOf("number");
+  const pilotAt = firstOf("pilot");
+  const offeringAt = firstOf("offering");
+  const groupAt = firstOf("group");
+  const memberColumns: MemberColumn[] = [];
+  const extraColumns: { readonly index: number; readonly key: string }[] = [];
+  for (const column of layout.columns) {
+    const role = column.role;
+    if (role.kind === "extraDetail") extraColumns.push({ index: column.index, key: role.key });
+    if (role.kind !== "member") continue;
+    const refusals = new Map<Operation, string>();
+    for (const op of OPERATIONS) {
+      const refusal = refusalOf(role.member, op);
+      if (refusal !== undefined) refusals.set(op, refusal);
+    }
+    memberColumns.push({
+      index: column.index,
+      member: role.member,
+      section: SECTION_OF[role.member.scope],
+      label: labelOf(role.member),
+      convert: converterFor(role.member.type, env),
+      refusals,
+    });
+  }
+  const perOperation = new Map<Operation, PerOperation>(
+    OPERATIONS.map((op) => [op, { defaults: defaultsFor(defaults, op), requirements: requirementsOf(op) }]),
+  );
+  const route = routeTable();
+
+  // --- lookups, indexed once -------------------------------------------------------------
+  const trunkNumbers = new Set(lookups.trunks.map((t) => t.pilotNumber));
+  const trunkList =
+    lookups.trunks.length === 0
+      ? "the account has no SIP trunks"
+      : lookups.trunks.length <= TRUNKS_LISTED_AT_MOST
+        ? `the account's trunks: ${lookups.trunks.map((t) => t.pilotNumber).join(", ")}`
+        : `the account has ${lookups.trunks.length}`;
+  const pilots = new Map<string, { ok: true; digits: string } | { ok: false; reason: string }>();
+  function resolvePilot(text: string): { ok: true; digits: string } | { ok: false; reason: string } {
+    let found = pilots.get(text);
+    if (found === undefined) {
+      const parsed = parseNanp(text);
+      if (!parsed.ok) found = { ok: false, reason: `pilot_number ${parsed.reason}` };
+      else if (!trunkNumbers.has(parsed.digits)) {
+        found = { ok: false, reason: `pilot number ${parsed.digits} is not one of the account's SIP trunks (${trunkList}); run "portin trunks" to list them` };
+      } else found = { ok: true, digits: parsed.digits };
+      pilots.set(text, found);
+    }
+    return found;
+  }
+  const offeringsById = new Map(lookups.offerings.map((o) => [o.offeringId, o]));
+  const offeringsByLowerId = new Map<string, Offering[]>();
+  for (const offering of lookups.offerings) {
+    const key = offering.offeringId.toLowerCase();
+    offeringsByLowerId.set(key, [...(offeringsByLowerId.get(key) ?? []), offering]);
+  }
+  // Each distinct offering cell is resolved once: "did you mean" costs an edit distance per offering.
+  const offeringCells = new Map<string, Offering | string>();
+  function findOffering(text: string): Offering | string {
+    let found = offeringCells.get(text);
+    if (found === undefined) {
+      found = resolveOffering(text);
+      offeringCells.set(text, found);
+    }
+    return found;
+  }
+  function resolveOffering(text: string): Offering | string {
+    const exact = offeringsById.get(text);
+    if (exact) return exact;
+    const loose = offeringsByLowerId.get(text.toLowerCase()) ?? [];
+    if (loose.length === 1 && loose[0]) return loose[0];
+    const [near] = closestNames(text, lookups.offerings.map((o) => o.offeringId));
+    const hint = near === undefined ? "" : ` (closest: ${near})`;
+    return `offering_id ${quote(text)} is not one of the account's offerings${hint}; run "portin offerings" to list them`;
+  }
+
+  // --- per row --------------------------------------------------------------------------
+  interface Pending {
+    readonly row: SheetRow;
+    readonly digits: string;
+    readonly kind: NumberKind;
+    readonly operation: Operation;
+    readonly target: string;
+    readonly group: string;
+    readonly records: Records;
+  }
+
+  const invalid = (row: SheetRow, reason: string, digits = "", kind: NumberKind | null = null, operation: Operation | null = null): InvalidRow => ({
+    valid: false,
+    index: row.index,
+    line: row.line,
+    number: digits,
+    numberKind: kind,
+    operation,
+    reason,
+  });
+
+  /** Everything but duplicates; a Promise only when the row names files. */
+  function evaluate(row: SheetRow): InvalidRow | Pending | Promise<InvalidRow | Pending> {
+    const cells = row.cells;
+    if (cells.length !== layout.header.length) {
+      return invalid(row, `has ${cells.length} field${cells.length === 1 ? "" : "s"}, the header has ${layout.header.length}`);
+    }
+    const numberText = cellOf(cells, numberAt);
+    if (numberText === "") return invalid(row, "the number is empty: every row needs the number to port");
+    const parsed = parseNanp(numberText);
+    if (!parsed.ok) return invalid(row, parsed.reason);
+    const { digits, kind } = parsed;
+
+    const pilotText = cellOf(cells, pilotAt);
+    const offeringText = cellOf(cells, offeringAt);
+    if (pilotText === "" && offeringText === "") {
+      return invalid(row, "no target: fill pilot_number (a SIP trunk) or offering_id (a telephone offering)", digits, kind);
+    }
+    if (pilotText !== "" && offeringText !== "") {
+      return invalid(row, `two targets: pilot_number ${quote(pilotText)} and offering_id ${quote(offeringText)} are both filled; keep one`, digits, kind);
+    }
+    let target: string;
+    let routed: Route;
+    if (pilotText !== "") {
+      const pilot = resolvePilot(pilotText);
+      if (!pilot.ok) return invalid(row, pilot.reason, digits, kind);
+      target = pilot.digits;
+      routed = route(null, kind);
+    } else {
+      const offering = findOffering(offeringText);
+      if (typeof offering === "string") return invalid(row, offering, digits, kind);
+      if (!isOfferingType(offering.type)) {
+        return invalid(row, `offering ${quote(offering.offeringId)} has Type ${offering.type}, outside 1..7: portin cannot port onto it`, digits, kind);
+      }
+      target = offering.offeringId;
+      routed = route(offering.type, kind);
+    }
+    if (!routed.ok) return invalid(row, `${digits}: ${routed.reason}`, digits, kind);
+    const operation = routed.operation;
+    const plan = perOperation.get(operation);
+    if (plan === undefined) return invalid(row, `no plan for ${describeOperation(operation)}`, digits, kind, operation);
+
+    const records: Records = { portForm: { ...plan.defaults.portForm }, request: { ...plan.defaults.request }, item: { ...plan.defaults.item } };
+    let waiting: { column: MemberColumn; result: Promise<Converted> }[] | null = null;
+    for (const column of memberColumns) {
+      const text = cellOf(cells, column.index);
+      if (text === "") continue;
+      const refusal = column.refusals.get(operation);
+      if (refusal !== undefined) return invalid(row, refusal, digits, kind, operation);
+      const result = column.convert(text);
+      if (result instanceof Promise) {
+        (waiting ??= []).push({ column, result });
+        continue;
+      }
+      if (!result.ok) return invalid(row, `${column.label} ${result.reason}`, digits, kind, operation);
+      store(records, column, result.value);
+    }
+    if (extraColumns.length > 0) mergeExtraDetails(records.portForm, cells);
+    const pending: Pending = { row, digits, kind, operation, target, group: cellOf(cells, groupAt), records };
+    if (waiting === null) return complete(pending, plan);
+    const columns = waiting;
+    return Promise.all(columns.map((w) => w.result)).then((results) => {
+      for (let i = 0; i < results.length; i++) {
+        const result = results[i];
+        const column = columns[i]?.column;
+        if (result === undefined || column === undefined) continue;
+        if (!result.ok) return invalid(row, `${column.label} ${result.reason}`, digits, kind, operation);
+        store(records, column, result.value);
+      }
+      return complete(pending, plan);
+    });
+  }
+
+  function store(records: Records, column: MemberColumn, value: WireValue): void {
+    // An empty list (a cell of only separators) leaves the member out, like an empty cell.
+    if (Array.isArray(value) && value.length === 0) return;
+    records[column.section][column.member.name] = value;
+  }
+
+  /** `portform.ExtraDetails.<Key>` cells, in column order, over any defaults with the same Key. */
+  function mergeExtraDetails(portForm: Record<string, WireValue>, cells: readonly string[]): void {
+    let details: ExtraDetail[] | null = null;
+    for (const column of extraColumns) {
+      const value = cellOf(cells, column.index);
+      if (value === "") continue;
+      details ??= [...((portForm["ExtraDetails"] as readonly ExtraDetail[] | undefined) ?? [])];
+      const at = details.findIndex((d) => d.Key === column.key);
+      if (at >= 0) details[at] = { Key: column.key, Value: value };
+      else details.push({ Key: column.key, Value: value });
+    }
+    if (details !== null) portForm["ExtraDetails"] = details;
+  }
+
+  function complete(pending: Pending, plan: PerOperation): InvalidRow | Pending {
+    let missing: string[] | null = null;
+    for (const requirement of plan.requirements) {
+      const record = pending.records[requirement.section];
+      if (!requirement.anyOf.some((name) => record[name] !== undefined)) (missing ??= []).push(requirement.label);
+    }
+    if (missing === null) return pending;
+    const them = missing.length === 1 ? "it" : "them";
+    return invalid(
+      pending.row,
+      `missing ${missing.join(", ")} (fill the column or set ${them} in --defaults)`,
+      pending.digits,
+      pending.kind,
+      pending.operation,
+    );
+  }
+
+  // --- duplicates, decided in call order ---------------------------------------------------
+  const takenAt = new Map<string, number>();
+  function finish(outcome: InvalidRow | Pending): CheckedRow {
+    if ("valid" in outcome) return outcome;
+    const { row, digits, kind, operation } = outcome;
+    const earlier = takenAt.get(digits);
+    if (earlier !== undefined) return invalid(row, `duplicate of row ${earlier} (${digits})`, digits, kind, operation);
+    takenAt.set(digits, row.line);
+    const valid: ValidRow = {
+      valid: true,
+      index: row.index,
+      line: row.line,
+      number: digits,
+      numberKind: kind,
+      operation,
+      target: outcome.target,
+      group: outcome.group,
+      portForm: outcome.records.portForm,
+      request: outcome.records.request,
+      item: outcome.records.item,
+    };
+    return valid;
+  }
+
+  // Rows naming files wait for their reads; later rows queue behind them so that "the
+  // earlier valid row" of a duplicate is always the earlier call.
+  let tail: Promise<unknown> | null = null;
+  return {
+    check(row) {
+      const outcome = evaluate(row);
+      if (tail === null && !(outcome instanceof Promise)) return Promise.resolve(finish(outcome));
+      const previous: Promise<unknown> = tail ?? Promise.resolve();
+      const result = previous.then(() => outcome).then(finish);
+      tail = result;
+      void result.finally(() => {
+        if (tail === result) tail = null;
+      });
+      return result;
+    },
+  };
+}

@@ -1,0 +1,127 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InputError } from "../../src/errors.js";
+import type { Provider } from "../../src/service/wire.js";
+import { loadDefaults, NO_DEFAULTS } from "../../src/validate/defaults.js";
+
+const PROVIDERS: Provider[] = [
+  { id: 17, name: "Bell Canada" },
+  { id: 12, name: "Rogers" },
+];
+
+let dir = "";
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "portin-defaults-"));
+  await writeFile(join(dir, "loa.pdf"), "signed");
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function defaultsFile(name: string, content: unknown): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, typeof content === "string" ? content : JSON.stringify(content));
+  return path;
+}
+
+async function refusal(content: unknown): Promise<InputError> {
+  const path = await defaultsFile("bad.json", content);
+  const error: unknown = await loadDefaults(path, PROVIDERS).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof InputError)) throw new Error(`expected an InputError, got ${String(error)}`);
+  return error;
+}
+
+describe("loadDefaults", () => {
+  it("converts members with the cell converters and spells them as the wire does", async () => {
+    const path = await defaultsFile("customer.json", {
+      PortForm: {
+        customername: "Acme Ltd",
+        CustomerAccountNumber: 1234,
+        CustomerCountry: "ca",
+        CurrentProvider: "bell canada",
+        ContactMeBLIF: "yes",
+        ContactMeScheduling: false,
+        NumbersToRemain: ["416-555-0110", 4165550111],
+        AdditionalEmailAddresses: "a@x.example; b@x.example",
+        RequestedPortDate: "2027-03-01",
+        ExtraDetails: { Building: "B2", Floor: 3 },
+        FileLetterOfAuthorization: "loa.pdf",
+      },
+      request: { faxemail: "fax@acme.example" },
+      item: { Locale: "English CA", SecondLocale: "none", Enabled: 1 },
+    });
+    expect(await loadDefaults(path, PROVIDERS)).toEqual({
+      portForm: {
+        CustomerName: "Acme Ltd",
+        CustomerAccountNumber: "1234",
+        CustomerCountry: "CA",
+        CurrentProvider: 17,
+        ContactMeBLIF: true,
+        ContactMeScheduling: false,
+        NumbersToRemain: [4165550110, 4165550111],
+        AdditionalEmailAddresses: ["a@x.example", "b@x.example"],
+        RequestedPortDate: "2027-03-01",
+        ExtraDetails: [
+          { Key: "Building", Value: "B2" },
+          { Key: "Floor", Value: "3" },
+        ],
+        FileLetterOfAuthorization: [{ FileName: "loa.pdf", ContentType: "application/pdf", Base64Contents: Buffer.from("signed").toString("base64") }],
+      },
+      request: { FaxEmail: "fax@acme.example" },
+      item: { Locale: 2, SecondLocale: 9, Enabled: true },
+    });
+  });
+
+  it("treats every section as optional", async () => {
+    expect(await loadDefaults(await defaultsFile("empty.json", {}), PROVIDERS)).toEqual(NO_DEFAULTS);
+  });
+
+  it("refuses an unknown member, naming the file and the closest known member", async () => {
+    const error = await refusal({ portForm: { CustomerNam: "Acme" } });
+    expect(error.message).toBe(`--defaults file "${join(dir, "bad.json")}": unknown member portForm.CustomerNam (did you mean portForm.CustomerName?)`);
+    expect(error.exitCode).toBe(2);
+  });
+
+  it("refuses portin's own members, which are not the user's to set", async () => {
+    expect((await refusal({ portForm: { NumbersToPort: [4165550101] } })).message).toContain("unknown member portForm.NumbersToPort");
+  });
+
+  it("refuses an unknown top-level key", async () => {
+    expect((await refusal({ portForms: {} })).message).toMatch(/: unknown key "portForms" \(expected portForm, request or item\)$/);
+  });
+
+  it("refuses a value of the wrong type, naming its JSON path", async () => {
+    expect((await refusal({ portForm: { RequestedPortDate: "2026-13-01" } })).message).toMatch(
+      /: portForm\.RequestedPortDate "2026-13-01" is not a date \(YYYY-MM-DD\)$/,
+    );
+    expect((await refusal({ item: { Account: { n: 1 } } })).message).toMatch(
+      /: item\.Account must be a non-empty string, number, boolean or list, not \{"n":1\}$/,
+    );
+    expect((await refusal({ portForm: { CurrentProvider: "Telus" } })).message).toContain(
+      'portForm.CurrentProvider "Telus" is not a known provider ID or name',
+    );
+  });
+
+  it("refuses a file it names that cannot be read, relative to the defaults file", async () => {
+    expect((await refusal({ portForm: { FileLastInvoice: "invoice.pdf" } })).message).toContain(
+      `portForm.FileLastInvoice file "invoice.pdf" cannot be read (no such file: ${join(dir, "invoice.pdf")})`,
+    );
+  });
+
+  it("refuses a file that is not JSON, or not an object", async () => {
+    expect((await refusal("{ portForm: ")).message).toMatch(/^--defaults file ".*bad\.json" is not valid JSON \(.*\); fix the file$/);
+    expect((await refusal([1, 2])).message).toMatch(/must hold a JSON object/);
+  });
+
+  it("refuses a file that cannot be read", async () => {
+    const missing = join(dir, "missing.json");
+    await expect(loadDefaults(missing, PROVIDERS)).rejects.toThrow(
+      new InputError(`cannot read --defaults file "${missing}" (no such file); check the path`),
+    );
+  });
+});

@@ -1,0 +1,547 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Column, ColumnRole, SheetLayout, SheetRow } from "../../src/input/types.js";
+import { findMember } from "../../src/service/wire.js";
+import type { MemberScope, WireMembers } from "../../src/service/wire.js";
+import { NO_DEFAULTS } from "../../src/validate/defaults.js";
+import type { ReadFile } from "../../src/validate/files.js";
+import type { CheckedRow, Defaults, InvalidRow, Lookups, ValidRow } from "../../src/validate/types.js";
+import { createValidator } from "../../src/validate/validator.js";
+
+const LOOKUPS: Lookups = {
+  trunks: [
+    { pilotNumber: "4165550000", label: "HQ trunk" },
+    { pilotNumber: "4165550001", label: "Branch" },
+  ],
+  offerings: [
+    { offeringId: "GP-1", type: 1, name: "General" },
+    { offeringId: "GCP-2", type: 2, name: "Child" },
+    { offeringId: "RES-3", type: 3, name: "Home line" },
+    { offeringId: "BL-4", type: 4, name: "Business line" },
+    { offeringId: "PCF-5", type: 5, name: "Forward" },
+    { offeringId: "BPCF-6", type: 6, name: "Business forward" },
+    { offeringId: "FAX-7", type: 7, name: "Fax" },
+    { offeringId: "ODD-9", type: 9, name: "Mystery" },
+  ],
+  providers: [
+    { id: 17, name: "Bell Canada" },
+    { id: 12, name: "Rogers" },
+    { id: 40, name: "Fido" },
+    { id: 41, name: "FIDO" },
+  ],
+};
+
+/** Everything a PortForm requires, as loadDefaults would hand it over. */
+const CUSTOMER: WireMembers = {
+  CustomerAccountNumber: "ACME-1",
+  CustomerName: "Acme Ltd",
+  CustomerStreetNumber: "100",
+  CustomerStreetName: "King St W",
+  CustomerCity: "Toronto",
+  CustomerProvince: "ON",
+  CustomerPostalCode: "M5X 1A9",
+  CustomerCountry: "CA",
+  EmailAddress: "it@acme.example",
+  CurrentProvider: 17,
+};
+const WITH_CUSTOMER: Defaults = { portForm: CUSTOMER, request: {}, item: {} };
+
+function roleOf(header: string): ColumnRole {
+  const name = header.trim().toLowerCase();
+  if (name === "number") return { kind: "number" };
+  if (name === "pilot_number") return { kind: "pilot" };
+  if (name === "offering_id") return { kind: "offering" };
+  if (name === "group") return { kind: "group" };
+  const extra = /^portform\.extradetails\.(.+)$/i.exec(header);
+  if (extra?.[1] !== undefined) return { kind: "extraDetail", key: extra[1] };
+  const member = /^(portform|request|item)\.(.+)$/i.exec(header);
+  if (member?.[1] !== undefined && member[2] !== undefined) {
+    const info = findMember(member[1].toLowerCase() as MemberScope, member[2]);
+    if (info === undefined) throw new Error(`test sheet names unknown member ${header}`);
+    return { kind: "member", member: info };
+  }
+  return { kind: "passthrough" };
+}
+
+function layoutOf(header: readonly string[], baseDir = "/nowhere"): SheetLayout {
+  const columns: Column[] = header.map((h, index) => ({ index, header: h, role: roleOf(h) }));
+  return { source: "sheet.csv", baseDir, delimiter: ",", header, columns };
+}
+
+/** Rows as a CSV would give them: data starts on line 2. */
+function rowsOf(records: readonly (readonly string[])[]): SheetRow[] {
+  return records.map((cells, index) => ({ index, line: index + 2, cells }));
+}
+
+interface Sheet {
+  header: readonly string[];
+  rows: readonly (readonly string[])[];
+  defaults?: Defaults;
+  baseDir?: string;
+  readFile?: ReadFile;
+}
+
+async function check(sheet: Sheet): Promise<CheckedRow[]> {
+  const validator = createValidator({
+    layout: layoutOf(sheet.header, sheet.baseDir),
+    lookups: LOOKUPS,
+    defaults: sheet.defaults ?? WITH_CUSTOMER,
+    ...(sheet.readFile ? { readFile: sheet.readFile } : {}),
+  });
+  const out: CheckedRow[] = [];
+  for (const row of rowsOf(sheet.rows)) out.push(await validator.check(row));
+  return out;
+}
+
+async function one(header: readonly string[], cells: readonly string[], defaults?: Defaults): Promise<CheckedRow> {
+  const [row] = await check({ header, rows: [cells], ...(defaults ? { defaults } : {}) });
+  if (!row) throw new Error("no row");
+  return row;
+}
+
+async function valid(header: readonly string[], cells: readonly string[], defaults?: Defaults): Promise<ValidRow> {
+  const row = await one(header, cells, defaults);
+  if (!row.valid) throw new Error(`expected a valid row, got: ${row.reason}`);
+  return row;
+}
+
+async function reason(header: readonly string[], cells: readonly string[], defaults?: Defaults): Promise<string> {
+  const row = await one(header, cells, defaults);
+  if (row.valid) throw new Error("expected an invalid row");
+  return row.reason;
+}
+
+const TRUNK = ["number", "pilot_number", "offering_id", "group"];
+
+describe("targets and routes", () => {
+  it("turns a number on a trunk into a valid DIDs row with the customer defaults", async () => {
+    const row = await valid(TRUNK, ["+1 (416) 555-0101", "416-555-0000", "", " east "]);
+    expect(row).toEqual({
+      valid: true,
+      index: 0,
+      line: 2,
+      number: "4165550101",
+      numberKind: "regular",
+      operation: expect.objectContaining({ id: "dids" }) as unknown,
+      target: "4165550000",
+      group: "east",
+      portForm: CUSTOMER,
+      request: {},
+      item: {},
+    });
+  });
+
+  it("routes a toll-free number on a trunk to the toll-free DIDs operation", async () => {
+    const row = await valid(TRUNK, ["1-800-555-0101", "4165550001", "", ""]);
+    expect(row.numberKind).toBe("toll-free");
+    expect(row.operation.id).toBe("tollfree-dids");
+  });
+
+  it.each([
+    ["GP-1", "general-products"],
+    ["gcp-2", "general-child-products"],
+    ["FAX-7", "virtual-faxes"],
+  ])("routes offering %s to %s, keeping the OfferingID as the lookup spells it", async (offering, id) => {
+    const defaults: Defaults = { portForm: CUSTOMER, request: { ParentSubscriptionID: "S-1", FaxEmail: "fax@acme.example" }, item: {} };
+    const row = await valid(TRUNK, ["4165550101", "", offering, ""], defaults);
+    expect(row.operation.id).toBe(id);
+    expect(row.target).toBe(offering.toUpperCase());
+  });
+
+  it("gives group as an empty string when the sheet has no group column", async () => {
+    const row = await valid(["number", "pilot_number"], ["4165550101", "4165550000"]);
+    expect(row.group).toBe("");
+  });
+});
+
+describe("invalid rows", () => {
+  it("refuses a row with a different number of fields than the header", async () => {
+    expect(await reason(TRUNK, ["4165550101", "4165550000"])).toBe("has 2 fields, the header has 4");
+    const row = await one(TRUNK, ["4165550101", "4165550000", "", "", "extra"]);
+    expect(row).toMatchObject({ valid: false, line: 2, number: "", reason: "has 5 fields, the header has 4" });
+  });
+
+  it("refuses a row without a number", async () => {
+    expect(await reason(TRUNK, ["  ", "4165550000", "", ""])).toBe("the number is empty: every row needs the number to port");
+  });
+
+  it("refuses a number that is not NANP, with the number's own reason", async () => {
+    expect(await reason(TRUNK, ["416-555-010", "4165550000", "", ""])).toBe('"416-555-010" is not a valid NANP number (9 digits)');
+    expect(await reason(TRUNK, ["+44 20 7946 0958", "4165550000", "", ""])).toContain("only NANP (+1) numbers are accepted");
+  });
+
+  it("refuses a row with neither target or with both", async () => {
+    expect(await reason(TRUNK, ["4165550101", "", "", ""])).toBe(
+      "no target: fill pilot_number (a SIP trunk) or offering_id (a telephone offering)",
+    );
+    expect(await reason(TRUNK, ["4165550101", "4165550000", "GP-1", ""])).toBe(
+      'two targets: pilot_number "4165550000" and offering_id "GP-1" are both filled; keep one',
+    );
+  });
+
+  it("refuses a pilot number that is not one of the account's trunks, listing the few it has", async () => {
+    const row = await one(TRUNK, ["4165550101", "(416) 555-0999", "", ""]);
+    expect(row).toMatchObject({
+      valid: false,
+      number: "4165550101",
+      numberKind: "regular",
+      operation: null,
+      reason:
+        'pilot number 4165550999 is not one of the account\'s SIP trunks (the account\'s trunks: 4165550000, 4165550001); run "portin trunks" to list them',
+    });
+    expect(await reason(TRUNK, ["4165550101", "12345", "", ""])).toBe('pilot_number "12345" is not a valid NANP number (5 digits)');
+  });
+
+  it("refuses an unknown offering with the closest ID, and an offering whose Type is outside 1..7", async () => {
+    expect(await reason(TRUNK, ["4165550101", "", "RES-33", ""])).toBe(
+      'offering_id "RES-33" is not one of the account\'s offerings (closest: RES-3); run "portin offerings" to list them',
+    );
+    expect(await reason(TRUNK, ["4165550101", "", "ODD-9", ""])).toBe(
+      'offering "ODD-9" has Type 9, outside 1..7: portin cannot port onto it',
+    );
+  });
+
+  it("refuses a toll-free number on an offering type that has no toll-free operation", async () => {
+    const row = await one(TRUNK, ["8005550101", "", "RES-3", ""]);
+    expect(row).toMatchObject({ valid: false, number: "8005550101", numberKind: "toll-free" });
+    expect((row as InvalidRow).reason).toBe(
+      "8005550101: toll-free numbers cannot be ported onto a Type 3 (Residential Line) offering: only SIP trunks and Type 5 (Permanent Call Forward) take toll-free numbers",
+    );
+  });
+
+  it("routes a toll-free number on a Type 5 offering to the toll-free forwards operation", async () => {
+    const header = [...TRUNK, "item.Account", "item.CallForwardingNumber", "item.Enabled", "item.PCFProvisioningInstructions"];
+    const row = await valid(header, ["8885550101", "", "PCF-5", "", "77", "416 555 0199", "yes", "ring"]);
+    expect(row.operation.id).toBe("tollfree-permanent-call-forwards");
+    expect(row.item).toEqual({ Account: 77, CallForwardingNumber: 4165550199, Enabled: true, PCFProvisioningInstructions: "ring" });
+  });
+
+  it("names every missing required PortForm member in one message", async () => {
+    const defaults: Defaults = { portForm: { CustomerAccountNumber: "A", CustomerStreetNumber: "1", CustomerStreetName: "Main", CustomerCity: "X", CustomerProvince: "ON", CustomerPostalCode: "K1A", CustomerCountry: "CA", CurrentReseller: "R" }, request: {}, item: {} };
+    expect(await reason(TRUNK, ["4165550101", "4165550000", "", ""], defaults)).toBe(
+      "missing portform.CustomerName, portform.EmailAddress (fill the column or set them in --defaults)",
+    );
+  });
+
+  it("asks regular numbers, but not toll-free ones, for CurrentProvider or CurrentReseller", async () => {
+    const withoutProvider = Object.fromEntries(Object.entries(CUSTOMER).filter(([name]) => name !== "CurrentProvider"));
+    const defaults: Defaults = { portForm: withoutProvider, request: {}, item: {} };
+    expect(await reason(TRUNK, ["4165550101", "4165550000", "", ""], defaults)).toBe(
+      "missing portform.CurrentProvider or portform.CurrentReseller (fill the column or set it in --defaults)",
+    );
+    expect((await one(TRUNK, ["8005550101", "4165550000", "", ""], defaults)).valid).toBe(true);
+  });
+
+  it("names missing required request and item members", async () => {
+    expect(await reason(TRUNK, ["4165550101", "", "FAX-7", ""])).toBe(
+      "missing request.FaxEmail (fill the column or set it in --defaults)",
+    );
+    expect(await reason([...TRUNK, "item.Account"], ["4165550101", "", "RES-3", "", "5"])).toBe(
+      "missing item.Enabled, item.Locale, item.SecondLocale (fill the column or set them in --defaults)",
+    );
+  });
+
+  it("refuses a member cell the row's operation cannot send, instead of dropping it", async () => {
+    expect(await reason([...TRUNK, "portform.FileRespOrgForm"], ["4165550101", "4165550000", "", "", "resporg.pdf"])).toBe(
+      "portform.FileRespOrgForm is for toll-free numbers only, and this number is regular; empty the cell for this row",
+    );
+    expect(await reason([...TRUNK, "portform.NewPilotNumber"], ["8005550101", "4165550000", "", "", "4165550001"])).toBe(
+      "portform.NewPilotNumber is for regular numbers only, and this number is toll-free; empty the cell for this row",
+    );
+    expect(await reason([...TRUNK, "request.FaxEmail"], ["4165550101", "4165550000", "", "", "f@x.example"])).toBe(
+      "request.FaxEmail is not taken by POST /v2/NumberPorts/Inbound/DIDs (it takes no request members); empty the cell for this row",
+    );
+    expect(await reason([...TRUNK, "item.Label"], ["4165550101", "", "GP-1", "", "Front desk"])).toBe(
+      "item.Label is not taken by POST /NumberPorts/Inbound/GeneralProducts (it has no per-number items); empty the cell for this row",
+    );
+    expect(await reason([...TRUNK, "item.BusinessGroupID"], ["4165550101", "4165550000", "", "", "BG"])).toBe(
+      "item.BusinessGroupID is not taken by DID items of POST /v2/NumberPorts/Inbound/DIDs; empty the cell for this row",
+    );
+  });
+
+  it("calls a number already taken by an earlier valid row a duplicate of that row's line", async () => {
+    const rows = await check({
+      header: TRUNK,
+      rows: [
+        ["4165550101", "4165550000", "", ""],
+        ["416-555-0102", "", "", ""], // invalid: takes nothing
+        ["+1 416 555 0101", "4165550001", "", ""],
+        ["416.555.0102", "4165550000", "", ""],
+      ],
+    });
+    expect(rows.map((r) => (r.valid ? "valid" : r.reason))).toEqual([
+      "valid",
+      "no target: fill pilot_number (a SIP trunk) or offering_id (a telephone offering)",
+      "duplicate of row 2 (4165550101)",
+      "valid",
+    ]);
+  });
+});
+
+describe("member values", () => {
+  const header = (member: string): string[] => [...TRUNK, member];
+  const trunkRow = (value: string): string[] => ["4165550101", "4165550000", "", "", value];
+  const portForm = async (member: string, value: string): Promise<WireMembers> => (await valid(header(member), trunkRow(value))).portForm;
+  const item = async (member: string, value: string): Promise<WireMembers> => (await valid(header(member), trunkRow(value))).item;
+
+  it("sends members under their own spelling, whatever the header's case", async () => {
+    expect(await portForm("PortForm.customerName", "  Acme Two  ")).toMatchObject({ CustomerName: "Acme Two" });
+  });
+
+  it("converts integers, with an optional sign, and refuses anything else", async () => {
+    expect(await item("item.Extension", "+42")).toEqual({ Extension: 42 });
+    expect(await item("item.CallForwardingDelay", "-3")).toEqual({ CallForwardingDelay: -3 });
+    expect(await reason(header("item.Extension"), trunkRow("4.5"))).toBe('item.Extension "4.5" is not an integer');
+  });
+
+  it.each([
+    ["true", true],
+    ["YES", true],
+    ["1", true],
+    ["False", false],
+    ["no", false],
+    ["0", false],
+  ])("reads the boolean %j as %s", async (text, expected) => {
+    expect(await portForm("portform.ContactMeBLIF", text)).toMatchObject({ ContactMeBLIF: expected });
+  });
+
+  it("refuses a boolean it cannot read", async () => {
+    expect(await reason(header("portform.ContactMeBLIF"), trunkRow("maybe"))).toBe(
+      'portform.ContactMeBLIF "maybe" is not a boolean (true/false, yes/no, 1/0)',
+    );
+  });
+
+  it("sends a phone member in any NANP writing as a 10-digit integer", async () => {
+    expect(await item("item.CallerID", "+1 (416) 555-0123")).toEqual({ CallerID: 4165550123 });
+    expect(await reason(header("item.CallerID"), trunkRow("555-0123"))).toBe(
+      'item.CallerID "555-0123" is not a valid NANP number (7 digits)',
+    );
+  });
+
+  it("splits lists on semicolons, trimming and dropping empty parts", async () => {
+    expect(await portForm("portform.NumbersToRemain", " 416-555-0110 ;; (416) 555-0111; ")).toMatchObject({
+      NumbersToRemain: [4165550110, 4165550111],
+    });
+    expect(await portForm("portform.AdditionalEmailAddresses", "a@x.example; b@x.example;")).toMatchObject({
+      AdditionalEmailAddresses: ["a@x.example", "b@x.example"],
+    });
+    expect(await portForm("portform.NumbersToRemain", " ; ")).not.toHaveProperty("NumbersToRemain");
+    expect(await reason(header("portform.NumbersToDisconnect"), trunkRow("4165550110;123"))).toBe(
+      'portform.NumbersToDisconnect "123" is not a valid NANP number (3 digits)',
+    );
+  });
+
+  it.each([
+    ["0", 0],
+    ["EnglishUS", 0],
+    ["english uk", 1],
+    ["English CA", 2],
+    ["userdefined1", 3],
+    ["User Defined 2", 4],
+    ["FRENCHCA", 5],
+    ["Spanish Latin America", 6],
+  ])("reads the locale %j as code %i", async (text, code) => {
+    const row = await valid(
+      [...TRUNK, "item.Account", "item.Enabled", "item.Locale", "item.SecondLocale"],
+      ["4165550101", "", "RES-3", "", "1", "yes", text, "None"],
+    );
+    expect(row.item).toEqual({ Account: 1, Enabled: true, Locale: code, SecondLocale: 9 });
+  });
+
+  it("accepts None and 9 only as a second locale", async () => {
+    const lineHeader = [...TRUNK, "item.Account", "item.Enabled", "item.Locale", "item.SecondLocale"];
+    const line = (locale: string, second: string): string[] => ["4165550101", "", "RES-3", "", "1", "yes", locale, second];
+    expect((await valid(lineHeader, line("2", "9"))).item).toMatchObject({ Locale: 2, SecondLocale: 9 });
+    expect(await reason(lineHeader, line("None", "9"))).toMatch(/^item\.Locale "None" is not a locale \(0-6 or a name: EnglishUS/);
+    expect(await reason(lineHeader, line("9", "9"))).toMatch(/^item\.Locale "9" is not a locale/);
+    expect(await reason(lineHeader, line("0", "7"))).toMatch(/^item\.SecondLocale "7" is not a locale \(0-6, 9 or a name/);
+  });
+
+  it("upper-cases the country and refuses one other than CA or US", async () => {
+    expect(await portForm("portform.CustomerCountry", "us")).toMatchObject({ CustomerCountry: "US" });
+    expect(await reason(header("portform.CustomerCountry"), trunkRow("MX"))).toBe('portform.CustomerCountry "MX" is not a country (CA or US)');
+  });
+
+  it("takes real YYYY-MM-DD dates only", async () => {
+    expect(await portForm("portform.RequestedPortDate", "2028-02-29")).toMatchObject({ RequestedPortDate: "2028-02-29" });
+    expect(await reason(header("portform.RequestedPortDate"), trunkRow("2026-13-01"))).toBe(
+      'portform.RequestedPortDate "2026-13-01" is not a date (YYYY-MM-DD)',
+    );
+    expect(await reason(header("portform.RequestedPortDate"), trunkRow("2027-02-29"))).toContain("is not a date");
+    expect(await reason(header("portform.RequestedPortDate"), trunkRow("01/02/2027"))).toContain("is not a date");
+  });
+
+  it("takes HH:MM times, padding a one-digit hour", async () => {
+    expect(await portForm("portform.RequestedPortTime", "9:30")).toMatchObject({ RequestedPortTime: "09:30" });
+    expect(await portForm("portform.RequestedPortTime", "23:59")).toMatchObject({ RequestedPortTime: "23:59" });
+    expect(await reason(header("portform.RequestedPortTime"), trunkRow("24:00"))).toBe(
+      'portform.RequestedPortTime "24:00" is not a time (HH:MM, Eastern)',
+    );
+  });
+
+  it("resolves a provider by ID or by name, case-insensitively", async () => {
+    expect(await portForm("portform.CurrentProvider", "12")).toMatchObject({ CurrentProvider: 12 });
+    expect(await portForm("portform.CurrentProvider", "  bell CANADA ")).toMatchObject({ CurrentProvider: 17 });
+  });
+
+  it("refuses an ambiguous or unknown provider, naming the candidates", async () => {
+    expect(await reason(header("portform.CurrentProvider"), trunkRow("fido"))).toBe(
+      'portform.CurrentProvider "fido" matches several providers: Fido (40), FIDO (41); give the provider ID instead',
+    );
+    expect(await reason(header("portform.CurrentProvider"), trunkRow("Bel Canada"))).toMatch(
+      /^portform\.CurrentProvider "Bel Canada" is not a known provider ID or name \(closest: Bell Canada, /,
+    );
+    expect(await reason(header("portform.CurrentProvider"), trunkRow("99"))).toContain('"99" is not a known provider ID or name');
+  });
+
+  it("builds ExtraDetails from its columns in column order, leaving empty cells out", async () => {
+    const row = await valid(
+      [...TRUNK, "portform.ExtraDetails.Building", "portform.ExtraDetails.Floor", "portform.ExtraDetails.Room"],
+      ["4165550101", "4165550000", "", "", "B2", "", "204"],
+    );
+    expect(row.portForm["ExtraDetails"]).toEqual([
+      { Key: "Building", Value: "B2" },
+      { Key: "Room", Value: "204" },
+    ]);
+  });
+  it("reads a portform.ExtraDetails column itself as Key=Value pairs, with Key columns layered on top", async () => {
+    const row = await valid(
+      [...TRUNK, "portform.ExtraDetails", "portform.ExtraDetails.Room"],
+      ["4165550101", "4165550000", "", "", "Building = B2; Room=1", "204"],
+    );
+    expect(row.portForm["ExtraDetails"]).toEqual([
+      { Key: "Building", Value: "B2" },
+      { Key: "Room", Value: "204" },
+    ]);
+    expect(await reason([...TRUNK, "portform.ExtraDetails"], ["4165550101", "4165550000", "", "", "no pairs here"])).toBe(
+      'portform.ExtraDetails "no pairs here" is not an extra detail (Key=Value, ;-separated)',
+    );
+  });
+});
+
+describe("defaults", () => {
+  const defaults: Defaults = {
+    portForm: { ...CUSTOMER, CommentsPortTeam: "from defaults", NumbersToRemain: [4165550190], FileRespOrgForm: [{ FileName: "r.pdf", ContentType: "application/pdf", Base64Contents: "AA==" }], ExtraDetails: [{ Key: "Building", Value: "B1" }, { Key: "Dock", Value: "3" }] },
+    request: { FaxEmail: "fax@acme.example" },
+    item: { Label: "default label", Enabled: true },
+  };
+  const header = [...TRUNK, "portform.CommentsPortTeam", "item.Label", "portform.ExtraDetails.Building", "portform.ExtraDetails.Room"];
+
+  it("fills empty cells from --defaults and lets a filled cell win", async () => {
+    const fromDefaults = await valid(header, ["4165550101", "4165550000", "", "", "", "", "", ""], defaults);
+    expect(fromDefaults.portForm).toMatchObject({ CommentsPortTeam: "from defaults" });
+    expect(fromDefaults.item).toEqual({ Label: "default label" });
+    const fromCells = await valid(header, ["4165550101", "4165550000", "", "", "from the row", "desk 4", "B9", "12"], defaults);
+    expect(fromCells.portForm).toMatchObject({ CommentsPortTeam: "from the row" });
+    expect(fromCells.item).toEqual({ Label: "desk 4" });
+    expect(fromCells.portForm["ExtraDetails"]).toEqual([
+      { Key: "Building", Value: "B9" },
+      { Key: "Dock", Value: "3" },
+      { Key: "Room", Value: "12" },
+    ]);
+  });
+
+  it("does not apply defaults the row's operation cannot send, since one file serves a mixed sheet", async () => {
+    const regular = await valid(TRUNK, ["4165550101", "4165550000", "", ""], defaults);
+    expect(regular.portForm).not.toHaveProperty("FileRespOrgForm");
+    expect(regular.portForm).toHaveProperty("NumbersToRemain");
+    expect(regular.request).toEqual({});
+    expect(regular.item).toEqual({ Label: "default label" });
+    const tollFree = await valid(TRUNK, ["8005550101", "4165550000", "", ""], defaults);
+    expect(tollFree.portForm).not.toHaveProperty("NumbersToRemain");
+    expect(tollFree.portForm).toHaveProperty("FileRespOrgForm");
+    const fax = await valid(TRUNK, ["4165550101", "", "FAX-7", ""], defaults);
+    expect(fax.request).toEqual({ FaxEmail: "fax@acme.example" });
+    expect(fax.item).toEqual({});
+  });
+
+  it("without defaults, a row must carry the whole PortForm itself", async () => {
+    expect(await reason(TRUNK, ["4165550101", "4165550000", "", ""], NO_DEFAULTS)).toMatch(/^missing portform\.CustomerAccountNumber, /);
+  });
+});
+
+describe("files", () => {
+  let dir = "";
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "portin-validate-"));
+    await writeFile(join(dir, "loa.pdf"), "LOA contents");
+    await writeFile(join(dir, "invoice.XLSX"), "xlsx");
+    await writeFile(join(dir, "notes.weird"), "??");
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const header = [...TRUNK, "portform.FileLetterOfAuthorization", "portform.FileLastInvoice"];
+
+  function countingReader(): { readFile: ReadFile; reads: string[] } {
+    const reads: string[] = [];
+    return {
+      reads,
+      readFile: (path) => {
+        reads.push(path);
+        return readFile(path);
+      },
+    };
+  }
+
+  it("reads files relative to the sheet, base64-encoded with a content type from the extension", async () => {
+    const [row] = await check({ header, baseDir: dir, rows: [["4165550101", "4165550000", "", "", "loa.pdf", "invoice.XLSX; notes.weird"]] });
+    expect(row?.valid && row.portForm).toMatchObject({
+      FileLetterOfAuthorization: [{ FileName: "loa.pdf", ContentType: "application/pdf", Base64Contents: Buffer.from("LOA contents").toString("base64") }],
+      FileLastInvoice: [
+        { FileName: "invoice.XLSX", ContentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", Base64Contents: "eGxzeA==" },
+        { FileName: "notes.weird", ContentType: "application/octet-stream", Base64Contents: "Pz8=" },
+      ],
+    });
+  });
+
+  it("reads each distinct path once and shares the attachment between rows", async () => {
+    const { readFile, reads } = countingReader();
+    const rows = await check({
+      header,
+      baseDir: dir,
+      readFile,
+      rows: [
+        ["4165550101", "4165550000", "", "", "loa.pdf", ""],
+        ["4165550102", "4165550000", "", "", "./loa.pdf", "loa.pdf"],
+        ["4165550103", "4165550000", "", "", "loa.pdf", ""],
+      ],
+    });
+    expect(rows.every((r) => r.valid)).toBe(true);
+    expect(reads).toEqual([join(dir, "loa.pdf")]);
+    const [first, , third] = rows as ValidRow[];
+    expect(first?.portForm["FileLetterOfAuthorization"]).toBe(third?.portForm["FileLetterOfAuthorization"]);
+  });
+
+  it("makes a row naming a file that cannot be read invalid, naming the path", async () => {
+    const [row] = await check({ header, baseDir: dir, rows: [["4165550101", "4165550000", "", "", "loa.pdf;missing.pdf", ""]] });
+    expect(row).toMatchObject({
+      valid: false,
+      number: "4165550101",
+      reason: `portform.FileLetterOfAuthorization file "missing.pdf" cannot be read (no such file: ${join(dir, "missing.pdf")})`,
+    });
+  });
+
+  it("decides duplicates in the order rows were checked, even when an earlier row waits on a file", async () => {
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slowReader: ReadFile = async () => {
+      await gate;
+      return new Uint8Array([1, 2, 3]);
+    };
+    const validator = createValidator({ layout: layoutOf(header, dir), lookups: LOOKUPS, defaults: WITH_CUSTOMER, readFile: slowReader });
+    const [first, second] = rowsOf([
+      ["4165550101", "4165550000", "", "", "slow.pdf", ""],
+      ["4165550101", "4165550001", "", "", "", ""],
+    ]);
+    if (!first || !second) throw new Error("rows");
+    const pending = [validator.check(first), validator.check(second)];
+    release();
+    const [a, b] = await Promise.all(pending);
+    expect(a?.valid).toBe(true);
+    expect(b).toMatchObject({ valid: false, reason: "duplicate of row 2 (4165550101)" });
+  });
+});
