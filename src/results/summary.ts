@@ -1,0 +1,120 @@
+/**
+ * The end-of-run summary (SPEC §6, §7): counts by status, requests per operation, elapsed
+ * time; as text for stderr, or one JSON document for stdout with --json.
+ */
+import { describeOperation } from "../service/operations.js";
+import type { Operation } from "../service/operations.js";
+import { ROW_STATUSES } from "./status.js";
+import type { RowStatus } from "./status.js";
+
+export interface RunSummary {
+  readonly command: "submit" | "plan";
+  /** All seven statuses, zeros included. */
+  readonly counts: Readonly<Record<RowStatus, number>>;
+  /** "POST /v2/NumberPorts/Inbound/DIDs" -> requests, keys sorted. */
+  readonly requestsByOperation: Readonly<Record<string, number>>;
+  readonly requests: number;
+  readonly elapsedMs: number;
+  /** The results path, or "-" for standard output. */
+  readonly results: string;
+  readonly exitCode: number;
+}
+
+export interface SummaryInput {
+  readonly command: "submit" | "plan";
+  /** Every row's outcome; only `status` is read. */
+  readonly outcomes: Iterable<{ readonly status: RowStatus }>;
+  /** For submit, the requests sent; for plan, the requests a submit would send. */
+  readonly requests: Iterable<{ readonly operation: Operation }>;
+  readonly elapsedMs: number;
+  readonly results: string;
+  /** Defaults to exitCodeFor(counts); a stopped run passes its own (2, 130, 143). */
+  readonly exitCode?: number;
+}
+
+const NEEDS_ATTENTION: readonly RowStatus[] = ["invalid", "rejected", "failed", "unknown"];
+
+/** SPEC §7: 0 when every row is submitted, skipped or planned; 1 otherwise. */
+export function exitCodeFor(counts: Readonly<Record<RowStatus, number>>): 0 | 1 {
+  return NEEDS_ATTENTION.some((status) => counts[status] > 0) ? 1 : 0;
+}
+
+export function summarize(input: SummaryInput): RunSummary {
+  const counts = Object.fromEntries(ROW_STATUSES.map((status) => [status, 0])) as Record<RowStatus, number>;
+  for (const outcome of input.outcomes) counts[outcome.status] += 1;
+  const perOperation = new Map<string, number>();
+  let requests = 0;
+  for (const request of input.requests) {
+    const name = describeOperation(request.operation);
+    perOperation.set(name, (perOperation.get(name) ?? 0) + 1);
+    requests += 1;
+  }
+  // Sorted so the same run always prints (and serializes) the same way.
+  const requestsByOperation = Object.fromEntries([...perOperation].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return {
+    command: input.command,
+    counts,
+    requestsByOperation,
+    requests,
+    elapsedMs: Math.round(input.elapsedMs),
+    results: input.results,
+    exitCode: input.exitCode ?? exitCodeFor(counts),
+  };
+}
+
+/** Multi-line text for stderr: what happened, then what to do next. */
+export function formatSummary(s: RunSummary): string {
+  const rows = ROW_STATUSES.reduce((total, status) => total + s.counts[status], 0);
+  const byStatus = ROW_STATUSES.filter((status) => s.counts[status] > 0).map((status) => `${s.counts[status]} ${status}`);
+  const lines = [`portin ${s.command}: ${plural(rows, "row")}${byStatus.length > 0 ? `: ${byStatus.join(", ")}` : ""}`];
+
+  const elapsed = formatElapsed(s.elapsedMs);
+  if (s.command === "plan") {
+    lines.push(`would send ${plural(s.requests, "request")} (planned in ${elapsed}; nothing was sent)`);
+  } else {
+    const rate = s.requests > 0 && s.elapsedMs > 0 ? `, ${(s.requests / (s.elapsedMs / 1000)).toFixed(1)} requests/s` : "";
+    lines.push(`sent ${plural(s.requests, "request")} in ${elapsed}${rate}`);
+  }
+  const operations = Object.entries(s.requestsByOperation);
+  const width = Math.max(0, ...operations.map(([, count]) => String(count).length));
+  for (const [operation, count] of operations) lines.push(`  ${String(count).padStart(width)}  ${operation}`);
+
+  const where = s.results === "-" ? "the results on standard output" : s.results;
+  lines.push(`results: ${s.results === "-" ? "standard output" : s.results}`);
+
+  const unsettled = ["invalid", "rejected", "failed"] as const;
+  const problems = unsettled.filter((status) => s.counts[status] > 0).map((status) => `${s.counts[status]} ${status}`);
+  if (problems.length > 0) lines.push(`next: ${problems.join(", ")}: see result_message in ${where}`);
+  if (s.counts.unknown > 0) {
+    lines.push(
+      `next: ${plural(s.counts.unknown, "row")} unknown (sent, but the outcome could not be learned; the service may have accepted them): ` +
+        `check these numbers' port-in status with the service (PortInStatus) before re-running with --retry-unknown`,
+    );
+  }
+  return lines.join("\n");
+}
+
+/** One JSON document for stdout (--json), keys in a stable order. */
+export function summaryJson(s: RunSummary): string {
+  return JSON.stringify({
+    command: s.command,
+    counts: Object.fromEntries(ROW_STATUSES.map((status) => [status, s.counts[status]])),
+    requests: s.requests,
+    requestsByOperation: s.requestsByOperation,
+    elapsedMs: s.elapsedMs,
+    results: s.results,
+    exitCode: s.exitCode,
+  });
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+function formatElapsed(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min ${seconds % 60} s`;
+  return `${Math.floor(seconds / 3600)} h ${Math.floor((seconds % 3600) / 60)} min`;
+}

@@ -1,0 +1,139 @@
+import { describe, expect, it } from "vitest";
+import { OPERATIONS } from "../../src/service/operations.js";
+import type { Operation } from "../../src/service/operations.js";
+import { ROW_STATUSES } from "../../src/results/status.js";
+import type { RowStatus } from "../../src/results/status.js";
+import { exitCodeFor, formatSummary, summarize, summaryJson } from "../../src/results/summary.js";
+
+function op(id: string): Operation {
+  const found = OPERATIONS.find((operation) => operation.id === id);
+  if (!found) throw new Error(`no operation ${id}`);
+  return found;
+}
+
+function statuses(spec: Partial<Record<RowStatus, number>>): { status: RowStatus }[] {
+  return Object.entries(spec).flatMap(([status, n]) => Array.from({ length: n }, () => ({ status: status as RowStatus })));
+}
+
+function counts(spec: Partial<Record<RowStatus, number>>): Record<RowStatus, number> {
+  return { submitted: 0, planned: 0, skipped: 0, invalid: 0, rejected: 0, failed: 0, unknown: 0, ...spec };
+}
+
+const dids = op("dids");
+const lines = op("residential-lines");
+
+describe("exitCodeFor", () => {
+  it("is 0 when every row is submitted, skipped or planned", () => {
+    expect(exitCodeFor(counts({ submitted: 3, skipped: 2, planned: 1 }))).toBe(0);
+    expect(exitCodeFor(counts({}))).toBe(0);
+  });
+
+  it.each(["invalid", "rejected", "failed", "unknown"] as const)("is 1 when one row is %s", (status) => {
+    expect(exitCodeFor(counts({ submitted: 10, [status]: 1 }))).toBe(1);
+  });
+});
+
+describe("summarize", () => {
+  it("counts every status, zeros included, and requests per operation", () => {
+    const summary = summarize({
+      command: "submit",
+      outcomes: statuses({ submitted: 4, invalid: 1 }),
+      requests: [{ operation: dids }, { operation: lines }, { operation: dids }],
+      elapsedMs: 1234.4,
+      results: "in.results.csv",
+    });
+    expect(summary).toEqual({
+      command: "submit",
+      counts: counts({ submitted: 4, invalid: 1 }),
+      requestsByOperation: { "POST /v2/NumberPorts/Inbound/DIDs": 2, "POST /v2/NumberPorts/Inbound/ResidentialLines": 1 },
+      requests: 3,
+      elapsedMs: 1234,
+      results: "in.results.csv",
+      exitCode: 1,
+    });
+  });
+
+  it("keeps an exit code the caller decided, such as 130 after SIGINT", () => {
+    const summary = summarize({ command: "submit", outcomes: statuses({ submitted: 1 }), requests: [], elapsedMs: 5, results: "-", exitCode: 130 });
+    expect(summary.exitCode).toBe(130);
+  });
+});
+
+describe("formatSummary", () => {
+  const base = summarize({
+    command: "submit",
+    outcomes: statuses({ submitted: 95, skipped: 1 }),
+    requests: [{ operation: dids }, { operation: dids }, { operation: lines }],
+    elapsedMs: 2000,
+    results: "sheets/march.results.csv",
+  });
+
+  it("gives the row count and the non-zero statuses, the requests per operation, elapsed time and rate", () => {
+    expect(formatSummary(base)).toBe(
+      [
+        "portin submit: 96 rows: 95 submitted, 1 skipped",
+        "sent 3 requests in 2.0 s, 1.5 requests/s",
+        "  2  POST /v2/NumberPorts/Inbound/DIDs",
+        "  1  POST /v2/NumberPorts/Inbound/ResidentialLines",
+        "results: sheets/march.results.csv",
+      ].join("\n"),
+    );
+  });
+
+  it("leaves out the rate when nothing was sent", () => {
+    const text = formatSummary({ ...base, requests: 0, requestsByOperation: {}, elapsedMs: 300 });
+    expect(text).toContain("sent 0 requests in 300 ms\n");
+    expect(text).not.toContain("requests/s");
+  });
+
+  it("says a plan sent nothing and how many requests a submit would send", () => {
+    const text = formatSummary({ ...base, command: "plan", counts: counts({ planned: 96 }) });
+    expect(text).toContain("portin plan: 96 rows: 96 planned");
+    expect(text).toContain("would send 3 requests (planned in 2.0 s; nothing was sent)");
+    expect(text).not.toContain("requests/s");
+  });
+
+  it("points at result_message when rows are invalid, rejected or failed", () => {
+    const text = formatSummary({ ...base, counts: counts({ submitted: 5, invalid: 2, rejected: 1, failed: 3 }), exitCode: 1 });
+    expect(text).toContain("portin submit: 11 rows: 5 submitted, 2 invalid, 1 rejected, 3 failed");
+    expect(text).toContain("next: 2 invalid, 1 rejected, 3 failed: see result_message in sheets/march.results.csv");
+    expect(text).not.toContain("--retry-unknown");
+  });
+
+  it("tells the user to check unknown numbers with the service before --retry-unknown", () => {
+    const text = formatSummary({ ...base, counts: counts({ submitted: 5, unknown: 1 }), exitCode: 1 });
+    expect(text).toMatch(/next: 1 row unknown .*check these numbers' port-in status with the service \(PortInStatus\) before re-running with --retry-unknown/);
+    expect(text).not.toContain("see result_message");
+  });
+
+  it("names standard output when the results went there", () => {
+    const text = formatSummary({ ...base, results: "-", counts: counts({ invalid: 1 }) });
+    expect(text).toContain("results: standard output");
+    expect(text).toContain("see result_message in the results on standard output");
+  });
+
+  it("prints minutes for a long run", () => {
+    expect(formatSummary({ ...base, elapsedMs: 125_000 })).toContain("sent 3 requests in 2 min 5 s, 0.0 requests/s");
+  });
+});
+
+describe("summaryJson", () => {
+  it("is one JSON document with stable keys and all seven statuses", () => {
+    const json = summaryJson(
+      summarize({ command: "plan", outcomes: statuses({ planned: 2, invalid: 1 }), requests: [{ operation: dids }], elapsedMs: 12.6, results: "-" }),
+    );
+    expect(json).not.toContain("\n");
+    const parsed = JSON.parse(json) as Record<string, unknown>;
+    expect(Object.keys(parsed)).toEqual(["command", "counts", "requests", "requestsByOperation", "elapsedMs", "results", "exitCode"]);
+    expect(Object.keys(parsed.counts as object)).toEqual([...ROW_STATUSES]);
+    expect(parsed).toEqual({
+      command: "plan",
+      counts: counts({ planned: 2, invalid: 1 }),
+      requests: 1,
+      requestsByOperation: { "POST /v2/NumberPorts/Inbound/DIDs": 1 },
+      elapsedMs: 13,
+      results: "-",
+      exitCode: 1,
+    });
+  });
+});
