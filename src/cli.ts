@@ -1,0 +1,87 @@
+#!/usr/bin/env node
+/**
+ * yargs wiring only, and the one place where errors become exit codes (SPEC §7).
+ */
+import yargs, { type Argv } from "yargs";
+import { hideBin } from "yargs/helpers";
+import { planCommand, submitCommand } from "./commands/batch.js";
+import type { CommandIO, PortinCommand } from "./commands/command.js";
+import { offeringsCommand, providersCommand, trunksCommand } from "./commands/lookups.js";
+import { sandboxCommand } from "./commands/sandbox.js";
+import { PortinError, UsageError } from "./errors.js";
+import { VERSION } from "./version.js";
+
+const EXIT_FOR_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
+
+async function main(argv: string[]): Promise<number> {
+  const interrupt = new AbortController();
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      if (interrupt.signal.aborted) {
+        // A second signal: the user means it. In-flight requests stay intents without
+        // outcomes in the journal, so the next run reports them `unknown`.
+        process.stderr.write(`portin: ${signal} again: exiting now\n`);
+        process.exit(EXIT_FOR_SIGNAL[signal]);
+      }
+      process.stderr.write(`portin: ${signal}: finishing requests in flight, then writing results (send it again to quit at once)\n`);
+      interrupt.abort(signal);
+    });
+  }
+  const io: CommandIO = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, signal: interrupt.signal };
+
+  let exitCode = 0;
+  let debug = argv.includes("--debug");
+  const register = <A>(y: Argv, command: PortinCommand<A>): Argv =>
+    y.command(command.command, command.describe, command.builder, async (args) => {
+      exitCode = await command.run(args as A, io);
+    });
+
+  let cli: Argv = yargs(argv)
+    .scriptName("portin")
+    .usage("$0 <command> [options]\n\nPorts telephone numbers in, in bulk, through the Port-In Request Service.")
+    .option("debug", { type: "boolean", default: false, describe: "print stack traces of errors" })
+    .version(VERSION)
+    .strict()
+    .demandCommand(1, "name a command: submit, plan, trunks, offerings, providers or sandbox")
+    .recommendCommands()
+    .wrap(Math.min(110, process.stdout.columns || 100))
+    .epilogue("Exit codes: 0 all rows submitted/skipped/planned; 1 some rows invalid, rejected, failed or unknown; 2 could not run; 130/143 interrupted.")
+    .fail((message, error) => {
+      // yargs wraps what an option's coerce throws in its own YError: unwrap our errors, and
+      // treat its own complaints (unknown option, missing argument) as usage errors.
+      const cause: unknown = (error as { cause?: unknown } | undefined)?.cause;
+      if (cause instanceof PortinError) throw cause;
+      if (error instanceof PortinError) throw error;
+      if (!error || error.name === "YError") throw new UsageError(error?.message ?? message);
+      throw error;
+    });
+  for (const command of [submitCommand, planCommand, trunksCommand, offeringsCommand, providersCommand, sandboxCommand]) {
+    cli = register(cli, command as PortinCommand<unknown>);
+  }
+
+  try {
+    const parsed = await cli.parseAsync();
+    debug = Boolean(parsed["debug"]);
+    return exitCode;
+  } catch (error) {
+    return report(error, debug);
+  }
+}
+
+function report(error: unknown, debug: boolean): number {
+  if (error instanceof PortinError) {
+    process.stderr.write(`portin: ${error.message}\n`);
+    if (error instanceof UsageError) process.stderr.write("Run 'portin --help' for usage.\n");
+    if (debug) process.stderr.write(`${error.stack ?? ""}\n`);
+    return error.exitCode;
+  }
+  // A bug, not a user's mistake: say so, and keep the stack for --debug.
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`portin: internal error: ${message}${debug ? "" : " (run with --debug for details)"}\n`);
+  if (debug && error instanceof Error) process.stderr.write(`${error.stack ?? ""}\n`);
+  return 2;
+}
+
+const code = await main(hideBin(process.argv));
+// Flush what is buffered for a pipe before leaving; lingering sockets must not hold the exit.
+process.stdout.write("", () => process.exit(code));

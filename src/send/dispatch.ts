@@ -1,0 +1,128 @@
+/**
+ * Sends planned requests with bounded concurrency and start rate, and maps each service
+ * outcome to what its rows become (SPEC §4). The journal's intent is durable before a
+ * request leaves; its outcome is recorded after the answer.
+ */
+import pLimit from "p-limit";
+import { PortinError } from "../errors.js";
+import type { PortRequest } from "../plan/plan.js";
+import type { SubmitOutcome } from "../service/outcome.js";
+import { REPLY_NAMES } from "../service/wire.js";
+import { StartRate } from "./rate.js";
+
+/** SPEC §2: `--concurrency` default. */
+export const DEFAULT_CONCURRENCY = 4;
+
+export type SentStatus = "submitted" | "rejected" | "failed" | "unknown";
+
+/** What became of one request: its rows all share it. */
+export interface RequestResult {
+  readonly status: SentStatus;
+  readonly httpStatus: number | null;
+  readonly ticket: string;
+  readonly message: string;
+}
+
+/** The part of the run journal the dispatcher needs. */
+export interface DispatchJournal {
+  intent(requestId: string, operationId: string, numbers: readonly string[]): Promise<void>;
+  outcome(
+    requestId: string,
+    outcome: { status: SentStatus; ticket?: string; httpStatus?: number | null; message?: string },
+  ): Promise<void>;
+}
+
+export interface DispatchOptions {
+  readonly submit: (request: PortRequest) => Promise<SubmitOutcome>;
+  readonly journal: DispatchJournal | null;
+  readonly newRequestId: () => string;
+  readonly concurrency: number;
+  readonly ratePerSecond: number | null;
+  readonly signal: AbortSignal;
+}
+
+/** Why the run stopped starting requests before the end, if it did. */
+export type StopReason =
+  | { readonly kind: "auth"; readonly message: string }
+  | { readonly kind: "signal"; readonly signal: string }
+  | { readonly kind: "journal"; readonly error: PortinError };
+
+export interface DispatchReport {
+  /** By batch number; a request never started has no entry. */
+  readonly results: ReadonlyMap<number, RequestResult>;
+  readonly stopped: StopReason | null;
+}
+
+export async function dispatch(requests: readonly PortRequest[], options: DispatchOptions): Promise<DispatchReport> {
+  const results = new Map<number, RequestResult>();
+  const limit = pLimit(options.concurrency);
+  const rate = new StartRate(options.ratePerSecond);
+  const inFlight = new Set<Promise<void>>();
+  let stopped: StopReason | null = null;
+
+  const sendOne = async (request: PortRequest): Promise<void> => {
+    const requestId = options.newRequestId();
+    const numbers = request.numbers.map((row) => row.number);
+    if (options.journal) {
+      try {
+        await options.journal.intent(requestId, request.operation.id, numbers);
+      } catch (error) {
+        stopped ??= { kind: "journal", error: asPortinError(error) };
+        return;
+      }
+    }
+    const outcome = await options.submit(request);
+    const result = resultOf(outcome);
+    results.set(request.batch, result);
+    if (outcome.kind === "auth") stopped ??= { kind: "auth", message: outcome.message };
+    if (options.journal) {
+      try {
+        await options.journal.outcome(requestId, {
+          status: result.status,
+          ticket: result.ticket,
+          httpStatus: result.httpStatus,
+          message: result.message,
+        });
+      } catch (error) {
+        stopped ??= { kind: "journal", error: asPortinError(error) };
+      }
+    }
+  };
+
+  for (const request of requests) {
+    // p-limit queues without bound; keep at most `concurrency` requests enqueued at once.
+    while (inFlight.size >= options.concurrency) await Promise.race(inFlight);
+    await rate.wait(options.signal);
+    if (options.signal.aborted) stopped ??= { kind: "signal", signal: String(options.signal.reason) };
+    if (stopped) break;
+    const task: Promise<void> = limit(() => sendOne(request)).finally(() => inFlight.delete(task));
+    inFlight.add(task);
+  }
+  await Promise.all(inFlight);
+  return { results, stopped };
+}
+
+function resultOf(outcome: SubmitOutcome): RequestResult {
+  switch (outcome.kind) {
+    case "accepted": {
+      // SPEC §4: for Deferred and Conditional the message says which.
+      const message =
+        outcome.reply === 1
+          ? outcome.message
+          : `${REPLY_NAMES[outcome.reply]}${outcome.message ? `: ${outcome.message}` : ""}`;
+      return { status: "submitted", httpStatus: outcome.httpStatus, ticket: outcome.ticket, message };
+    }
+    case "rejected":
+      return { status: "rejected", httpStatus: outcome.httpStatus, ticket: "", message: outcome.message };
+    case "auth":
+    case "failed":
+      return { status: "failed", httpStatus: outcome.httpStatus, ticket: "", message: outcome.message };
+    case "unknown":
+      return { status: "unknown", httpStatus: outcome.httpStatus, ticket: "", message: outcome.message };
+  }
+}
+
+function asPortinError(error: unknown): PortinError {
+  if (error instanceof PortinError) return error;
+  return new PortinError("E_STATE", `cannot write the run journal: ${String(error)}`, { cause: error });
+}

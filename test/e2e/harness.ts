@@ -1,0 +1,74 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parse } from "csv-parse/sync";
+import { PACKAGE_ROOT } from "../../src/version.js";
+
+/** The built CLI, exactly what `npx portin` runs (`npm test` builds first). */
+export const CLI = join(PACKAGE_ROOT, "dist", "src", "cli.js");
+export const FIXTURES = join(PACKAGE_ROOT, "fixtures");
+
+export interface CliRun {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface CliOptions {
+  readonly stdin?: string;
+  readonly env?: Record<string, string | undefined>;
+  readonly cwd?: string;
+  /** Called once the process is spawned, e.g. to send it a signal later. */
+  readonly onSpawn?: (child: ChildProcess) => void;
+}
+
+export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const env: Record<string, string | undefined> = { ...process.env, PORTIN_BASE_URL: undefined, PORTIN_USER: undefined, PORTIN_PASSWORD: undefined, ...options.env };
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: options.cwd ?? PACKAGE_ROOT,
+      env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)),
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+    child.stdin.end(options.stdin ?? "");
+    options.onSpawn?.(child);
+  });
+}
+
+export async function tempDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), "portin-e2e-"));
+}
+
+export async function writeSheet(dir: string, name: string, text: string): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, text);
+  return path;
+}
+
+export type ResultRow = Record<string, string>;
+
+export function parseResults(text: string): ResultRow[] {
+  return parse<ResultRow>(text, { columns: true, bom: true });
+}
+
+export async function readResults(path: string): Promise<ResultRow[]> {
+  return parseResults(await readFile(path, "utf8"));
+}
+
+/** Connection flags for a sandbox started by the test. */
+export function against(sandbox: { url: string; user: string; password: string }): string[] {
+  return ["--base-url", sandbox.url, "--user", sandbox.user, "--password", sandbox.password];
+}
+
+/** A PortForm header and cells that satisfy every required member, for short inline sheets. */
+export const FORM_HEADER =
+  "portform.CustomerAccountNumber,portform.CustomerName,portform.CustomerStreetNumber,portform.CustomerStreetName,portform.CustomerCity,portform.CustomerProvince,portform.CustomerPostalCode,portform.CustomerCountry,portform.EmailAddress,portform.CurrentProvider";
+export const FORM_CELLS = "ACME-1,Acme Plumbing,12,Front St,Toronto,ON,M5J 2N1,CA,it@acme.ca,Bell Canada";

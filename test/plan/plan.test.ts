@@ -1,0 +1,89 @@
+import { describe, expect, it } from "vitest";
+import { planRequests } from "../../src/plan/plan.js";
+import { operationById, type OperationId } from "../../src/service/operations.js";
+import type { WireMembers } from "../../src/service/wire.js";
+import type { ValidRow } from "../../src/validate/types.js";
+
+const FORM = { CustomerName: "Maple Dental", CustomerCountry: "CA", CurrentProvider: 17 };
+
+function row(index: number, overrides: Partial<Omit<ValidRow, "operation">> & { op?: OperationId } = {}): ValidRow {
+  const op = operationById(overrides.op ?? "dids");
+  if (!op) throw new Error("unknown op");
+  return {
+    valid: true,
+    index,
+    line: index + 2,
+    number: String(4165550000 + index),
+    numberKind: op.numberKind,
+    operation: op,
+    target: "4165550100",
+    group: "",
+    portForm: FORM,
+    request: {},
+    item: {},
+    ...overrides,
+  };
+}
+
+const rows = (n: number, make: (i: number) => ValidRow = (i) => row(i)) => Array.from({ length: n }, (_, i) => make(i));
+
+describe("planRequests", () => {
+  it("cuts 250 numbers for one trunk into requests of 100, 100 and 50, in input order", () => {
+    const requests = planRequests(rows(250), 100);
+    expect(requests.map((r) => r.numbers.length)).toEqual([100, 100, 50]);
+    expect(requests.map((r) => r.batch)).toEqual([1, 2, 3]);
+    expect(requests.flatMap((r) => r.numbers.map((n) => n.index))).toEqual(rows(250).map((r) => r.index));
+  });
+
+  it("puts exactly N numbers in one request and N+1 in two", () => {
+    expect(planRequests(rows(100), 100)).toHaveLength(1);
+    expect(planRequests(rows(101), 100).map((r) => r.numbers.length)).toEqual([100, 1]);
+  });
+
+  it("never mixes regular and toll-free numbers, even for one trunk", () => {
+    const mixed = rows(4, (i) => row(i, { op: i % 2 ? "tollfree-dids" : "dids" }));
+    const requests = planRequests(mixed, 100);
+    expect(requests.map((r) => [r.operation.id, r.numbers.map((n) => n.index)])).toEqual([
+      ["dids", [0, 2]],
+      ["tollfree-dids", [1, 3]],
+    ]);
+  });
+
+  it("gives each target, group label and PortForm its own request", () => {
+    const sheet = [
+      row(0),
+      row(1, { target: "5145550100" }),
+      row(2, { group: "phase-2" }),
+      row(3, { portForm: { ...FORM, CustomerName: "Other Co" } }),
+      row(4),
+    ];
+    expect(planRequests(sheet, 100).map((r) => r.numbers.map((n) => n.index))).toEqual([[0, 4], [1], [2], [3]]);
+  });
+
+  it("treats PortForms with the same members in another order as identical", () => {
+    const reordered: WireMembers = { CurrentProvider: 17, CustomerCountry: "CA", CustomerName: "Maple Dental" };
+    expect(planRequests([row(0), row(1, { portForm: reordered })], 100)).toHaveLength(1);
+  });
+
+  it("separates requests whose request members differ", () => {
+    const a = row(0, { op: "virtual-faxes", target: "OFF-FAX", request: { FaxEmail: "a@example.com" } });
+    const b = row(1, { op: "virtual-faxes", target: "OFF-FAX", request: { FaxEmail: "b@example.com" } });
+    expect(planRequests([a, b], 100)).toHaveLength(2);
+  });
+
+  it("compares attachments by the file they came from, not by copying their contents into a key", () => {
+    const loa = [{ FileName: "loa.pdf", ContentType: "application/pdf", Base64Contents: "JVBERi0=" }];
+    const sameFile = planRequests([row(0, { portForm: { ...FORM, FileLetterOfAuthorization: loa } }), row(1, { portForm: { ...FORM, FileLetterOfAuthorization: loa } })], 100);
+    expect(sameFile).toHaveLength(1);
+    const otherFile = [{ ...loa[0]! }];
+    const twoFiles = planRequests([row(0, { portForm: { ...FORM, FileLetterOfAuthorization: loa } }), row(1, { portForm: { ...FORM, FileLetterOfAuthorization: otherFile } })], 100);
+    expect(twoFiles).toHaveLength(2);
+  });
+
+  it("yields the same requests for the same input every time", () => {
+    const sheet = rows(30, (i) => row(i, { group: `g${i % 3}`, op: i % 5 === 0 ? "tollfree-dids" : "dids" }));
+    const once = planRequests(sheet, 4).map((r) => [r.batch, r.operation.id, r.group, r.numbers.map((n) => n.index)]);
+    const twice = planRequests(sheet, 4).map((r) => [r.batch, r.operation.id, r.group, r.numbers.map((n) => n.index)]);
+    expect(twice).toEqual(once);
+  });
+});
