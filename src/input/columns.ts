@@ -5,7 +5,7 @@
  */
 import { InputError } from "../errors.js";
 import { findMember, memberNames, type MemberScope } from "../service/wire.js";
-import { closest } from "./closest.js";
+import { closestNames } from "../closest.js";
 import type { Column, ColumnRole } from "./types.js";
 
 const NUMBER_ALIASES = ["number", "telephone_number", "phone_number", "tn"] as const;
@@ -63,7 +63,7 @@ function memberRole(source: string, index: number, header: string, prefix: strin
   }
   if (info !== undefined) return { kind: "member", member: info };
   const scopeName = scope === "portform" ? "PortForm" : scope;
-  const suggestion = closest(member, memberNames(scope));
+  const suggestion = closestNames(member, memberNames(scope))[0];
   const hint = suggestion === undefined ? "" : `; did you mean "${prefix}.${suggestion}"?`;
   throw new InputError(`${column} names no ${scopeName} member${hint}`);
 }

@@ -4,7 +4,7 @@
  * can prefix the column: `portform.RequestedPortDate "2026-13-01" is not a date (YYYY-MM-DD)`.
  */
 import type { ExtraDetail, MemberType, Provider, WireValue } from "../service/wire.js";
-import { closestNames } from "./closest.js";
+import { closestNames } from "../closest.js";
 import type { FileAttacher } from "./files.js";
 import { parseNanp } from "./nanp.js";
 

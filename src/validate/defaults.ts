@@ -8,7 +8,7 @@ import { dirname, resolve } from "node:path";
 import { InputError } from "../errors.js";
 import type { MemberScope, Provider, WireValue } from "../service/wire.js";
 import { findMember, memberNames } from "../service/wire.js";
-import { closestNames } from "./closest.js";
+import { closestNames } from "../closest.js";
 import type { Converted, RawValue } from "./convert.js";
 import { converterFor } from "./convert.js";
 import type { ReadFile } from "./files.js";

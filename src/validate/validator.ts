@@ -8,7 +8,7 @@ import type { Column, SheetLayout, SheetRow } from "../input/types.js";
 import type { NumberKind, Operation, Route } from "../service/operations.js";
 import { describeOperation, isOfferingType, OPERATIONS } from "../service/operations.js";
 import type { ExtraDetail, MemberInfo, Offering, WireValue } from "../service/wire.js";
-import { closestNames } from "./closest.js";
+import { closestNames } from "../closest.js";
 import type { ConvertEnv, Converted, Converter } from "./convert.js";
 import { converterFor } from "./convert.js";
 import type { ReadFile } from "./files.js";

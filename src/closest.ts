@@ -1,4 +1,4 @@
-/** "Did you mean" support: the known name nearest to a misspelt one. */
+/** "Did you mean" support, shared by header matching and value conversion. */
 
 function distance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
@@ -13,7 +13,7 @@ function distance(a: string, b: string): number {
   return previous[b.length] ?? 0;
 }
 
-/** The candidates closest to `name` (case-insensitive), nearest first; at most `limit`. */
+/** The candidates closest to `name` (case-insensitive), nearest first (ties keep candidate order); at most `limit`. */
 export function closestNames(name: string, candidates: readonly string[], limit = 1): string[] {
   const wanted = name.toLowerCase();
   return candidates
