@@ -1,0 +1,82 @@
+import { join } from "node:path";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { startSandbox, type RunningSandbox } from "../../src/sandbox/server.js";
+import { against, readResults, runCli, tempDir, writeSheet } from "./harness.js";
+
+let sandbox: RunningSandbox;
+beforeEach(async () => {
+  sandbox = await startSandbox();
+});
+afterEach(async () => {
+  await sandbox.close();
+});
+
+const HEADER = [
+  "rule",
+  "number",
+  "pilot_number",
+  "offering_id",
+  "portform.CustomerName",
+  "portform.CurrentProvider",
+  "portform.FileLetterOfAuthorization",
+  "request.FaxEmail",
+  "item.Account",
+  "item.BusinessGroupID",
+];
+
+/** Each row breaks one rule of SPEC §3; `expected` is what its result_message must say. */
+const ROWS: [rule: string, cells: string, expected: RegExp][] = [
+  ["valid", "416-555-3000,4165550100,,Acme,Bell Canada,,,,", /^Accepted$/],
+  ["not NANP", "416-555-300,4165550100,,Acme,Bell Canada,,,,", /"416-555-300" is not a valid NANP number/],
+  ["not +1", "+44 20 7946 0958,4165550100,,Acme,Bell Canada,,,,", /NANP/],
+  ["no target", "416-555-3001,,,Acme,Bell Canada,,,,", /no target: fill pilot_number \(a SIP trunk\) or offering_id/],
+  ["two targets", "416-555-3002,4165550100,OFF-GEN-001,Acme,Bell Canada,,,,", /both/],
+  ["unknown trunk", "416-555-3003,4165550111,,Acme,Bell Canada,,,,", /pilot number 4165550111 is not one of the account's SIP trunks/],
+  ["unknown offering", "416-555-3004,,OFF-NOPE-1,Acme,Bell Canada,,,,", /OFF-NOPE-1/],
+  ["Type outside 1..7", "416-555-3005,,OFF-LEG-009,Acme,Bell Canada,,,,", /Type 9/],
+  ["toll-free on a line", "1-800-555-3006,,OFF-BUS-001,Acme,Bell Canada,,,300451,BG-1", /toll-free numbers cannot be ported onto a Type 4/],
+  ["missing PortForm member", "416-555-3007,4165550100,,,Bell Canada,,,,", /missing portform\.CustomerName/],
+  ["unknown provider", "416-555-3008,4165550100,,Acme,Nowhere Telecom,,,,", /Nowhere Telecom/],
+  ["unreadable file", "416-555-3009,4165550100,,Acme,Bell Canada,missing-loa.pdf,,,", /missing-loa\.pdf/],
+  ["missing request member", "416-555-3010,,OFF-FAX-001,Acme,Bell Canada,,,,", /missing request\.FaxEmail/],
+  ["wrong type", "416-555-3011,,OFF-BUS-001,Acme,Bell Canada,,,three hundred,BG-1", /item\.Account "three hundred"/],
+  ["missing item member", "416-555-3012,,OFF-BUS-001,Acme,Bell Canada,,,300451,", /missing item\.BusinessGroupID/],
+  ["duplicate", "416-555-3000,4165550100,,Acme,Bell Canada,,,,", /duplicate of row 2\b/],
+  ["ragged", "416-555-3013,4165550100", /has 3 fields, the header has 10/],
+];
+
+it("makes each invalid row say what is wrong, sends none of them, and exits 1", async () => {
+  const dir = await tempDir();
+  const lines = ROWS.map(([rule, cells]) => `${rule},${cells}`);
+  const sheet = await writeSheet(dir, "rules.csv", [HEADER.join(","), ...lines].join("\n") + "\n");
+  // The rest of the PortForm comes from the defaults file beside the sheet.
+  await writeSheet(
+    dir,
+    "rules.defaults.json",
+    JSON.stringify({
+      portForm: {
+        CustomerAccountNumber: "A-1",
+        CustomerStreetNumber: "1",
+        CustomerStreetName: "Front St",
+        CustomerCity: "Toronto",
+        CustomerProvince: "ON",
+        CustomerPostalCode: "M5J 2N1",
+        CustomerCountry: "CA",
+        EmailAddress: "it@acme.ca",
+      },
+      item: { Locale: "EnglishCA", SecondLocale: "None" },
+    }),
+  );
+  const run = await runCli(["submit", sheet, ...against(sandbox)]);
+  expect(run.code).toBe(1);
+
+  const rows = await readResults(join(dir, "rules.results.csv"));
+  expect(rows.map((r) => r["rule"])).toEqual(ROWS.map(([rule]) => rule));
+  for (const [i, [rule, , expected]] of ROWS.entries()) {
+    const row = rows[i]!;
+    expect(row.result_message, rule).toMatch(expected);
+    expect(row.result_status, rule).toBe(rule === "valid" ? "submitted" : "invalid");
+    expect(row.result_message, rule).not.toContain("\n");
+  }
+  expect(sandbox.accepted().flatMap((r) => r.numbers)).toEqual(["4165553000"]);
+});
