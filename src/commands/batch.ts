@@ -45,7 +45,11 @@ function batchOptions(yargs: Argv): Argv<BatchArgs> {
           coerce: dashMeansStdio,
           describe: "where to write the results CSV (- for stdout) [default: <input without .csv>.results.csv; stdout for stdin]",
         },
-        defaults: { type: "string", describe: 'JSON {"portForm": {…}, "request": {…}, "item": {…}} used where a row leaves a member empty' },
+        defaults: {
+          type: "string",
+          describe:
+            'JSON {"portForm": {…}, "request": {…}, "item": {…}} used where a row leaves a member empty [default: <input without .csv>.defaults.json, if it exists]',
+        },
         state: {
           type: "string",
           describe: "the run journal [default: <input without .csv>.state.jsonl; none on the built-in sandbox or for stdin]",

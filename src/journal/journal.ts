@@ -43,6 +43,8 @@ export interface Journal {
   intent(requestId: string, operation: string, numbers: readonly string[]): Promise<void>;
   /** Resolves once the outcome is on disk. */
   outcome(requestId: string, outcome: JournalOutcome): Promise<void>;
+  /** Records that PortInStatus showed `number` under `ticket`; resolves once on disk. */
+  confirmed(number: string, ticket: string, status: string): Promise<void>;
   /** Waits for every record, closes the file and releases the lock. */
   close(): Promise<void>;
 }
@@ -132,6 +134,10 @@ function createJournal(writer: GroupCommitWriter, lock: JournalLock, prior: Prio
           at: new Date().toISOString(),
         }),
       );
+    },
+    confirmed(number, ticket, status) {
+      if (!/^\d{10}$/.test(number)) return Promise.reject(new TypeError(`journal confirmation needs a 10-digit number, got '${number}'`));
+      return writer.append(serializeRecord({ type: "confirmed", number, ticket, status, at: new Date().toISOString() }));
     },
     close() {
       closing ??= writer.close().finally(() => lock.release());

@@ -5,7 +5,10 @@ import type { JournalRecord } from "./records.js";
 
 /** What earlier runs recorded about each number (10 digits). A number is in at most one map. */
 export interface PriorState {
-  /** Numbers an earlier run submitted, with the ticket and the request id that carried them: never sent again. */
+  /**
+   * Numbers an earlier run submitted, or confirmed by PortInStatus, with the ticket and the
+   * request id that carried them: never sent again.
+   */
   readonly submitted: ReadonlyMap<string, { readonly ticket: string; readonly requestId: string }>;
   /** Numbers whose request has an intent but no outcome: it may have reached the service. */
   readonly pending: ReadonlyMap<string, { readonly requestId: string }>;
@@ -49,6 +52,10 @@ export function derivePriorState(records: Iterable<JournalRecord>): PriorState {
           states.delete(number);
         }
       }
+    } else if (record.type === "confirmed") {
+      // The service showed the port-in exists: as good as an outcome `submitted` for this number alone.
+      const current = states.get(record.number);
+      states.set(record.number, { kind: "submitted", ticket: record.ticket, requestId: current?.requestId ?? "" });
     }
   }
 

@@ -46,12 +46,29 @@ const outcomeSchema = z.object({
   at: z.string(),
 });
 
-const recordSchema = z.discriminatedUnion("type", [headerSchema, runSchema, intentSchema, outcomeSchema]);
+/**
+ * A number an earlier request may or may not have carried (intent without outcome, or
+ * `unknown`), which PortInStatus then showed the service has: submitted, without resending.
+ * Added after format 1 shipped without a version bump: files without it read as before, and
+ * an older portin reading one with it refuses it as edited (or, as the last line, drops it
+ * as torn) rather than misreading it, which can only make it ask or report `unknown` again.
+ */
+const confirmedSchema = z.object({
+  type: z.literal("confirmed"),
+  number: tenDigits,
+  ticket: z.string(),
+  /** The service's Status, e.g. SUBMITTED. */
+  status: z.string().nullable().optional(),
+  at: z.string(),
+});
+
+const recordSchema = z.discriminatedUnion("type", [headerSchema, runSchema, intentSchema, outcomeSchema, confirmedSchema]);
 
 export type HeaderRecord = z.infer<typeof headerSchema>;
 export type RunRecord = z.infer<typeof runSchema>;
 export type IntentRecord = z.infer<typeof intentSchema>;
 export type OutcomeRecord = z.infer<typeof outcomeSchema>;
+export type ConfirmedRecord = z.infer<typeof confirmedSchema>;
 export type JournalRecord = z.infer<typeof recordSchema>;
 
 /** The record a line holds, or null when the line is not one (torn, edited, or not JSON). */

@@ -3,12 +3,13 @@
  * Every row is read and validated before the first POST (SPEC §4); results are written
  * whatever happens after that, so a stopped run still accounts for every row.
  */
+import { existsSync } from "node:fs";
 import { join, parse } from "node:path";
 import type { CommandIO } from "../commands/command.js";
 import { connect, type ConnectionArgs } from "../commands/connection.js";
 import { UsageError } from "../errors.js";
 import { openSheet } from "../input/sheet.js";
-import { openJournal, readJournal, newRequestId, type PriorState } from "../journal/journal.js";
+import { openJournal, readJournal, newRequestId } from "../journal/journal.js";
 import { planRequests, type PortRequest } from "../plan/plan.js";
 import { defaultResultsPath, openResults } from "../results/writer.js";
 import { exitCodeFor, formatSummary, summaryJson, summarize } from "../results/summary.js";
@@ -21,6 +22,7 @@ import { loadDefaults, NO_DEFAULTS } from "../validate/defaults.js";
 import type { CheckedRow, Lookups, ValidRow } from "../validate/types.js";
 import { createValidator } from "../validate/validator.js";
 import { VERSION } from "../version.js";
+import { reviewEarlierRuns, type EarlierRuns } from "./earlier-runs.js";
 
 export interface BatchOptions {
   readonly command: "submit" | "plan";
@@ -39,9 +41,22 @@ export interface BatchOptions {
 
 /** `<input without .csv>.state.jsonl` beside the input; none for standard input. */
 export function defaultStatePath(input: string): string | null {
+  return input === "-" ? null : sibling(input, ".state.jsonl");
+}
+
+/**
+ * `<input without .csv>.defaults.json`, when such a file exists: a customer's sheet and the
+ * members it states once travel together, like its results and state files.
+ */
+function besideInput(input: string, suffix: string): string | null {
   if (input === "-") return null;
+  const path = sibling(input, suffix);
+  return existsSync(path) ? path : null;
+}
+
+function sibling(input: string, suffix: string): string {
   const { dir, name, ext } = parse(input);
-  return join(dir, `${ext.toLowerCase() === ".csv" ? name : name + ext}.state.jsonl`);
+  return join(dir, `${ext.toLowerCase() === ".csv" ? name : name + ext}${suffix}`);
 }
 
 export async function runBatch(options: BatchOptions, io: CommandIO): Promise<number> {
@@ -55,7 +70,9 @@ export async function runBatch(options: BatchOptions, io: CommandIO): Promise<nu
   const connection = await connect(options.connection, io, { retries: options.retries });
   try {
     const lookups = await fetchLookups(connection.client);
-    const defaults = options.defaults ? await loadDefaults(options.defaults, lookups.providers) : NO_DEFAULTS;
+    const defaultsPath = options.defaults ?? besideInput(options.input, ".defaults.json");
+    if (defaultsPath && !options.defaults) io.stderr.write(`portin: using defaults from ${defaultsPath}\n`);
+    const defaults = defaultsPath ? await loadDefaults(defaultsPath, lookups.providers) : NO_DEFAULTS;
 
     const validator = createValidator({ layout: sheet.layout, lookups, defaults });
     const rows: { cells: readonly string[]; checked: CheckedRow }[] = [];
@@ -67,11 +84,18 @@ export async function runBatch(options: BatchOptions, io: CommandIO): Promise<nu
     const journal = options.command === "submit" && statePath ? await openJournal(statePath, identity) : null;
     try {
       const prior = journal?.prior ?? (statePath ? await readJournal(statePath, identity) : null);
+      const earlier = await reviewEarlierRuns(prior, rows.map((row) => row.checked), {
+        portInStatus: (number) => connection.client.portInStatus(number),
+        record: journal ? (number, ticket, status) => journal.confirmed(number, ticket, status) : null,
+        concurrency: options.concurrency,
+        signal: io.signal,
+        retryUnknown: options.retryUnknown,
+      });
       const outcomes: RowOutcome[] = new Array<RowOutcome>(rows.length);
       const toPlan: ValidRow[] = [];
       for (let i = 0; i < rows.length; i++) {
         const checked = (rows[i] as (typeof rows)[number]).checked;
-        const settled = settleBeforePlanning(checked, prior, options.retryUnknown);
+        const settled = settleBeforePlanning(checked, earlier);
         if (settled) outcomes[i] = settled;
         else toPlan.push(checked as ValidRow);
       }
@@ -138,8 +162,8 @@ async function fetchLookups(client: ServiceClient): Promise<Lookups> {
   return { trunks, offerings, providers };
 }
 
-/** Rows that are settled before planning: invalid ones, and numbers an earlier run sent. */
-function settleBeforePlanning(checked: CheckedRow, prior: PriorState | null, retryUnknown: boolean): RowOutcome | null {
+/** Rows that are settled before planning: invalid ones, and numbers earlier runs settled (earlier-runs.ts). */
+function settleBeforePlanning(checked: CheckedRow, earlier: EarlierRuns): RowOutcome | null {
   if (!checked.valid) {
     return {
       status: "invalid",
@@ -152,30 +176,7 @@ function settleBeforePlanning(checked: CheckedRow, prior: PriorState | null, ret
       message: checked.reason,
     };
   }
-  if (!prior) return null;
-  const base = {
-    number: checked.number,
-    numberType: checked.numberKind,
-    operation: describeOperation(checked.operation),
-    batch: null,
-    httpStatus: null,
-  };
-  const submitted = prior.submitted.get(checked.number);
-  if (submitted) {
-    return { ...base, status: "skipped", ticket: submitted.ticket, message: "submitted by an earlier run; not sent again" };
-  }
-  if (retryUnknown) return null;
-  const unsure = prior.pending.get(checked.number) ?? prior.unknown.get(checked.number);
-  if (unsure) {
-    return {
-      ...base,
-      status: "unknown",
-      ticket: "",
-      message:
-        "an earlier run sent this number but could not learn the outcome; check its port-in status, then re-run with --retry-unknown to send it again",
-    };
-  }
-  return null;
+  return earlier.settle(checked);
 }
 
 function settleRequest(

@@ -29,11 +29,16 @@ export class FaultInjector {
   private readonly random: () => number;
 
   constructor(
-    private readonly rates: FaultRates,
+    private rates: FaultRates,
     seed: number = randomSeed(),
   ) {
     this.seed = seed;
     this.random = mulberry32(seed);
+  }
+
+  /** Changes the rates from the next POST on; the PRNG's sequence goes on where it was. */
+  setRates(rates: FaultRates): void {
+    this.rates = { ...rates };
   }
 
   /**

@@ -62,6 +62,8 @@ export interface RunningSandbox {
   accepted(): readonly AcceptedRequest[];
   /** Every POST received, accepted or not, in order of answer. */
   received(): readonly ReceivedPost[];
+  /** Changes the fault rates from the next POST on, e.g. for a service that recovers between runs. */
+  setFaults(rates: { failRate: number; throttleRate: number }): void;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
@@ -110,6 +112,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     seed: faults.seed,
     accepted: () => ctx.ledger.list(),
     received: () => received,
+    setFaults: (rates) => faults.setRates(rates),
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));

@@ -114,6 +114,16 @@ describe("fault injection", () => {
     expect(performance.now() - started).toBeGreaterThanOrEqual(110);
   });
 
+  test("changes its fault rates between requests when told to, as a service that recovers would", async () => {
+    const sandbox = await start({ failRate: 1, seed: 3 });
+    expect(await statuses(sandbox, 3)).toEqual([500, 500, 500]);
+    sandbox.setFaults({ failRate: 0, throttleRate: 0 });
+    const recovered = await send(sandbox, didsBody("4165553999"));
+    expect(recovered.status).toBe(200);
+    sandbox.setFaults({ failRate: 0, throttleRate: 1 });
+    expect((await send(sandbox, didsBody("4165553998"))).status).toBe(429);
+  });
+
   test("draws no fault at rates of zero", () => {
     const faults = new FaultInjector({ failRate: 0, throttleRate: 0 }, 1);
     expect(Array.from({ length: 1000 }, () => faults.next()).filter((f) => f !== null)).toEqual([]);
