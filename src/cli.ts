@@ -8,10 +8,8 @@ import { planCommand, submitCommand } from "./commands/batch.js";
 import type { CommandIO, PortinCommand } from "./commands/command.js";
 import { offeringsCommand, providersCommand, trunksCommand } from "./commands/lookups.js";
 import { sandboxCommand } from "./commands/sandbox.js";
-import { PortinError, UsageError } from "./errors.js";
+import { exitCodeForSignal, PortinError, UsageError } from "./errors.js";
 import { VERSION } from "./version.js";
-
-const EXIT_FOR_SIGNAL = { SIGINT: 130, SIGTERM: 143 } as const;
 
 async function main(argv: string[]): Promise<number> {
   const interrupt = new AbortController();
@@ -21,7 +19,7 @@ async function main(argv: string[]): Promise<number> {
         // A second signal: the user means it. In-flight requests stay intents without
         // outcomes in the journal, so the next run reports them `unknown`.
         process.stderr.write(`portin: ${signal} again: exiting now\n`);
-        process.exit(EXIT_FOR_SIGNAL[signal]);
+        process.exit(exitCodeForSignal(signal));
       }
       process.stderr.write(`portin: ${signal}: finishing requests in flight, then writing results (send it again to quit at once)\n`);
       interrupt.abort(signal);
@@ -82,6 +80,24 @@ function report(error: unknown, debug: boolean): number {
   return 2;
 }
 
-const code = await main(hideBin(process.argv));
+/**
+ * yargs reads a lone "-" after an option as a positional, not as the option's value
+ * (yargs/yargs#1312), so `--results -` would fail; `--results=-` is read as meant.
+ */
+function joinDashValues(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg.startsWith("--") && !arg.includes("=") && argv[i + 1] === "-") {
+      out.push(`${arg}=-`);
+      i++;
+    } else {
+      out.push(arg);
+    }
+  }
+  return out;
+}
+
+const code = await main(joinDashValues(hideBin(process.argv)));
 // Flush what is buffered for a pipe before leaving; lingering sockets must not hold the exit.
 process.stdout.write("", () => process.exit(code));

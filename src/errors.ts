@@ -64,11 +64,7 @@ export class OutputError extends PortinError {
   }
 }
 
-/** The run was interrupted by a signal; state and results were written first. */
-export class InterruptedError extends PortinError {
-  constructor(signal: "SIGINT" | "SIGTERM") {
-    super("E_INTERRUPTED", `interrupted by ${signal}: requests in flight finished, state and results written`, {
-      exitCode: signal === "SIGINT" ? 130 : 143,
-    });
-  }
+/** SPEC §7: 130 for SIGINT, 143 for SIGTERM (128 + the signal's number). */
+export function exitCodeForSignal(signal: unknown): 130 | 143 {
+  return signal === "SIGTERM" ? 143 : 130;
 }

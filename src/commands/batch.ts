@@ -1,11 +1,11 @@
 import type { Argv } from "yargs";
-import { UsageError } from "../errors.js";
 import { DEFAULT_MAX_PER_REQUEST } from "../plan/plan.js";
 import { runBatch } from "../run/batch.js";
 import { DEFAULT_CONCURRENCY } from "../send/dispatch.js";
 import { DEFAULT_RETRIES } from "../service/client.js";
 import type { PortinCommand } from "./command.js";
 import { withConnectionOptions, type ConnectionArgs } from "./connection.js";
+import { dashMeansStdio, nonEmptyPath, wholeNumber } from "./values.js";
 
 interface BatchArgs extends ConnectionArgs {
   input: string;
@@ -20,20 +20,9 @@ interface BatchArgs extends ConnectionArgs {
   json: boolean;
 }
 
-/** A yargs coerce that refuses, with the offending value, anything but a whole number >= min. */
-function wholeNumber(option: string, min: number) {
-  return (value: unknown): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new UsageError(`--${option} takes a whole number >= ${min}, not "${String(value)}"`);
-    return n;
-  };
-}
-
-/**
- * yargs turns a lone "-" into "" (yargs/yargs#1312, yargs-parser#381); "-" is how SPEC spells
- * standard input and output, and an empty path names no file, so "" can only have been "-".
- */
-const dashMeansStdio = (value: string): string => (value === "" ? "-" : value);
+/** Beyond these a typo is likelier than a wish: 64 in flight already saturates a core (see README, Performance). */
+const MAX_CONCURRENCY = 256;
+const MAX_RETRIES = 20;
 
 function batchOptions(yargs: Argv): Argv<BatchArgs> {
   return withConnectionOptions(
@@ -42,28 +31,47 @@ function batchOptions(yargs: Argv): Argv<BatchArgs> {
       .options({
         results: {
           type: "string",
+          requiresArg: true,
           coerce: dashMeansStdio,
           describe: "where to write the results CSV (- for stdout) [default: <input without .csv>.results.csv; stdout for stdin]",
         },
         defaults: {
           type: "string",
+          requiresArg: true,
+          coerce: nonEmptyPath("defaults"),
           describe:
             'JSON {"portForm": {…}, "request": {…}, "item": {…}} used where a row leaves a member empty [default: <input without .csv>.defaults.json, if it exists]',
         },
         state: {
           type: "string",
+          requiresArg: true,
+          coerce: nonEmptyPath("state"),
           describe: "the run journal [default: <input without .csv>.state.jsonl; none on the built-in sandbox or for stdin]",
         },
-        concurrency: { type: "number", default: DEFAULT_CONCURRENCY, coerce: wholeNumber("concurrency", 1), describe: "requests in flight at most" },
-        rate: { type: "number", coerce: wholeNumber("rate", 1), describe: "requests started per second at most [default: unlimited]" },
-        "max-per-request": {
-          type: "number",
-          default: DEFAULT_MAX_PER_REQUEST,
-          coerce: wholeNumber("max-per-request", 1),
-          describe: "numbers per request at most",
+        concurrency: {
+          default: DEFAULT_CONCURRENCY,
+          requiresArg: true,
+          coerce: wholeNumber("concurrency", 1, MAX_CONCURRENCY),
+          describe: "requests in flight at most [number]",
         },
-        retries: { type: "number", default: DEFAULT_RETRIES, coerce: wholeNumber("retries", 0), describe: "automatic retries of a retryable failure (429, 503, connection refused)" },
-        "retry-unknown": { type: "boolean", default: false, describe: "resend requests whose outcome an earlier run could not learn" },
+        rate: {
+          requiresArg: true,
+          coerce: wholeNumber("rate", 1),
+          describe: "requests started per second at most [number] [default: unlimited]",
+        },
+        "max-per-request": {
+          default: DEFAULT_MAX_PER_REQUEST,
+          requiresArg: true,
+          coerce: wholeNumber("max-per-request", 1),
+          describe: "numbers per request at most [number]",
+        },
+        retries: {
+          default: DEFAULT_RETRIES,
+          requiresArg: true,
+          coerce: wholeNumber("retries", 0, MAX_RETRIES),
+          describe: "automatic retries of a retryable failure: 429, 503, connection refused [number]",
+        },
+        "retry-unknown": { type: "boolean", default: false, describe: "resend numbers an earlier run could not learn the outcome of, once PortInStatus shows the service lacks them" },
         json: { type: "boolean", default: false, describe: "print a machine-readable summary on stdout at the end" },
       }),
   ) as unknown as Argv<BatchArgs>;

@@ -9,6 +9,7 @@ import { createClient, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from "../service/cl
 import type { ServiceClient } from "../service/client.js";
 import { USER_AGENT } from "../version.js";
 import type { CommandIO } from "./command.js";
+import { wholeNumber } from "./values.js";
 
 export interface ConnectionArgs {
   baseUrl?: string;
@@ -22,19 +23,19 @@ export interface Connection {
   readonly client: ServiceClient;
   /** As the journal records it: the sandbox's URL when no --base-url was given. */
   readonly baseUrl: string;
+  /** What the run journal records: the base URL, or BUILT_IN_SANDBOX. */
+  readonly serviceName: string;
   readonly user: string;
   readonly sandbox: boolean;
   /** Stops the in-process sandbox; nothing to do for the real service. */
   close(): Promise<void>;
 }
 
-function positiveWholeNumber(option: string) {
-  return (value: unknown): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${option} takes a whole number of milliseconds >= 1, not "${String(value)}"`);
-    return n;
-  };
-}
+/** What the journal records for the in-process sandbox: its port changes every run. */
+export const BUILT_IN_SANDBOX = "the built-in sandbox";
+
+/** An environment variable set to "" means unset, as in most shells' eyes. */
+const fromEnv = (name: string): string | undefined => process.env[name] || undefined;
 
 /** Adds --base-url, --user, --password, --timeout and --allow-insecure-http. */
 export function withConnectionOptions<T>(yargs: Argv<T>): Argv<T & ConnectionArgs> {
@@ -43,18 +44,25 @@ export function withConnectionOptions<T>(yargs: Argv<T>): Argv<T & ConnectionArg
   return yargs.options({
     "base-url": {
       type: "string",
-      default: process.env["PORTIN_BASE_URL"],
+      default: fromEnv("PORTIN_BASE_URL"),
+      requiresArg: true,
       defaultDescription: "$PORTIN_BASE_URL, else the built-in sandbox",
       describe: "the service's root URL, e.g. https://api.thinktel.ca/rest.svc; without one, nothing real is ported",
     },
-    user: { type: "string", default: process.env["PORTIN_USER"], defaultDescription: "$PORTIN_USER", describe: "the service's user (HTTP Basic)" },
+    user: { type: "string", default: fromEnv("PORTIN_USER"), requiresArg: true, defaultDescription: "$PORTIN_USER", describe: "the service's user (HTTP Basic)" },
     password: {
       type: "string",
-      default: process.env["PORTIN_PASSWORD"],
+      default: fromEnv("PORTIN_PASSWORD"),
+      requiresArg: true,
       defaultDescription: "$PORTIN_PASSWORD",
       describe: "the service's password (HTTP Basic); prefer $PORTIN_PASSWORD, which ps does not show",
     },
-    timeout: { type: "number", default: DEFAULT_TIMEOUT_MS, coerce: positiveWholeNumber("timeout"), describe: "milliseconds to wait for each request's answer" },
+    timeout: {
+      default: DEFAULT_TIMEOUT_MS,
+      requiresArg: true,
+      coerce: wholeNumber("timeout", 1, Number.MAX_SAFE_INTEGER, " of milliseconds"),
+      describe: "milliseconds to wait for each request's answer [number]",
+    },
     "allow-insecure-http": {
       type: "boolean",
       default: false,
@@ -70,14 +78,21 @@ export function withConnectionOptions<T>(yargs: Argv<T>): Argv<T & ConnectionArg
 export async function connect(args: ConnectionArgs, io: CommandIO, extra: { retries?: number } = {}): Promise<Connection> {
   const retries = extra.retries ?? DEFAULT_RETRIES;
   const common = { timeoutMs: args.timeout, retries, userAgent: USER_AGENT };
-  if (args.baseUrl === undefined || args.baseUrl === "") {
+  if (args.baseUrl === "") throw new UsageError('--base-url is empty: give the service\'s URL, or leave the option out to use the built-in sandbox');
+  if (args.baseUrl === undefined) {
+    // Credentials without a service are a forgotten PORTIN_BASE_URL, not a wish for the
+    // sandbox: a cron job would report "submitted" for numbers that were never ported.
+    const given = [args.user !== undefined && "--user/PORTIN_USER", args.password !== undefined && "--password/PORTIN_PASSWORD"].filter(Boolean);
+    if (given.length > 0) {
+      throw new UsageError(`${given.join(" and ")} given but no --base-url or PORTIN_BASE_URL: name the service, or leave the credentials out to use the built-in sandbox`);
+    }
     // Loaded only when used: a run against the real service never loads the simulator.
     const { startSandbox } = await import("../sandbox/server.js");
     const sandbox = await startSandbox({ port: 0 });
     io.stderr.write(`portin: no --base-url given: using the built-in sandbox at ${sandbox.url}; nothing real is ported\n`);
     try {
       const client = createClient({ ...common, baseUrl: sandbox.url, user: sandbox.user, password: sandbox.password, allowInsecureHttp: false });
-      return { client, baseUrl: sandbox.url, user: sandbox.user, sandbox: true, close: () => sandbox.close() };
+      return { client, baseUrl: sandbox.url, serviceName: BUILT_IN_SANDBOX, user: sandbox.user, sandbox: true, close: () => sandbox.close() };
     } catch (error) {
       await sandbox.close();
       throw error;
@@ -91,5 +106,5 @@ export async function connect(args: ConnectionArgs, io: CommandIO, extra: { retr
     throw new UsageError(`--password is missing for user '${args.user}' at ${base.href}: give --password or set PORTIN_PASSWORD`);
   }
   const client = createClient({ ...common, baseUrl: args.baseUrl, user: args.user, password: args.password, allowInsecureHttp: args.allowInsecureHttp });
-  return { client, baseUrl: base.href, user: args.user, sandbox: false, close: () => Promise.resolve() };
+  return { client, baseUrl: base.href, serviceName: base.href, user: args.user, sandbox: false, close: () => Promise.resolve() };
 }

@@ -3,6 +3,7 @@
  * aligned table or, with --json, the normalized objects.
  */
 import type { Argv } from "yargs";
+import { exitCodeForSignal } from "../errors.js";
 import { OFFERING_TYPES, isOfferingType } from "../service/operations.js";
 import type { ServiceClient } from "../service/client.js";
 import type { PortinCommand } from "./command.js";
@@ -34,7 +35,12 @@ function lookupCommand<T>(spec: LookupSpec<T>): PortinCommand<LookupArgs> {
     run: async (args, io) => {
       const connection = await connect(args, io);
       try {
-        const items = await spec.fetch(connection.client);
+        // A lookup is read-only: on SIGINT/SIGTERM there is nothing to finish, so stop waiting.
+        const interrupted = new Promise<null>((resolve) => io.signal.addEventListener("abort", () => resolve(null), { once: true }));
+        const fetched = spec.fetch(connection.client);
+        fetched.catch(() => undefined); // its outcome no longer matters once interrupted
+        const items = io.signal.aborted ? null : await Promise.race([fetched, interrupted]);
+        if (items === null) return exitCodeForSignal(io.signal.reason);
         io.stdout.write(args.json ? `${JSON.stringify(items, null, 2)}\n` : table(spec.headers, items.map(spec.row)));
         return 0;
       } finally {

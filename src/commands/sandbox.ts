@@ -3,10 +3,10 @@
  * until SIGINT/SIGTERM. The base URL goes alone on stdout, so scripts can capture it.
  */
 import type { Argv } from "yargs";
-import { UsageError } from "../errors.js";
 import { DEFAULT_SANDBOX_PASSWORD, DEFAULT_SANDBOX_PORT, DEFAULT_SANDBOX_USER, startSandbox } from "../sandbox/server.js";
 import type { SandboxOptions } from "../sandbox/server.js";
 import type { PortinCommand } from "./command.js";
+import { share, wholeNumber } from "./values.js";
 
 /** The numeric options arrive as yargs left them (number or string) and are checked in run(). */
 export interface SandboxArgs {
@@ -20,35 +20,12 @@ export interface SandboxArgs {
   seed?: unknown;
 }
 
-/** Refuses, with the offending value, anything but a whole number in min..max. */
-function wholeNumber(option: string, min: number, max: number, unit = "") {
-  return (value: unknown): number => {
-    const n = typeof value === "string" && value.trim() === "" ? NaN : Number(value);
-    if (!Number.isInteger(n) || n < min || n > max) {
-      throw new UsageError(`--${option} takes a whole number${unit} from ${min} to ${max}, not "${String(value)}"`);
-    }
-    return n;
-  };
-}
-
-/** Refuses, with the offending value, anything but a share from 0 to 1. */
-function share(option: string) {
-  return (value: unknown): number => {
-    const n = typeof value === "string" && value.trim() === "" ? NaN : Number(value);
-    if (!Number.isFinite(n) || n < 0 || n > 1) {
-      throw new UsageError(`--${option} takes a share from 0 to 1 (0.1 is one request in ten), not "${String(value)}"`);
-    }
-    return n;
-  };
-}
-
 const MAX_PORT = 65535;
 const MAX_LATENCY_MS = 600_000;
 // mulberry32 takes a 32-bit seed.
 const MAX_SEED = 2 ** 32 - 1;
 
-// The numeric options carry no `type` and no `coerce`: yargs would turn "abc" into NaN, and
-// it wraps an error thrown by coerce into its own YError, losing the UsageError.
+// The numeric options are checked in run() by the shared checkers of values.ts.
 function sandboxOptions(yargs: Argv): Argv<SandboxArgs> {
   return yargs
     .options({

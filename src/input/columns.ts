@@ -27,6 +27,11 @@ const PORTIN_OWNED: ReadonlyMap<string, string> = new Map([
   ["request.offeringid", "the offering_id column"],
 ]);
 
+/** The column that feeds a member portin fills itself, or undefined for a member the user may set. */
+export function portinOwner(scope: MemberScope, member: string): string | undefined {
+  return PORTIN_OWNED.get(`${scope}.${member.trim().toLowerCase()}`);
+}
+
 const EXTRA_DETAILS = "extradetails";
 
 /** Case-insensitive, trimmed, with space, `-` and `_` treated alike (SPEC §3). */
@@ -53,7 +58,7 @@ function memberRole(source: string, index: number, header: string, prefix: strin
     if (key.trim() === "") throw new InputError(`${column} names no ExtraDetails key; write it as "${prefix}.ExtraDetails.<Key>"`);
     return { kind: "extraDetail", key };
   }
-  const owner = PORTIN_OWNED.get(`${scope}.${member.toLowerCase()}`);
+  const owner = portinOwner(scope, member);
   if (owner !== undefined) {
     throw new InputError(`${column} is filled by portin from ${owner}, not from a column; remove the column`);
   }

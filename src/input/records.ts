@@ -16,6 +16,8 @@ import type { SheetRow } from "./types.js";
  * every record and doubled the parse time of a 1,000,000-row sheet.
  */
 export class SheetRecordParser extends Parser {
+  /** Where each record ends in the file, in bytes, for re-reading rows without parsing them (raw.ts). */
+  readonly ends = new RecordEnds();
   private lastEndLine = 0;
   private lastEmptyLines = 0;
   /**
@@ -47,11 +49,64 @@ export class SheetRecordParser extends Parser {
     const line = this.currentRecordLine();
     // Only a record spanning lines can hold a quoted CRLF, so one-line records cost nothing here.
     if (this.info.lines - this.overCounted > line) this.overCounted += quotedCrlfs(cells);
-    const row: SheetRow = { index: this.nextIndex++, line, cells };
+    // Lines of only delimiters and spaces (`,,,`, which spreadsheet exports end with) carry
+    // nothing to port and nothing to report: skipped like blank lines, not made invalid rows.
+    const blank = this.nextIndex >= 0 && isBlank(cells);
+    // csv-parse sets `bytes` to the end of this record, its record delimiter included.
+    if (blank) this.ends.skipTo(this.info.bytes);
+    else this.ends.push(this.info.bytes);
     this.lastEndLine = this.info.lines - this.overCounted;
     this.lastEmptyLines = this.info.empty_lines;
-    return super.push(row);
+    if (blank) return true;
+    return super.push({ index: this.nextIndex++, line, cells } satisfies SheetRow);
   }
+
+  /**
+   * The record delimiter csv-parse settled on ("\n", "\r\n" or "\r"), and whether the sheet
+   * is UTF-8 (a UTF-16 BOM switches csv-parse's encoding): both known once parsing is done.
+   */
+  get rawLayout(): { readonly recordDelimiter: Buffer | undefined; readonly utf8: boolean } {
+    const options = this.options as unknown as { record_delimiter?: Buffer[]; encoding?: string | null };
+    const encoding = options.encoding ?? "utf8";
+    return { recordDelimiter: options.record_delimiter?.[0], utf8: encoding === "utf8" || encoding === "utf-8" };
+  }
+}
+
+/** A growable list of byte offsets: 8 bytes a record, not an object. */
+export class RecordEnds {
+  private offsets = new Float64Array(1024);
+  /** Where a row starts when skipped records lie between it and the row before: rare, so a map. */
+  private readonly starts = new Map<number, number>();
+  length = 0;
+
+  push(offset: number): void {
+    if (this.length === this.offsets.length) {
+      const grown = new Float64Array(this.offsets.length * 2);
+      grown.set(this.offsets);
+      this.offsets = grown;
+    }
+    this.offsets[this.length++] = offset;
+  }
+
+  /** Starts the next row at `offset`, past a record that is skipped. */
+  skipTo(offset: number): void {
+    this.starts.set(this.length - 1, offset);
+  }
+
+  /** The end of record `index - 1` (the header is record 0): where data row `index - 1` ends. */
+  at(index: number): number {
+    return this.offsets[index] ?? NaN;
+  }
+
+  /** Where data row `index` starts: after the record before it and any records skipped since. */
+  startOf(index: number): number {
+    return this.starts.get(index) ?? this.at(index);
+  }
+}
+
+function isBlank(cells: readonly string[]): boolean {
+  for (const cell of cells) if (cell.trim() !== "") return false;
+  return true;
 }
 
 function quotedCrlfs(cells: readonly string[]): number {
@@ -64,6 +119,8 @@ function quotedCrlfs(cells: readonly string[]): number {
 
 /** A csv-parse failure (or a read failure mid-stream) as the one-line error SPEC §3 asks for. */
 export function readFailure(source: string, parser: SheetRecordParser, error: unknown): InputError {
+  // Already one line naming the file and line (a sheet that is not UTF-8).
+  if (error instanceof InputError) return error;
   if (!(error instanceof CsvError)) {
     return new InputError(`cannot read ${source}: ${describeSystemError(error)}`, { cause: error });
   }

@@ -3,13 +3,16 @@
  * columns, and streams the data rows. Rows are not validated here.
  */
 import { createReadStream } from "node:fs";
+import { open, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { Readable, pipeline } from "node:stream";
 import { InputError } from "../errors.js";
 import { matchColumns } from "./columns.js";
 import { DelimiterSniffer } from "./delimiter.js";
+import { RawRows } from "./raw.js";
 import { SheetRecordParser, describeSystemError, readFailure } from "./records.js";
 import type { SheetLayout, SheetRow } from "./types.js";
+import { Utf8Check } from "./utf8.js";
 
 export interface OpenSheetOptions {
   /** Where `-` reads from; process.stdin unless a test supplies another stream. */
@@ -20,6 +23,13 @@ export interface Sheet {
   readonly layout: SheetLayout;
   /** Data rows in input order. Throws InputError while iterating if the file stops being CSV. */
   readonly rows: AsyncIterable<SheetRow>;
+  /** False for standard input, which cannot be read twice, and for a sheet that is not UTF-8. */
+  readonly rereadable: boolean;
+  /**
+   * Once every row has been read: the rows' text as it stands in the file (raw.ts), or null
+   * when the sheet is not rereadable or the file has changed since it was read.
+   */
+  reread(): Promise<RawRows | null>;
 }
 
 export const STDIN_SOURCE = "<stdin>";
@@ -46,14 +56,27 @@ async function readHead(source: string, chunks: AsyncIterator<unknown>): Promise
   return { head, sniffer };
 }
 
-async function* replay(head: readonly Buffer[], rest: AsyncIterator<unknown>): AsyncGenerator<Buffer> {
+/** SPEC §3: the sheet is UTF-8; a chunk that is not stops the stream before the parser sees it. */
+function notUtf8(source: string, line: number): InputError {
+  return new InputError(`${source}: line ${line}: not UTF-8 text (save the sheet as "CSV UTF-8"); nothing was sent`);
+}
+
+async function* replay(source: string, head: readonly Buffer[], rest: AsyncIterator<unknown>): AsyncGenerator<Buffer> {
+  const utf8 = new Utf8Check();
+  const checked = (chunk: Buffer): Buffer => {
+    const bad = utf8.feed(chunk);
+    if (bad > 0) throw notUtf8(source, bad);
+    return chunk;
+  };
   try {
-    yield* head;
+    for (const chunk of head) yield checked(chunk);
     for (;;) {
       const next = await rest.next();
-      if (next.done === true) return;
-      yield toBuffer(next.value);
+      if (next.done === true) break;
+      yield checked(toBuffer(next.value));
     }
+    const cut = utf8.end();
+    if (cut > 0) throw notUtf8(source, cut);
   } finally {
     // Closes the file when reading stops early (a refused header, a parse error).
     await rest.return?.();
@@ -78,13 +101,15 @@ export async function openSheet(path: string, options: OpenSheetOptions = {}): P
   const fromStdin = path === "-";
   const source = fromStdin ? STDIN_SOURCE : path;
   const baseDir = fromStdin ? process.cwd() : dirname(resolve(path));
+  // What the file was when it was read; a second read must find it unchanged.
+  const before = fromStdin ? null : await stat(path).catch(() => null);
   const input = fromStdin ? (options.stdin ?? process.stdin) : createReadStream(path);
   const chunks = (input as AsyncIterable<unknown>)[Symbol.asyncIterator]();
 
   const { head, sniffer } = await readHead(source, chunks);
   const parser = new SheetRecordParser(sniffer.delimiter);
   // Errors reach the consumer through the parser's iterator; this callback only has to exist.
-  pipeline(Readable.from(replay(head, chunks)), parser, () => undefined);
+  pipeline(Readable.from(replay(source, head, chunks)), parser, () => undefined);
   const records = parser[Symbol.asyncIterator]() as AsyncIterator<SheetRow>;
 
   let header: SheetRow | undefined;
@@ -106,5 +131,19 @@ export async function openSheet(path: string, options: OpenSheetOptions = {}): P
     parser.destroy();
     throw error;
   }
-  return { layout, rows: dataRows(source, parser, records) };
+  // The BOM, if any, has been read with the header: the encoding is settled.
+  const rereadable = before !== null && parser.rawLayout.utf8;
+  const reread = async (): Promise<RawRows | null> => {
+    const { recordDelimiter } = parser.rawLayout;
+    if (before === null || !rereadable || recordDelimiter === undefined) return null;
+    const file = await open(path, "r").catch(() => null);
+    if (file === null) return null;
+    const now = await file.stat().catch(() => null);
+    if (now === null || now.size !== before.size || now.mtimeMs !== before.mtimeMs) {
+      await file.close();
+      return null;
+    }
+    return new RawRows(file, parser.ends, recordDelimiter);
+  };
+  return { layout, rows: dataRows(source, parser, records), rereadable, reread };
 }

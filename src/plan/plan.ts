@@ -3,7 +3,8 @@
  * target, one group label and identical PortForm and request members form one request; a
  * group larger than --max-per-request is cut into consecutive requests in input order.
  */
-import type { BodyInput, WireMembers } from "../service/wire.js";
+import { createHash } from "node:crypto";
+import type { BodyInput, FileAttachment, WireMembers } from "../service/wire.js";
 import type { ValidRow } from "../validate/types.js";
 
 /** SPEC §2: `--max-per-request` default. */
@@ -30,7 +31,8 @@ export function planRequests(rows: Iterable<ValidRow>, maxPerRequest: number): P
   const requests: PortRequest[] = [];
   for (const members of groups.values()) {
     for (let start = 0; start < members.length; start += maxPerRequest) {
-      const numbers = members.slice(start, start + maxPerRequest);
+      // A group that fits is its own request's list; a larger one is cut and then let go.
+      const numbers = members.length <= maxPerRequest ? members : members.slice(start, start + maxPerRequest);
       const first = numbers[0] as ValidRow;
       requests.push({
         batch: requests.length + 1,
@@ -42,26 +44,45 @@ export function planRequests(rows: Iterable<ValidRow>, maxPerRequest: number): P
         numbers,
       });
     }
+    if (members.length > maxPerRequest) members.length = 0;
   }
   return requests;
 }
 
 /**
- * The grouping key. Member records are compared by value, key order ignored; attachments
- * are compared by identity (the validator reads each distinct path once and shares the
- * result) so that megabytes of base64 are not copied into a key per row.
+ * The grouping key. Member records are compared by value, key order ignored. An attachment
+ * is keyed by a digest of its content, computed once per attachment object: SPEC §4 groups
+ * identical values, and the same file read twice (a cell and the --defaults file name it
+ * separately) is two objects; a digest keeps megabytes of base64 out of every key.
  */
 class GroupKeyer {
-  private readonly attachmentIds = new WeakMap<object, number>();
-  private nextAttachmentId = 0;
+  private readonly attachmentKeys = new WeakMap<object, string>();
+  /**
+   * Equal records get one small number. The validator shares one record object among the rows
+   * that state it, so each object is keyed by value once, not once a row.
+   */
+  private readonly recordIds = new WeakMap<WireMembers, number>();
+  private readonly idsByValue = new Map<string, number>();
 
   keyOf(row: ValidRow): string {
-    return [row.operation.id, row.target, row.group, this.membersKey(row.portForm), this.membersKey(row.request)].join(
-      "\u0000",
-    );
+    return `${row.operation.id}\u0000${row.target}\u0000${row.group}\u0000${this.recordId(row.portForm)}\u0000${this.recordId(row.request)}`;
   }
 
-  private membersKey(members: WireMembers): string {
+  private recordId(members: WireMembers): number {
+    let id = this.recordIds.get(members);
+    if (id === undefined) {
+      const key = this.computeKey(members);
+      id = this.idsByValue.get(key);
+      if (id === undefined) {
+        id = this.idsByValue.size;
+        this.idsByValue.set(key, id);
+      }
+      this.recordIds.set(members, id);
+    }
+    return id;
+  }
+
+  private computeKey(members: WireMembers): string {
     const names = Object.keys(members).sort();
     let key = "";
     for (const name of names) key += `${name}=${this.valueKey(members[name])}\u0001`;
@@ -71,15 +92,19 @@ class GroupKeyer {
   private valueKey(value: unknown): string {
     if (Array.isArray(value)) return `[${value.map((v) => this.valueKey(v)).join(",")}]`;
     if (value !== null && typeof value === "object") {
-      let id = this.attachmentIds.get(value);
-      if (id === undefined) {
-        // Objects without identity sharing (ExtraDetails entries) still compare by value.
-        if (!("Base64Contents" in value)) return JSON.stringify(value);
-        id = this.nextAttachmentId++;
-        this.attachmentIds.set(value, id);
+      // ExtraDetails entries are small: compared as they are.
+      if (!("Base64Contents" in value)) return JSON.stringify(value);
+      let key = this.attachmentKeys.get(value);
+      if (key === undefined) {
+        key = `#file${attachmentDigest(value as FileAttachment)}`;
+        this.attachmentKeys.set(value, key);
       }
-      return `#file${id}`;
+      return key;
     }
     return JSON.stringify(value);
   }
+}
+
+function attachmentDigest(file: FileAttachment): string {
+  return createHash("sha1").update(JSON.stringify([file.FileName, file.ContentType])).update(file.Base64Contents).digest("base64");
 }

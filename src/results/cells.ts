@@ -34,6 +34,67 @@ export function resultsHeader(header: readonly string[]): string[] {
 }
 
 /**
+ * Returns a test of whether a row's own cells go to the results exactly as they are: the
+ * header's width, no password to mask, nothing to defuse. Such a row's text can be copied
+ * from the input as it is (input/raw.ts) rather than kept in memory and stringified again.
+ * A first cell starting with a line break is excluded too: raw.ts trims blank lines.
+ */
+export function verbatimTest(header: readonly string[]): (cells: readonly string[]) => boolean {
+  const width = header.length;
+  const masked = header.map(isPasswordHeader);
+  return (cells) => {
+    if (cells.length !== width) return false;
+    for (let i = 0; i < width; i += 1) {
+      const cell = cells[i] as string;
+      if (cell === "") continue;
+      if (masked[i] === true) return false;
+      const first = cell.charCodeAt(0);
+      // Only these can start a formula (FORMULA_START); the regex runs for them alone.
+      if (
+        (first === 0x3d || first === 0x2b || first === 0x2d || first === 0x40 || first === 0x09 || first === 0x0d || first === 0x0a || first >= 0xff0b) &&
+        (first === 0x0a || escapeFormula(cell) !== cell)
+      ) {
+        return false;
+      }
+    }
+    return true;
+  };
+}
+
+/**
+ * One cell as csv-stringify writes it with portin's options (a one-character delimiter, `"`
+ * quotes): quoted when it holds a quote, the delimiter or a line break, quotes doubled.
+ */
+export function csvCell(value: string, delimiter: string): string {
+  if (value.includes('"')) return `"${value.replaceAll('"', '""')}"`;
+  if (value.includes(delimiter) || value.includes("\n") || value.includes("\r")) return `"${value}"`;
+  return value;
+}
+
+/** The `result_*` cells of a row, each made safe for spreadsheets, as text: `,planned,4165550101,…` plus the line end. */
+export function resultTail(outcome: RowOutcome, delimiter: string): string {
+  return (
+    delimiter +
+    outcome.status +
+    delimiter +
+    csvCell(escapeFormula(outcome.number), delimiter) +
+    delimiter +
+    (outcome.numberType ?? "") +
+    delimiter +
+    csvCell(escapeFormula(outcome.operation), delimiter) +
+    delimiter +
+    (outcome.batch === null ? "" : String(outcome.batch)) +
+    delimiter +
+    csvCell(escapeFormula(outcome.ticket), delimiter) +
+    delimiter +
+    (outcome.httpStatus === null ? "" : String(outcome.httpStatus)) +
+    delimiter +
+    csvCell(escapeFormula(outcome.message), delimiter) +
+    "\n"
+  );
+}
+
+/**
  * Returns a function building one results record. The password columns are found once
  * here, so the per-row work is one array and a pass over its cells.
  *

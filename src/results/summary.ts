@@ -88,7 +88,7 @@ export function formatSummary(s: RunSummary): string {
   if (s.counts.unknown > 0) {
     lines.push(
       `next: ${plural(s.counts.unknown, "row")} unknown (sent, but the outcome could not be learned; the service may have accepted them): ` +
-        `check these numbers' port-in status with the service (PortInStatus) before re-running with --retry-unknown`,
+        `run again with the same --state: each is checked with PortInStatus first and skipped if the service has it; add --retry-unknown to resend those it lacks`,
     );
   }
   return lines.join("\n");

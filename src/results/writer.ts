@@ -2,13 +2,13 @@
  * The results CSV (SPEC §6): one row per input data row, in input order, stringified by
  * csv-stringify into a temporary sibling that is renamed into place on close, or onto stdout.
  */
-import { close, createWriteStream, fsync, open } from "node:fs";
+import { close, createWriteStream, fsync, open, rmSync } from "node:fs";
 import { rename, rm, stat } from "node:fs/promises";
 import { promisify } from "node:util";
 import { stringify } from "csv-stringify/sync";
 import type { Options as StringifyOptions } from "csv-stringify/sync";
 import { OutputError } from "../errors.js";
-import { resultsHeader, rowShaper } from "./cells.js";
+import { resultTail, resultsHeader, rowShaper } from "./cells.js";
 import type { RowOutcome } from "./status.js";
 
 export interface ResultsWriter {
@@ -18,6 +18,12 @@ export interface ResultsWriter {
    * Rejects with an OutputError once the output has failed (disk full, broken pipe).
    */
   write(cells: readonly string[], outcome: RowOutcome): Promise<void>;
+  /**
+   * Like write(), for a row whose own cells need no change (cells.ts verbatimTest): `text` is
+   * the row as the input has it, in the results' delimiter, without its line end. The bytes
+   * are copied before this returns.
+   */
+  writeVerbatim(text: Uint8Array, outcome: RowOutcome): Promise<void>;
   /** Flushes, syncs and renames the file into place (or finishes on stdout). Idempotent. */
   close(): Promise<void>;
 }
@@ -86,6 +92,9 @@ async function fileSink(path: string): Promise<Sink> {
   // with autoClose off forever. autoClose is off so the file is synced before the rename,
   // and a crash right after the rename cannot leave an empty file looking complete.
   const stream = createWriteStream(temporary, { fd, autoClose: false });
+  // A second Ctrl-C exits at once: leave no half-written temporary behind.
+  const onExit = (): void => rmSync(temporary, { force: true });
+  process.once("exit", onExit);
   let isOpen = true;
   const release = async (): Promise<void> => {
     if (!isOpen) return;
@@ -102,6 +111,7 @@ async function fileSink(path: string): Promise<Sink> {
         isOpen = false;
         await closeFile(fd);
         await rename(temporary, path);
+        process.off("exit", onExit);
       } catch (error) {
         await release();
         await rm(temporary, { force: true });
@@ -109,6 +119,7 @@ async function fileSink(path: string): Promise<Sink> {
       }
     },
     async discard() {
+      process.off("exit", onExit);
       await release();
       await rm(temporary, { force: true });
     },
@@ -145,12 +156,20 @@ function outputError(label: string, error: unknown): OutputError {
 const READY: Promise<void> = Promise.resolve();
 
 // Rows reach the sink in batches: csv-stringify's stream costs about as much per record as
-// the stringifying itself, and a run may hold 1,000,000 rows. 256 rows is ~40 KB of text.
-const BATCH_ROWS = 256;
+// the stringifying itself, and a run may hold 1,000,000 rows. 64 KB is ~400 rows of a wide sheet.
+const BATCH_BYTES = 64 * 1024;
 
 class CsvResultsWriter implements ResultsWriter {
   private readonly shape: (cells: readonly string[], outcome: RowOutcome) => string[];
-  private batch: string[][] = [];
+  private readonly delimiter: string;
+  /** Records waiting to be stringified together, ahead of anything staged after them. */
+  private records: string[][] = [];
+  private recordChars = 0;
+  /** The batch's bytes so far, in order. */
+  private stage: Buffer = Buffer.allocUnsafe(BATCH_BYTES * 2);
+  private staged = 0;
+  /** A batch buffer the stream has finished with, reused rather than left to the GC. */
+  private spare: Buffer | null = null;
   private lastWrite: Promise<void> = READY;
   private failure: OutputError | null = null;
   private closing: Promise<void> | null = null;
@@ -161,6 +180,7 @@ class CsvResultsWriter implements ResultsWriter {
     private readonly csv: StringifyOptions,
   ) {
     this.shape = rowShaper(header);
+    this.delimiter = typeof csv.delimiter === "string" ? csv.delimiter : ",";
     sink.stream.on("error", (error) => this.fail(error));
   }
 
@@ -168,8 +188,19 @@ class CsvResultsWriter implements ResultsWriter {
   write(cells: readonly string[], outcome: RowOutcome | null): Promise<void> {
     if (this.failure !== null) return Promise.reject(this.failure);
     if (this.closing !== null) throw new Error("results written after close()");
-    this.batch.push(outcome === null ? resultsHeader(cells) : this.shape(cells, outcome));
-    return this.batch.length < BATCH_ROWS ? READY : this.flush();
+    const record = outcome === null ? resultsHeader(cells) : this.shape(cells, outcome);
+    this.records.push(record);
+    for (const cell of record) this.recordChars += cell.length + 1;
+    return this.staged + this.recordChars < BATCH_BYTES ? READY : this.flush();
+  }
+
+  writeVerbatim(text: Uint8Array, outcome: RowOutcome): Promise<void> {
+    if (this.failure !== null) return Promise.reject(this.failure);
+    if (this.closing !== null) throw new Error("results written after close()");
+    this.stageRecords();
+    this.stageBytes(text);
+    this.stageText(resultTail(outcome, this.delimiter));
+    return this.staged < BATCH_BYTES ? READY : this.flush();
   }
 
   close(): Promise<void> {
@@ -177,15 +208,48 @@ class CsvResultsWriter implements ResultsWriter {
     return this.closing;
   }
 
+  private stageRecords(): void {
+    if (this.records.length === 0) return;
+    const text = stringify(this.records, this.csv);
+    this.records = [];
+    this.recordChars = 0;
+    this.stageText(text);
+  }
+
+  private stageText(text: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    this.reserve(text.length * 3);
+    this.staged += this.stage.write(text, this.staged);
+  }
+
+  private stageBytes(bytes: Uint8Array): void {
+    this.reserve(bytes.length);
+    this.stage.set(bytes, this.staged);
+    this.staged += bytes.length;
+  }
+
+  private reserve(bytes: number): void {
+    if (this.staged + bytes <= this.stage.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.stage.length * 2, this.staged + bytes));
+    this.stage.copy(grown, 0, 0, this.staged);
+    this.stage = grown;
+  }
+
   /** Resolves at once when the sink takes the batch, else once it has written it (drained). */
   private flush(): Promise<void> {
-    const text = stringify(this.batch, this.csv);
-    this.batch = [];
+    this.stageRecords();
+    const batch = this.stage;
+    const bytes = batch.subarray(0, this.staged);
+    // The stream keeps the bytes until written: the next batch gets another buffer.
+    this.stage = this.spare ?? Buffer.allocUnsafe(BATCH_BYTES * 2);
+    this.spare = null;
+    this.staged = 0;
     let accepted = true;
     // The write callback runs even when the stream fails or is destroyed, so no waiter hangs.
     const written = new Promise<void>((resolve) => {
-      accepted = this.sink.stream.write(text, (error) => {
+      accepted = this.sink.stream.write(bytes, (error) => {
         if (error) this.fail(error);
+        else if (batch.length === BATCH_BYTES * 2) this.spare = batch;
         resolve();
       });
     });
@@ -197,7 +261,7 @@ class CsvResultsWriter implements ResultsWriter {
   private async finish(): Promise<void> {
     if (this.failure === null) {
       // A failure here is recorded in `failure`, which is checked below.
-      if (this.batch.length > 0) this.flush().catch(() => undefined);
+      if (this.records.length > 0 || this.staged > 0) this.flush().catch(() => undefined);
       await this.lastWrite;
     }
     if (this.failure === null && this.sink.endStream) {

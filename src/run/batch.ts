@@ -4,15 +4,16 @@
  * whatever happens after that, so a stopped run still accounts for every row.
  */
 import { existsSync } from "node:fs";
-import { join, parse } from "node:path";
+import { join, parse, resolve } from "node:path";
 import type { CommandIO } from "../commands/command.js";
 import { connect, type ConnectionArgs } from "../commands/connection.js";
-import { UsageError } from "../errors.js";
+import { exitCodeForSignal, UsageError } from "../errors.js";
 import { openSheet } from "../input/sheet.js";
 import { openJournal, readJournal, newRequestId } from "../journal/journal.js";
 import { planRequests, type PortRequest } from "../plan/plan.js";
 import { defaultResultsPath, openResults } from "../results/writer.js";
 import { exitCodeFor, formatSummary, summaryJson, summarize } from "../results/summary.js";
+import { verbatimTest } from "../results/cells.js";
 import type { RowOutcome } from "../results/status.js";
 import { dispatch, type DispatchReport, type StopReason } from "../send/dispatch.js";
 import type { ServiceClient } from "../service/client.js";
@@ -75,16 +76,28 @@ export async function runBatch(options: BatchOptions, io: CommandIO): Promise<nu
     const defaults = defaultsPath ? await loadDefaults(defaultsPath, lookups.providers) : NO_DEFAULTS;
 
     const validator = createValidator({ layout: sheet.layout, lookups, defaults });
-    const rows: { cells: readonly string[]; checked: CheckedRow }[] = [];
-    for await (const row of sheet.rows) rows.push({ cells: row.cells, checked: await validator.check(row) });
+    const rows: CheckedRow[] = [];
+    // A row's cells stay in memory only when the results cannot copy them from the input as
+    // they stand (a row to mask, defuse or pad, or an input that cannot be read twice): a
+    // million rows' cells would take ~1 GB (issue 5).
+    const copyable = verbatimTest(sheet.layout.header);
+    const keptCells = new Map<number, readonly string[]>();
+    for await (const row of sheet.rows) {
+      if (!sheet.rereadable || !copyable(row.cells)) keptCells.set(rows.length, row.cells);
+      rows.push(await validator.check(row));
+    }
 
     const statePath = options.state ?? (connection.sandbox ? null : defaultStatePath(options.input));
-    const identity = { baseUrl: connection.baseUrl, user: connection.user, version: VERSION };
+    refuseOverwrites(options.input, resultsPath, statePath);
+    if (!statePath && !connection.sandbox && options.command === "submit") {
+      io.stderr.write("portin: no --state: nothing records what is sent, so running this again would send these numbers again\n");
+    }
+    const identity = { baseUrl: connection.serviceName, user: connection.user, version: VERSION };
     // `plan` only reads the journal: a dry run must not block, or be blocked by, a real run.
     const journal = options.command === "submit" && statePath ? await openJournal(statePath, identity) : null;
     try {
       const prior = journal?.prior ?? (statePath ? await readJournal(statePath, identity) : null);
-      const earlier = await reviewEarlierRuns(prior, rows.map((row) => row.checked), {
+      const earlier = await reviewEarlierRuns(prior, rows, {
         portInStatus: (number) => connection.client.portInStatus(number),
         record: journal ? (number, ticket, status) => journal.confirmed(number, ticket, status) : null,
         concurrency: options.concurrency,
@@ -94,7 +107,7 @@ export async function runBatch(options: BatchOptions, io: CommandIO): Promise<nu
       const outcomes: RowOutcome[] = new Array<RowOutcome>(rows.length);
       const toPlan: ValidRow[] = [];
       for (let i = 0; i < rows.length; i++) {
-        const checked = (rows[i] as (typeof rows)[number]).checked;
+        const checked = rows[i] as CheckedRow;
         const settled = settleBeforePlanning(checked, earlier);
         if (settled) outcomes[i] = settled;
         else toPlan.push(checked as ValidRow);
@@ -108,8 +121,10 @@ export async function runBatch(options: BatchOptions, io: CommandIO): Promise<nu
       });
 
       let report: DispatchReport | null = null;
+      // What each request's rows became; a row's outcome is built from it as it is written.
+      let requestResults: readonly RequestOutcome[];
       if (options.command === "plan") {
-        for (const request of requests) settleRequest(outcomes, request, "planned", null, "");
+        requestResults = requests.map(() => PLANNED);
       } else {
         report = await dispatch(requests, {
           submit: (request) => connection.client.submit(request.operation, buildBody(request)),
@@ -119,28 +134,51 @@ export async function runBatch(options: BatchOptions, io: CommandIO): Promise<nu
           ratePerSecond: options.rate,
           signal: io.signal,
         });
-        for (const request of requests) {
-          const result = report.results.get(request.batch);
-          if (result) settleRequest(outcomes, request, result.status, result.httpStatus, result.message, result.ticket);
-          else settleRequest(outcomes, request, "failed", null, notSentMessage(report.stopped));
-        }
+        const { results: sent, stopped } = report;
+        const notSent: RequestOutcome = { status: "failed", httpStatus: null, message: notSentMessage(stopped), ticket: "" };
+        requestResults = requests.map((request) => sent.get(request.batch) ?? notSent);
       }
+      const requestOf = new Uint32Array(rows.length);
+      requests.forEach((request, at) => {
+        for (const row of request.numbers) requestOf[row.index] = at + 1;
+      });
+      const outcomeAt = (i: number): RowOutcome => {
+        const settled = outcomes[i];
+        if (settled !== undefined) return settled;
+        const at = (requestOf[i] ?? 0) - 1;
+        return requestOutcome(requests[at] as PortRequest, requestResults[at] as RequestOutcome, rows[i] as ValidRow);
+      };
 
-      for (let i = 0; i < rows.length; i++) {
-        await results.write((rows[i] as (typeof rows)[number]).cells, outcomes[i] as RowOutcome);
+      const input = await sheet.reread();
+      if (sheet.rereadable && input === null) {
+        io.stderr.write(`portin: ${sheet.layout.source} changed during the run: its cells are left out of the results\n`);
+      }
+      try {
+        for (let i = 0; i < rows.length; i++) {
+          const cells = keptCells.get(i);
+          const text = cells === undefined && input !== null ? (input.rowAt(i) ?? (await input.read(i))) : null;
+          if (text !== null) await results.writeVerbatim(text, outcomeAt(i));
+          else await results.write(cells ?? NO_CELLS, outcomeAt(i));
+        }
+      } finally {
+        await input?.close();
       }
       await results.close();
 
       const counts = summarize({
         command: options.command,
-        outcomes,
+        outcomes: (function* () {
+          for (let i = 0; i < rows.length; i++) yield outcomeAt(i);
+        })(),
         // After a stop, count only what was sent.
         requests: report ? requests.filter((r) => report.results.has(r.batch)) : requests,
         elapsedMs: performance.now() - started,
         results: resultsPath,
         exitCode: 0,
       });
-      const exitCode = stopExitCode(report?.stopped ?? null) ?? exitCodeFor(counts.counts);
+      // A signal that came after the last request started still means the run was interrupted.
+      const interrupted = io.signal.aborted ? exitCodeForSignal(io.signal.reason) : null;
+      const exitCode = stopExitCode(report?.stopped ?? null) ?? interrupted ?? exitCodeFor(counts.counts);
       const summary = { ...counts, exitCode };
       io.stderr.write(formatSummary(summary) + "\n");
       if (options.json) io.stdout.write(summaryJson(summary) + "\n");
@@ -154,6 +192,22 @@ export async function runBatch(options: BatchOptions, io: CommandIO): Promise<nu
     }
   } finally {
     await connection.close();
+  }
+}
+
+/** The results or the journal written over the sheet (or each other) would lose what they replace. */
+function refuseOverwrites(input: string, results: string, state: string | null): void {
+  const named = [
+    ["the input sheet", input],
+    ["--results", results],
+    ["--state", state],
+  ].filter((entry): entry is [string, string] => entry[1] !== null && entry[1] !== "-");
+  for (let i = 0; i < named.length; i++) {
+    for (let j = i + 1; j < named.length; j++) {
+      const [a, pathA] = named[i] as [string, string];
+      const [b, pathB] = named[j] as [string, string];
+      if (resolve(pathA) === resolve(pathB)) throw new UsageError(`${b} ${pathB} is also ${a}: give ${b} another path`);
+    }
   }
 }
 
@@ -179,27 +233,25 @@ function settleBeforePlanning(checked: CheckedRow, earlier: EarlierRuns): RowOut
   return earlier.settle(checked);
 }
 
-function settleRequest(
-  outcomes: RowOutcome[],
-  request: PortRequest,
-  status: RowOutcome["status"],
-  httpStatus: number | null,
-  message: string,
-  ticket = "",
-): void {
-  const operation = describeOperation(request.operation);
-  for (const row of request.numbers) {
-    outcomes[row.index] = {
-      status,
-      number: row.number,
-      numberType: row.numberKind,
-      operation,
-      batch: request.batch,
-      ticket,
-      httpStatus,
-      message,
-    };
-  }
+/** A request's outcome, shared by its rows. */
+type RequestOutcome = Pick<RowOutcome, "status" | "httpStatus" | "message" | "ticket">;
+
+const PLANNED: RequestOutcome = { status: "planned", httpStatus: null, message: "", ticket: "" };
+
+/** A row left out of the results' own columns (its input changed during the run): padded with empty cells. */
+const NO_CELLS: readonly string[] = [];
+
+function requestOutcome(request: PortRequest, result: RequestOutcome, row: ValidRow): RowOutcome {
+  return {
+    status: result.status,
+    number: row.number,
+    numberType: row.numberKind,
+    operation: describeOperation(request.operation),
+    batch: request.batch,
+    ticket: result.ticket,
+    httpStatus: result.httpStatus,
+    message: result.message,
+  };
 }
 
 function notSentMessage(stopped: StopReason | null): string {
@@ -221,7 +273,7 @@ function stopExitCode(stopped: StopReason | null): number | null {
     case "journal":
       return 2;
     case "signal":
-      return stopped.signal === "SIGTERM" ? 143 : 130;
+      return exitCodeForSignal(stopped.signal);
     default:
       return null;
   }

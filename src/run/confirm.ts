@@ -13,8 +13,8 @@ import type { PortInStatus } from "../service/wire.js";
 export type Confirmation =
   /** 200: the port-in exists, so an earlier request was accepted. */
   | { readonly kind: "present"; readonly ticket: string; readonly status: string }
-  /** 404: no port-in for the number, so nothing earlier was accepted. */
-  | { readonly kind: "absent" }
+  /** 404: no port-in for the number; or one that ended (`status` says how), so a new request is no duplicate. */
+  | { readonly kind: "absent"; readonly status?: string }
   /** The check itself failed (5xx, timeout, a bad answer) or was never made (interrupted). */
   | { readonly kind: "unchecked"; readonly reason: string };
 
@@ -29,6 +29,13 @@ export interface ConfirmOptions {
   readonly concurrency: number;
   readonly signal: AbortSignal;
 }
+
+/**
+ * A port-in the service rejected or that was cancelled is no longer pending: it must not make
+ * the number `skipped` for good. SPEC names only SUBMITTED; these are the ended states'
+ * spellings we guard against, case-insensitively.
+ */
+const ENDED_STATUS = /reject|cancel|fail|error|expire/i;
 
 /** The numbers an earlier run left unsure: pending (intent without outcome) or `unknown`. */
 export function unsureNumbers(numbers: Iterable<string>, prior: PriorState): string[] {
@@ -63,6 +70,10 @@ export async function confirmNumbers(numbers: readonly string[], options: Confir
     }
     if (status === null) {
       confirmations.set(number, { kind: "absent" });
+      return;
+    }
+    if (ENDED_STATUS.test(status.status)) {
+      confirmations.set(number, { kind: "absent", status: status.status });
       return;
     }
     confirmations.set(number, { kind: "present", ticket: status.ticketId, status: status.status });

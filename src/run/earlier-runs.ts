@@ -58,7 +58,7 @@ function settleRow(row: ValidRow, prior: PriorState, confirmations: ReadonlyMap<
         ...base,
         status: "unknown",
         ticket: "",
-        message: `${earlier}; PortInStatus finds no port-in for it: re-run with --retry-unknown to send it again`,
+        message: `${earlier}; ${confirmation.status ? `PortInStatus says ${confirmation.status}` : "PortInStatus finds no port-in for it"}: re-run with --retry-unknown to send it again`,
       };
     case "unchecked":
       // Never resent on a guess, --retry-unknown or not: the service may have it.

@@ -20,8 +20,20 @@ export type Checked =
   | { readonly ok: true; readonly body: Record<string, unknown>; readonly numbers: string[] }
   | { readonly ok: false; readonly message: string };
 
+// Built once per operation: zod compiles a schema on its first parse, which cost the
+// sandbox more CPU per request than everything else it does (issue 5's benchmark).
+const schemas = new Map<Operation, ReturnType<typeof bodySchema>>();
+function schemaOf(op: Operation): ReturnType<typeof bodySchema> {
+  let schema = schemas.get(op);
+  if (schema === undefined) {
+    schema = bodySchema(op);
+    schemas.set(op, schema);
+  }
+  return schema;
+}
+
 export function checkBody(op: Operation, raw: unknown, account: SandboxAccount): Checked {
-  const parsed = bodySchema(op).safeParse(raw, { reportInput: true });
+  const parsed = schemaOf(op).safeParse(raw, { reportInput: true });
   if (!parsed.success) return { ok: false, message: describeIssues(withMissingNamed(parsed.error)) };
   const body = parsed.data;
   const numbers = numbersOfBody(body);

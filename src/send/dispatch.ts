@@ -3,7 +3,6 @@
  * outcome to what its rows become (SPEC §4). The journal's intent is durable before a
  * request leaves; its outcome is recorded after the answer.
  */
-import pLimit from "p-limit";
 import { PortinError } from "../errors.js";
 import type { PortRequest } from "../plan/plan.js";
 import type { SubmitOutcome } from "../service/outcome.js";
@@ -55,15 +54,30 @@ export interface DispatchReport {
 
 export async function dispatch(requests: readonly PortRequest[], options: DispatchOptions): Promise<DispatchReport> {
   const results = new Map<number, RequestResult>();
-  const limit = pLimit(options.concurrency);
   const rate = new StartRate(options.ratePerSecond);
-  const inFlight = new Set<Promise<void>>();
+  const slots = new Slots(options.concurrency);
+  const commits = new Set<Promise<void>>();
   let stopped: StopReason | null = null;
+  // A bug (not an outcome: submit never throws for those) stops the run once in-flight requests end.
+  const crash: { error?: unknown; happened: boolean } = { happened: false };
+
+  const recordOutcome = async (requestId: string, result: RequestResult): Promise<void> => {
+    try {
+      await options.journal?.outcome(requestId, {
+        status: result.status,
+        ticket: result.ticket,
+        httpStatus: result.httpStatus,
+        message: result.message,
+      });
+    } catch (error) {
+      stopped ??= { kind: "journal", error: asPortinError(error) };
+    }
+  };
 
   const sendOne = async (request: PortRequest): Promise<void> => {
     const requestId = options.newRequestId();
-    const numbers = request.numbers.map((row) => row.number);
     if (options.journal) {
+      const numbers = request.numbers.map((row) => row.number);
       try {
         await options.journal.intent(requestId, request.operation.id, numbers);
       } catch (error) {
@@ -76,30 +90,66 @@ export async function dispatch(requests: readonly PortRequest[], options: Dispat
     results.set(request.batch, result);
     if (outcome.kind === "auth") stopped ??= { kind: "auth", message: outcome.message };
     if (options.journal) {
-      try {
-        await options.journal.outcome(requestId, {
-          status: result.status,
-          ticket: result.ticket,
-          httpStatus: result.httpStatus,
-          message: result.message,
-        });
-      } catch (error) {
-        stopped ??= { kind: "journal", error: asPortinError(error) };
-      }
+      // The slot is free once the answer is in: the outcome is made durable in the background,
+      // usually in the same fsync as the next request's intent. A crash before that fsync
+      // leaves an intent without an outcome, which a re-run treats as unknown: never resent.
+      const commit: Promise<void> = recordOutcome(requestId, result).finally(() => commits.delete(commit));
+      commits.add(commit);
     }
   };
 
   for (const request of requests) {
-    // p-limit queues without bound; keep at most `concurrency` requests enqueued at once.
-    while (inFlight.size >= options.concurrency) await Promise.race(inFlight);
+    // Requests are started only as slots free up, so nothing queues without bound.
+    await slots.acquire();
     await rate.wait(options.signal);
     if (options.signal.aborted) stopped ??= { kind: "signal", signal: String(options.signal.reason) };
-    if (stopped) break;
-    const task: Promise<void> = limit(() => sendOne(request)).finally(() => inFlight.delete(task));
-    inFlight.add(task);
+    if (stopped || crash.happened) {
+      slots.release();
+      break;
+    }
+    void sendOne(request)
+      .catch((error: unknown) => {
+        if (!crash.happened) Object.assign(crash, { error, happened: true });
+      })
+      .finally(() => slots.release());
   }
-  await Promise.all(inFlight);
+  await slots.drain();
+  await Promise.all(commits);
+  if (crash.happened) throw crash.error;
   return { results, stopped };
+}
+
+/** At most `size` requests in flight; `acquire` waits for a free slot. */
+class Slots {
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+  private idle: (() => void) | null = null;
+
+  constructor(private readonly size: number) {}
+
+  acquire(): Promise<void> {
+    if (this.active < this.size) {
+      this.active++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  release(): void {
+    const next = this.waiting.shift();
+    if (next) {
+      next();
+      return;
+    }
+    this.active--;
+    if (this.active === 0) this.idle?.();
+  }
+
+  /** Resolves once every slot is free. */
+  drain(): Promise<void> {
+    if (this.active === 0) return Promise.resolve();
+    return new Promise((resolve) => (this.idle = resolve));
+  }
 }
 
 function resultOf(outcome: SubmitOutcome): RequestResult {

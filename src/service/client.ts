@@ -25,6 +25,25 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 /** SPEC §2: `--retries N`. */
 export const DEFAULT_RETRIES = 5;
 
+/**
+ * A connection idle this long is closed by portin, well before a server would close it:
+ * Node's own servers close idle connections after 5 s, Apache after 5 s, nginx after 75 s,
+ * IIS after 120 s, and Node shortens it further to a server's `Keep-Alive: timeout=N` hint.
+ * During a run the gaps between requests are milliseconds, so sockets stay reused.
+ */
+export const IDLE_SOCKET_TIMEOUT_MS = 1_000;
+
+/**
+ * Connections are kept alive: a new connection per request cost a third of portin's CPU per
+ * request and kept dispatch from filling --concurrency (issue 5). The hazard is a server
+ * closing an idle connection just as a POST is written on it: the POST then fails as a
+ * "connection cut". Nothing on the client's side can prove that such a request never reached
+ * the service, so it stays `unknown` (SPEC §4) and is never resent on its own; the short idle
+ * timeout above makes it rare. The agent's timeout only ever closes *idle* sockets: on a
+ * socket in use it emits an event that nothing here listens to, and --timeout still governs.
+ */
+const KEEP_ALIVE = { keepAlive: true, timeout: IDLE_SOCKET_TIMEOUT_MS } as const;
+
 export interface ClientOptions {
   baseUrl: string;
   user: string;
@@ -67,9 +86,7 @@ export function createClient(options: ClientOptions): ServiceClient {
     // A redirect could carry the Authorization header to another host.
     followRedirect: false,
     responseType: "text",
-    // A reused keep-alive socket that the server closed would fail a POST as "connection
-    // cut", an `unknown` outcome for a request that never left: one connection per request.
-    agent: { http: new HttpAgent({ keepAlive: false }), https: new HttpsAgent({ keepAlive: false }) },
+    agent: { http: new HttpAgent(KEEP_ALIVE), https: new HttpsAgent(KEEP_ALIVE) },
   });
   const exchange = (method: "GET" | "POST", path: string, body?: Record<string, unknown>) =>
     send(http, { method, path, body, base, scrub, timeoutMs: options.timeoutMs, retries: options.retries, backoffLimitMs });

@@ -36,13 +36,20 @@ export type Exchange = HttpAnswer | TransportFailure;
 export type Scrub = (text: string) => string;
 
 export function scrubberFor(user: string, password: string): Scrub {
-  const secrets = [
-    Buffer.from(`${user}:${password}`).toString("base64"),
-    Buffer.from(password).toString("base64"),
-    password,
-  ].filter((s) => s.length > 0);
-  return (text) => secrets.reduce((out, secret) => out.split(secret).join("***"), text);
+  const encoded = [Buffer.from(`${user}:${password}`).toString("base64"), Buffer.from(password).toString("base64")];
+  // A short password ("0", "1234") also occurs inside tickets and numbers: scrub it only where
+  // it stands alone, so "PI-000001" survives a password of "0" and the password still does not.
+  const escaped = password.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const alone = password.length >= SHORT_PASSWORD ? new RegExp(escaped, "g") : new RegExp(`(?<![A-Za-z0-9])${escaped}(?![A-Za-z0-9])`, "g");
+  return (text) => {
+    let out = encoded.reduce((acc, secret) => acc.split(secret).join("***"), text);
+    if (password.length > 0) out = out.replace(alone, "***");
+    return out;
+  };
 }
+
+/** Below this length a password is scrubbed only where it stands alone. */
+const SHORT_PASSWORD = 8;
 
 /** "422 Unprocessable Entity". */
 export function statusLine(status: number): string {

@@ -5,6 +5,9 @@
 
 export type NumberKind = "regular" | "toll-free";
 
+/** SPEC §1.2: the NANP area codes of toll-free numbers, which have operations of their own. */
+export const TOLL_FREE_AREA_CODES: ReadonlySet<string> = new Set(["800", "833", "844", "855", "866", "877", "888"]);
+
 /** Offering Types, SPEC §1.1. */
 export const OFFERING_TYPES = {
   1: "General Product",

@@ -133,7 +133,7 @@ const ITEM_TYPES: Readonly<Record<string, MemberType>> = {
   Surecall: "int",
 };
 
-/** The optional members every item kind accepts (SPEC §1.2 "Optional item members include"). */
+/** The optional item members (SPEC §1.2 "Optional item members include"); the labels are not for every kind. */
 const OPTIONAL_ITEM_MEMBERS = [
   "Label",
   "AdditionalLabel",
@@ -149,6 +149,9 @@ const OPTIONAL_ITEM_MEMBERS = [
   "Surecall",
 ] as const;
 
+/** SPEC §1.2 gives `Label` and `AdditionalLabel` to DIDs, lines and forwards: not to ForwardingInstructions. */
+const LABELS: ReadonlySet<string> = new Set(["Label", "AdditionalLabel"]);
+
 export const ITEM_MEMBERS: Readonly<Record<ItemKind, { required: readonly string[]; accepted: ReadonlySet<string> }>> = (() => {
   const required: Record<ItemKind, readonly string[]> = {
     DID: [],
@@ -159,7 +162,8 @@ export const ITEM_MEMBERS: Readonly<Record<ItemKind, { required: readonly string
   };
   const out = {} as Record<ItemKind, { required: readonly string[]; accepted: ReadonlySet<string> }>;
   for (const kind of Object.keys(required) as ItemKind[]) {
-    out[kind] = { required: required[kind], accepted: new Set([...required[kind], ...OPTIONAL_ITEM_MEMBERS]) };
+    const optional = kind === "ForwardingInstruction" ? OPTIONAL_ITEM_MEMBERS.filter((name) => !LABELS.has(name)) : OPTIONAL_ITEM_MEMBERS;
+    out[kind] = { required: required[kind], accepted: new Set([...required[kind], ...optional]) };
   }
   return out;
 })();
@@ -228,10 +232,6 @@ const TYPE_SCHEMAS: Readonly<Record<MemberType, z.ZodType>> = {
   extraDetails: z.array(z.strictObject({ Key: nonEmpty, Value: z.string() })),
   provider: z.number().int().positive(),
 };
-
-export function schemaForType(type: MemberType): z.ZodType {
-  return TYPE_SCHEMAS[type];
-}
 
 function portFormSchema(kind: NumberKind) {
   const shape: Record<string, z.ZodType> = { NumbersToPort: z.array(phone).min(1, "must list at least one number") };

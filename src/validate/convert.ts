@@ -122,7 +122,7 @@ function toTime(raw: RawValue): Converted {
   return match ? ok(`${(match[1] ?? "").padStart(2, "0")}:${match[2] ?? ""}`) : fail(`${quote(text)} is not a time (HH:MM, Eastern)`);
 }
 
-/** A cell `Key=Value;Key2=Value2`, for a `portform.ExtraDetails` column itself. */
+/** `"Key=Value;Key2=Value2"`, as a --defaults file may write ExtraDetails; a sheet has a column per Key instead. */
 function toExtraDetails(raw: RawValue): Converted {
   const details: ExtraDetail[] = [];
   for (const part of splitList(raw)) {

@@ -6,10 +6,11 @@
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { InputError } from "../errors.js";
-import type { MemberScope, Provider, WireValue } from "../service/wire.js";
+import { portinOwner } from "../input/columns.js";
+import type { MemberInfo, MemberScope, Provider, WireValue } from "../service/wire.js";
 import { findMember, memberNames } from "../service/wire.js";
 import { closestNames } from "../closest.js";
-import type { Converted, RawValue } from "./convert.js";
+import type { ConvertEnv, Converted, RawValue } from "./convert.js";
 import { converterFor } from "./convert.js";
 import type { ReadFile } from "./files.js";
 import { createFileAttacher } from "./files.js";
@@ -59,12 +60,73 @@ function extraDetailsOf(value: unknown): WireValue | undefined {
   return undefined;
 }
 
+/** Where a JSON.parse failure is, as an offset into `text`: node 20's messages do not always say. */
+function syntaxErrorAt(text: string): number {
+  // A prefix is viable when more text could still make it valid JSON; the first character
+  // that makes it not viable is the error. Defaults files are small: a few parses each.
+  const viable = (length: number): boolean => {
+    const prefix = text.slice(0, length);
+    try {
+      JSON.parse(prefix);
+      return true;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (message.startsWith("Unexpected end of JSON input")) return true;
+      const at = / at position (\d+)/.exec(message);
+      return at !== null && Number(at[1]) >= length;
+    }
+  };
+  if (viable(text.length)) return text.length;
+  let lo = 0;
+  let hi = text.length;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (viable(mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** "line 3, column 5" of an offset into `text`. */
+function lineAndColumn(text: string, offset: number): string {
+  let line = 1;
+  let lineStart = 0;
+  for (let at = text.indexOf("\n"); at >= 0 && at < offset; at = text.indexOf("\n", at + 1)) {
+    line++;
+    lineStart = at + 1;
+  }
+  return `line ${line}, column ${offset - lineStart + 1}`;
+}
+
+/** V8's reason without its offset or its quote of the text, which the message replaces with a line and column. */
+function syntaxReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message
+    .replace(/ in JSON at position \d+.*$/s, "")
+    .replace(/, (\.\.\.)?".*"(\.\.\.)? is not valid JSON$/s, "")
+    .replace(/ of JSON input$/, " of the file")
+    // The token V8 names may be a line break: the message stays on one line.
+    .replace(/[\r\n\t]/g, (c) => JSON.stringify(c).slice(1, -1));
+}
+
+/** Converts one member's JSON value; a problem is returned as text, for the one-line report. */
+async function convertMember(member: MemberInfo, value: unknown, env: ConvertEnv): Promise<Converted | string> {
+  if (member.type === "extraDetails" && typeof value !== "string") {
+    const details = extraDetailsOf(value);
+    return details === undefined ? 'must be {"Key": "Value", …}' : { ok: true, value: details };
+  }
+  const raw = rawOf(value);
+  if (raw === undefined || raw === "") return `must be a non-empty string, number, boolean or list, not ${JSON.stringify(value)}`;
+  const converted = await converterFor(member.type, env)(raw);
+  return converted.ok ? converted : converted.reason;
+}
+
 /** Loads and converts a defaults file; `readFile` is for attachments it names (tests count reads). */
 export async function loadDefaults(path: string, providers: readonly Provider[], readAttachment?: ReadFile): Promise<Defaults> {
   const where = `--defaults file ${JSON.stringify(path)}`;
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = (await readFile(path, "utf8")).replace(/^\uFEFF/, "");
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     const why = code === "ENOENT" ? "no such file" : error instanceof Error ? error.message : String(error);
@@ -72,46 +134,47 @@ export async function loadDefaults(path: string, providers: readonly Provider[],
   }
   let json: unknown;
   try {
-    json = JSON.parse(text.replace(/^\uFEFF/, ""));
+    json = JSON.parse(text);
   } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    throw new InputError(`${where} is not valid JSON (${why}); fix the file`, { cause: error });
+    const at = lineAndColumn(text, syntaxErrorAt(text));
+    throw new InputError(`${where}: ${at}: not valid JSON (${syntaxReason(error)}); fix the file`, { cause: error });
   }
   if (!isObject(json)) {
     throw new InputError(`${where} must hold a JSON object {"portForm": {…}, "request": {…}, "item": {…}}`);
   }
 
-  const env = { providers, files: createFileAttacher(readAttachment), baseDir: dirname(resolve(path)) };
+  const env: ConvertEnv = { providers, files: createFileAttacher(readAttachment), baseDir: dirname(resolve(path)) };
   const out: Record<keyof Defaults, Record<string, WireValue>> = { portForm: {}, request: {}, item: {} };
+  // Every problem is reported at once, as "path: message", so one edit fixes the file.
+  const problems: string[] = [];
   for (const [sectionName, members] of Object.entries(json)) {
     const section = SECTIONS.get(sectionName.toLowerCase());
     if (section === undefined) {
-      throw new InputError(`${where}: unknown key ${JSON.stringify(sectionName)} (expected portForm, request or item)`);
+      problems.push(`${sectionName}: unknown key (expected portForm, request or item)`);
+      continue;
     }
-    if (!isObject(members)) throw new InputError(`${where}: ${section.key} must be a JSON object of member: value`);
+    if (!isObject(members)) {
+      problems.push(`${section.key}: must be a JSON object of member: value`);
+      continue;
+    }
     for (const [name, value] of Object.entries(members)) {
       const jsonPath = `${section.key}.${name}`;
+      const owner = portinOwner(section.scope, name);
+      if (owner !== undefined) {
+        problems.push(`${jsonPath}: filled by portin from ${owner}, not by --defaults (remove it)`);
+        continue;
+      }
       const member = findMember(section.scope, name);
       if (member === undefined) {
         const [near] = closestNames(name, memberNames(section.scope));
-        const hint = near === undefined ? "" : ` (did you mean ${section.key}.${near}?)`;
-        throw new InputError(`${where}: unknown member ${jsonPath}${hint}`);
+        problems.push(`${jsonPath}: unknown member${near === undefined ? "" : ` (did you mean ${section.key}.${near}?)`}`);
+        continue;
       }
-      let converted: Converted;
-      if (member.type === "extraDetails" && typeof value !== "string") {
-        const details = extraDetailsOf(value);
-        converted = details === undefined ? { ok: false, reason: "must be {\"Key\": \"Value\", …}" } : { ok: true, value: details };
-      } else {
-        const raw = rawOf(value);
-        if (raw === undefined || raw === "") {
-          throw new InputError(`${where}: ${jsonPath} must be a non-empty string, number, boolean or list, not ${JSON.stringify(value)}`);
-        }
-        converted = await converterFor(member.type, env)(raw);
-      }
-      if (!converted.ok) throw new InputError(`${where}: ${jsonPath} ${converted.reason}`);
-      if (Array.isArray(converted.value) && converted.value.length === 0) continue;
-      out[section.key][member.name] = converted.value;
+      const converted = await convertMember(member, value, env);
+      if (typeof converted === "string") problems.push(`${jsonPath}: ${converted}`);
+      else if (converted.ok && !(Array.isArray(converted.value) && converted.value.length === 0)) out[section.key][member.name] = converted.value;
     }
   }
+  if (problems.length > 0) throw new InputError(`${where}: ${problems.join("; ")}`);
   return out;
 }

@@ -6,13 +6,11 @@
  */
 import { parsePhoneNumberFromString } from "libphonenumber-js";
 import type { NumberKind } from "../service/operations.js";
+import { TOLL_FREE_AREA_CODES } from "../service/operations.js";
 
 export type ParsedNumber =
   | { readonly ok: true; readonly digits: string; readonly kind: NumberKind }
   | { readonly ok: false; readonly reason: string };
-
-/** SPEC §1.2: the NANP toll-free area codes. */
-export const TOLL_FREE_AREA_CODES: ReadonlySet<string> = new Set(["800", "833", "844", "855", "866", "877", "888"]);
 
 /*
  * Why per NPA-NXX is safe: in the metadata libphonenumber-js ships by default, every +1

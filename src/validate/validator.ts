@@ -15,6 +15,7 @@ import type { ReadFile } from "./files.js";
 import { createFileAttacher } from "./files.js";
 import type { CheckedRow, Defaults, InvalidRow, Lookups, ValidRow } from "./types.js";
 import { parseNanp } from "./nanp.js";
+import { TakenNumbers } from "./taken.js";
 import type { PerOperation, Records, Section } from "./rules.js";
 import { defaultsFor, labelOf, refusalOf, requirementsOf, routeTable, SECTION_OF } from "./rules.js";
 
@@ -44,6 +45,13 @@ interface MemberColumn {
 
 /** A message lists the account's trunks when there are this few; beyond, it points at `portin trunks`. */
 const TRUNKS_LISTED_AT_MOST = 5;
+
+/**
+ * Distinct member records kept for sharing (per kind: PortForm+request, item). A sheet states
+ * the same customer on thousands of rows, so rows share one record object each instead of
+ * holding a copy; a sheet whose every row differs stops filling the cache here.
+ */
+const SHARED_RECORDS_AT_MOST = 10_000;
 
 function cellOf(cells: readonly string[], index: number): string {
   const raw = cells[index];
@@ -82,6 +90,15 @@ export function createValidator(context: ValidatorContext): Validator {
       refusals,
     });
   }
+  // Which cells decide a row's PortForm and request records, and which its item record.
+  const sharedAt = [
+    ...memberColumns.filter((c) => c.section !== "item").map((c) => c.index),
+    ...extraColumns.map((c) => c.index),
+  ];
+  const itemColumns = memberColumns.filter((c) => c.section === "item");
+  const itemAt = itemColumns.map((c) => c.index);
+  const sharedRecords = new Map<string, { readonly portForm: Record<string, WireValue>; readonly request: Record<string, WireValue> }>();
+  const itemRecords = new Map<string, Record<string, WireValue>>();
   const perOperation = new Map<Operation, PerOperation>(
     OPERATIONS.map((op) => [op, { defaults: defaultsFor(defaults, op), requirements: requirementsOf(op) }]),
   );
@@ -158,12 +175,14 @@ export function createValidator(context: ValidatorContext): Validator {
   /** Everything but duplicates; a Promise only when the row names files. */
   function evaluate(row: SheetRow): InvalidRow | Pending | Promise<InvalidRow | Pending> {
     const cells = row.cells;
-    if (cells.length !== layout.header.length) {
-      return invalid(row, `has ${cells.length} field${cells.length === 1 ? "" : "s"}, the header has ${layout.header.length}`);
-    }
     const numberText = cellOf(cells, numberAt);
-    if (numberText === "") return invalid(row, "the number is empty: every row needs the number to port");
-    const parsed = parseNanp(numberText);
+    const parsed = numberText === "" ? null : parseNanp(numberText);
+    if (cells.length !== layout.header.length) {
+      // The results still name the number (SPEC §6 result_number) when its cell parses.
+      const fields = `has ${cells.length} field${cells.length === 1 ? "" : "s"}, the header has ${layout.header.length}`;
+      return parsed?.ok === true ? invalid(row, fields, parsed.digits, parsed.kind) : invalid(row, fields);
+    }
+    if (parsed === null) return invalid(row, "the number is empty: every row needs the number to port");
     if (!parsed.ok) return invalid(row, parsed.reason);
     const { digits, kind } = parsed;
 
@@ -196,6 +215,78 @@ export function createValidator(context: ValidatorContext): Validator {
     const plan = perOperation.get(operation);
     if (plan === undefined) return invalid(row, `no plan for ${describeOperation(operation)}`, digits, kind, operation);
 
+    // The same cells under the same operation convert to the same records: rows whose
+    // PortForm and request cells were seen before share those records and convert only their
+    // item cells. Only records from rows whose every member cell converted are remembered, so
+    // a row that meets one reports its first bad cell exactly as a row converted in full would.
+    const sharedKey = cacheKey(operation, sharedAt, cells);
+    const shared = sharedRecords.get(sharedKey);
+    if (shared !== undefined) {
+      const itemKey = cacheKey(operation, itemAt, cells);
+      let item = itemRecords.get(itemKey);
+      if (item === undefined) {
+        const built = convertItem(row, cells, plan, digits, kind, operation);
+        if (built === null) return convertAll(row, cells, plan, digits, kind, operation, target, sharedKey);
+        if ("reason" in built) return built;
+        item = remember(itemRecords, itemKey, built.item);
+      }
+      const records: Records = { portForm: shared.portForm, request: shared.request, item };
+      return complete({ row, digits, kind, operation, target, group: cellOf(cells, groupAt), records }, plan);
+    }
+    return convertAll(row, cells, plan, digits, kind, operation, target, sharedKey);
+  }
+
+  function cacheKey(operation: Operation, indexes: readonly number[], cells: readonly string[]): string {
+    let key = operation.id;
+    for (const index of indexes) key += "\u0000" + cellOf(cells, index);
+    return key;
+  }
+
+  function remember<T extends object>(cache: Map<string, T>, key: string, record: T): T {
+    const known = cache.get(key);
+    if (known !== undefined) return known;
+    if (cache.size >= SHARED_RECORDS_AT_MOST) return record;
+    // Shared by many rows from now on: nothing may change it.
+    Object.freeze(record);
+    cache.set(key, record);
+    return record;
+  }
+
+  /** The item record alone; null when a converter answers later (then the row is converted in full). */
+  function convertItem(
+    row: SheetRow,
+    cells: readonly string[],
+    plan: PerOperation,
+    digits: string,
+    kind: NumberKind,
+    operation: Operation,
+  ): { readonly item: Record<string, WireValue> } | InvalidRow | null {
+    const item: Record<string, WireValue> = { ...plan.defaults.item };
+    for (const column of itemColumns) {
+      const text = cellOf(cells, column.index);
+      if (text === "") continue;
+      const refusal = column.refusals.get(operation);
+      if (refusal !== undefined) return invalid(row, refusal, digits, kind, operation);
+      const result = column.convert(text);
+      if (result instanceof Promise) return null;
+      if (!result.ok) return invalid(row, `${column.label} ${result.reason}`, digits, kind, operation);
+      if (Array.isArray(result.value) && result.value.length === 0) continue;
+      item[column.member.name] = result.value;
+    }
+    return { item };
+  }
+
+  /** Every member cell in column order, so that the first bad cell is the one reported. */
+  function convertAll(
+    row: SheetRow,
+    cells: readonly string[],
+    plan: PerOperation,
+    digits: string,
+    kind: NumberKind,
+    operation: Operation,
+    target: string,
+    sharedKey: string,
+  ): InvalidRow | Pending | Promise<InvalidRow | Pending> {
     const records: Records = { portForm: { ...plan.defaults.portForm }, request: { ...plan.defaults.request }, item: { ...plan.defaults.item } };
     let waiting: { column: MemberColumn; result: Promise<Converted> }[] | null = null;
     for (const column of memberColumns) {
@@ -212,8 +303,13 @@ export function createValidator(context: ValidatorContext): Validator {
       store(records, column, result.value);
     }
     if (extraColumns.length > 0) mergeExtraDetails(records.portForm, cells);
-    const pending: Pending = { row, digits, kind, operation, target, group: cellOf(cells, groupAt), records };
-    if (waiting === null) return complete(pending, plan);
+    const group = cellOf(cells, groupAt);
+    const converted = (): InvalidRow | Pending => {
+      const shared = remember(sharedRecords, sharedKey, { portForm: Object.freeze(records.portForm), request: Object.freeze(records.request) });
+      const item = remember(itemRecords, cacheKey(operation, itemAt, cells), records.item);
+      return complete({ row, digits, kind, operation, target, group, records: { portForm: shared.portForm, request: shared.request, item } }, plan);
+    };
+    if (waiting === null) return converted();
     const columns = waiting;
     return Promise.all(columns.map((w) => w.result)).then((results) => {
       for (let i = 0; i < results.length; i++) {
@@ -223,7 +319,7 @@ export function createValidator(context: ValidatorContext): Validator {
         if (!result.ok) return invalid(row, `${column.label} ${result.reason}`, digits, kind, operation);
         store(records, column, result.value);
       }
-      return complete(pending, plan);
+      return converted();
     });
   }
 
@@ -265,13 +361,12 @@ export function createValidator(context: ValidatorContext): Validator {
   }
 
   // --- duplicates, decided in call order ---------------------------------------------------
-  const takenAt = new Map<string, number>();
+  const taken = new TakenNumbers();
   function finish(outcome: InvalidRow | Pending): CheckedRow {
     if ("valid" in outcome) return outcome;
     const { row, digits, kind, operation } = outcome;
-    const earlier = takenAt.get(digits);
-    if (earlier !== undefined) return invalid(row, `duplicate of row ${earlier} (${digits})`, digits, kind, operation);
-    takenAt.set(digits, row.line);
+    const earlier = taken.take(digits, row.line);
+    if (earlier !== null) return invalid(row, `duplicate of row ${earlier} (${digits})`, digits, kind, operation);
     const valid: ValidRow = {
       valid: true,
       index: row.index,

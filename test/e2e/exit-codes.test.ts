@@ -65,7 +65,7 @@ describe("exit codes", () => {
     const { path } = await trunkSheet(1);
     const run = await runCli(["submit", path, "--concurrency", "0"]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('--concurrency takes a whole number >= 1, not "0"');
+    expect(run.stderr).toContain('--concurrency takes a whole number from 1 to 256, not "0"');
   });
 
   it("exits 2 when the service refuses the credentials at lookup, without echoing the password", async () => {

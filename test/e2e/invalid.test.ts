@@ -79,4 +79,7 @@ it("makes each invalid row say what is wrong, sends none of them, and exits 1", 
     expect(row.result_message, rule).not.toContain("\n");
   }
   expect(sandbox.accepted().flatMap((r) => r.numbers)).toEqual(["4165553000"]);
+  // A ragged row still names its number, so the results can be matched back to it.
+  const ragged = rows[ROWS.findIndex(([rule]) => rule === "ragged")]!;
+  expect([ragged.result_number, ragged.result_number_type]).toEqual(["4165553013", "regular"]);
 });

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server.js";
@@ -184,5 +184,45 @@ describe("input and results", () => {
     expect(rows.map((r) => [r["number"], r.result_status, r.result_operation])).toEqual([
       ["416-555-1021", "submitted", "POST /v2/NumberPorts/Inbound/DIDs"],
     ]);
+  });
+});
+
+describe("sheets as spreadsheet programs save them", () => {
+  it("puts a row naming loa.pdf and a row taking loa.pdf from --defaults in one request", async () => {
+    await writeFile(join(dir, "loa.pdf"), "%PDF-1.4 signed");
+    await writeSheet(dir, "loa.defaults.json", JSON.stringify({ portForm: { FileLetterOfAuthorization: "loa.pdf" } }));
+    const sheet = await writeSheet(
+      dir,
+      "loa.csv",
+      [`number,pilot_number,portform.FileLetterOfAuthorization,${FORM_HEADER}`, `416-555-1031,4165550100,loa.pdf,${FORM_CELLS}`, `416-555-1032,4165550100,,${FORM_CELLS}`].join("\n"),
+    );
+    const run = await runCli(["submit", sheet, ...against(sandbox)]);
+    expect(run.code).toBe(0);
+    expect(sandbox.accepted().map((r) => r.numbers)).toEqual([["4165551031", "4165551032"]]);
+  });
+
+  it("skips the blank-looking lines an Excel export ends with, so a clean sheet exits 0", async () => {
+    const sheet = await writeSheet(
+      dir,
+      "excel.csv",
+      [`number,pilot_number,${FORM_HEADER}`, `416-555-1041,4165550100,${FORM_CELLS}`, ",,,,,,,,,,,", `416-555-1042,4165550100,${FORM_CELLS}`, ",,,,,,,,,,,", " ,,,,,,,,,,,", ""].join("\r\n"),
+    );
+    const run = await runCli(["submit", sheet, ...against(sandbox)]);
+    expect(run.code).toBe(0);
+    const rows = await readResults(join(dir, "excel.results.csv"));
+    expect(rows.map((r) => [r["number"], r.result_status])).toEqual([
+      ["416-555-1041", "submitted"],
+      ["416-555-1042", "submitted"],
+    ]);
+  });
+
+  it("refuses a Windows-1252 sheet whole, naming its first line that is not UTF-8, and sends nothing", async () => {
+    const sheet = join(dir, "cp1252.csv");
+    const text = [`number,pilot_number,${FORM_HEADER}`, `416-555-1051,4165550100,${FORM_CELLS}`, `416-555-1052,4165550100,${FORM_CELLS.replace("Acme Plumbing", "Café Montréal")}`].join("\r\n");
+    await writeFile(sheet, Buffer.from(text, "latin1"));
+    const run = await runCli(["submit", sheet, ...against(sandbox)]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`${sheet}: line 3: not UTF-8 text (save the sheet as "CSV UTF-8"); nothing was sent`);
+    expect(sandbox.received()).toEqual([]);
   });
 });

@@ -223,3 +223,88 @@ describe("refusing a file that cannot be read as CSV", () => {
     );
   });
 });
+
+describe("skipping lines that carry nothing", () => {
+  it("skips lines whose cells are all empty or spaces, numbering later rows by their own lines", async () => {
+    const text = ["number,note,extra", "4165550101,a,b", ",,", " , ,\t", "4165550102,c,d", ",", ",,,,", "4165550103,e,f", ",,", ",,"].join("\r\n");
+    const { rows } = await readAll(sheetFile(text + "\r\n"));
+    expect(rows).toEqual([
+      { index: 0, line: 2, cells: ["4165550101", "a", "b"] },
+      { index: 1, line: 5, cells: ["4165550102", "c", "d"] },
+      { index: 2, line: 8, cells: ["4165550103", "e", "f"] },
+    ]);
+  });
+
+  it("skips a blank-looking record that spans lines inside quotes, and counts its lines", async () => {
+    const { rows } = await readAll(sheetFile('number,note\r\n" \r\n ",""\r\n4165550101,x\r\n'));
+    expect(rows).toEqual([{ index: 0, line: 4, cells: ["4165550101", "x"] }]);
+  });
+
+  it("keeps a row with only its number, or with only a passthrough cell, for the validator", async () => {
+    const { rows } = await readAll(sheetFile("number,note\n4165550101,\n,only a note\n"));
+    expect(rows.map((r) => [r.line, r.cells])).toEqual([
+      [2, ["4165550101", ""]],
+      [3, ["", "only a note"]],
+    ]);
+  });
+
+  it("rereads each row's own text after skipped lines", async () => {
+    const path = sheetFile("number,note\n,,\n4165550101,a\n,\n,\n4165550102,b\n");
+    const sheet = await openSheet(path);
+    for await (const row of sheet.rows) void row;
+    const raw = await sheet.reread();
+    if (raw === null) throw new Error("expected the file to be rereadable");
+    try {
+      expect([(await raw.read(0))?.toString(), (await raw.read(1))?.toString()]).toEqual(["4165550101,a", "4165550102,b"]);
+    } finally {
+      await raw.close();
+    }
+  });
+});
+
+describe("refusing a sheet that is not UTF-8", () => {
+  const windows1252 = (text: string): Buffer => Buffer.from(text, "latin1");
+  const notUtf8 = (source: string, line: number) =>
+    `${source}: line ${line}: not UTF-8 text (save the sheet as "CSV UTF-8"); nothing was sent`;
+
+  it("refuses a Windows-1252 sheet whole, naming the line of the first accented letter", async () => {
+    const text = ["number,portform.CustomerName", "4165550101,Acme", "4165550102,Acme", "4165550103,Acme", "4165550104,Café Montréal", "4165550105,Acme"].join("\r\n");
+    const path = sheetFile(windows1252(text));
+    expect(await refusal(readAll(path))).toEqual({ name: "InputError", exitCode: 2, message: notUtf8(path, 5) });
+  });
+
+  it("refuses a header that is not UTF-8 before reading any row", async () => {
+    const path = sheetFile(windows1252("number,Société\n4165550101,x\n"));
+    expect((await refusal(openSheet(path))).message).toBe(notUtf8(path, 1));
+  });
+
+  it("counts lines across chunks of a large sheet, and in a sheet whose lines end in CR alone", async () => {
+    const rows = Array.from({ length: 20_000 }, (_, i) => `${4165560000 + i},réseau ${i}`);
+    const bad = Buffer.concat([Buffer.from(["number,note", ...rows.slice(0, 15_000)].join("\n") + "\n"), windows1252("4165590000,Montréal\n")]);
+    const big = sheetFile(bad);
+    expect((await refusal(readAll(big))).message).toBe(notUtf8(big, 15_002));
+    const mac = sheetFile(windows1252("number,note\r4165550101,a\r4165550102,Québec\r"));
+    expect((await refusal(readAll(mac))).message).toBe(notUtf8(mac, 3));
+  });
+
+  it("refuses a sheet that ends in the middle of a multi-byte character", async () => {
+    const path = sheetFile(Buffer.concat([Buffer.from("number,note\n4165550101,caf"), Buffer.from("é").subarray(0, 1)]));
+    expect((await refusal(readAll(path))).message).toBe(notUtf8(path, 2));
+  });
+
+  it("refuses a UTF-16 sheet, as spreadsheet programs save 'Unicode text'", async () => {
+    const path = sheetFile(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("number\tnote\r\n4165550101\tx\r\n", "utf16le")]));
+    expect((await refusal(openSheet(path))).message).toBe(notUtf8(path, 1));
+  });
+
+  it("reads UTF-8 characters cut across chunk boundaries, and a U+FFFD written in the sheet, as they are", async () => {
+    const text = "number;note\n4165550101;Montréal € 😀 \uFFFD\n";
+    const bytes = Buffer.from(text);
+    // One byte a chunk: every multi-byte character is cut at every possible place.
+    const stdin = Readable.from([...bytes].map((byte) => Buffer.from([byte])));
+    const { rows } = await openSheet("-", { stdin });
+    const all: SheetRow[] = [];
+    for await (const row of rows) all.push(row);
+    expect(all).toEqual([{ index: 0, line: 2, cells: ["4165550101", "Montréal € 😀 \uFFFD"] }]);
+  });
+});

@@ -71,13 +71,14 @@ describe("planRequests", () => {
     expect(planRequests([a, b], 100)).toHaveLength(2);
   });
 
-  it("compares attachments by the file they came from, not by copying their contents into a key", () => {
-    const loa = [{ FileName: "loa.pdf", ContentType: "application/pdf", Base64Contents: "JVBERi0=" }];
-    const sameFile = planRequests([row(0, { portForm: { ...FORM, FileLetterOfAuthorization: loa } }), row(1, { portForm: { ...FORM, FileLetterOfAuthorization: loa } })], 100);
-    expect(sameFile).toHaveLength(1);
-    const otherFile = [{ ...loa[0]! }];
-    const twoFiles = planRequests([row(0, { portForm: { ...FORM, FileLetterOfAuthorization: loa } }), row(1, { portForm: { ...FORM, FileLetterOfAuthorization: otherFile } })], 100);
-    expect(twoFiles).toHaveLength(2);
+  it("treats attachments with the same name, type and contents as identical, whichever object holds them", () => {
+    const loa = { FileName: "loa.pdf", ContentType: "application/pdf", Base64Contents: "JVBERi0=" };
+    const withLoa = (index: number, file: typeof loa) => row(index, { portForm: { ...FORM, FileLetterOfAuthorization: [file] } });
+    // The --defaults file and a cell naming loa.pdf read it separately: two equal objects.
+    expect(planRequests([withLoa(0, loa), withLoa(1, { ...loa }), withLoa(2, loa)], 100)).toHaveLength(1);
+    expect(planRequests([withLoa(0, loa), withLoa(1, { ...loa, Base64Contents: "JVBERi1=" })], 100)).toHaveLength(2);
+    expect(planRequests([withLoa(0, loa), withLoa(1, { ...loa, FileName: "loa-2.pdf" })], 100)).toHaveLength(2);
+    expect(planRequests([withLoa(0, loa), withLoa(1, { ...loa, ContentType: "image/png" })], 100)).toHaveLength(2);
   });
 
   it("yields the same requests for the same input every time", () => {

@@ -100,9 +100,9 @@ describe("formatSummary", () => {
     expect(text).not.toContain("--retry-unknown");
   });
 
-  it("tells the user to check unknown numbers with the service before --retry-unknown", () => {
+  it("tells the user that a re-run checks unknown numbers with PortInStatus, and what --retry-unknown adds", () => {
     const text = formatSummary({ ...base, counts: counts({ submitted: 5, unknown: 1 }), exitCode: 1 });
-    expect(text).toMatch(/next: 1 row unknown .*check these numbers' port-in status with the service \(PortInStatus\) before re-running with --retry-unknown/);
+    expect(text).toMatch(/next: 1 row unknown .*run again with the same --state: each is checked with PortInStatus first .*add --retry-unknown to resend those it lacks/);
     expect(text).not.toContain("see result_message");
   });
 

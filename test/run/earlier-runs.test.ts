@@ -37,7 +37,7 @@ afterEach(async () => {
  * A service whose PortInStatus knows `present` (number => ticket), fails for `broken` with
  * `brokenStatus`, and answers 404 otherwise; it records the most checks it had in flight.
  */
-async function service(present: Record<string, string>, broken: string[] = [], brokenStatus = 503) {
+async function service(present: Record<string, string | { ticket: string; status: string }>, broken: string[] = [], brokenStatus = 503) {
   let inFlight = 0;
   const seen = { most: 0 };
   const server = await serve((req, res, arrival) => {
@@ -47,7 +47,11 @@ async function service(present: Record<string, string>, broken: string[] = [], b
     setTimeout(() => {
       inFlight--;
       if (broken.includes(number)) json(res, brokenStatus, { ID: "Unavailable", Message: "status service down" });
-      else if (present[number]) json(res, 200, { TicketId: present[number], Status: "SUBMITTED", PortDate: "", RejectReason: "", RejectSummary: "" });
+      else if (present[number]) {
+        const found = present[number];
+        const [ticket, status] = typeof found === "string" ? [found, "SUBMITTED"] : [found.ticket, found.status];
+        json(res, 200, { TicketId: ticket, Status: status, PortDate: "", RejectReason: "", RejectSummary: "" });
+      }
       else json(res, 404, { ID: "NotFound", Message: "no port-in" });
     }, 20);
   });
@@ -117,6 +121,20 @@ describe("re-running over earlier runs' numbers", () => {
         "an earlier run sent this number and stopped before learning the outcome; PortInStatus finds no port-in for it: re-run with --retry-unknown to send it again",
     });
     expect(earlier.settle(row("4165550105"))?.message).toMatch(/^an earlier run sent this number but could not learn the outcome \(500 Internal Server Error\)/);
+  });
+
+  it.each(["CANCELLED", "Rejected"])("treats a port-in whose status is %s as ended: unknown, resent only with --retry-unknown, never recorded", async (status) => {
+    const { client } = await service({ "4165550103": { ticket: "OLD-77", status } });
+    const recorded: string[] = [];
+    const record = (number: string) => (recorded.push(number), Promise.resolve());
+    const without = await reviewEarlierRuns(PRIOR, ROWS, options((n) => client.portInStatus(n), { record }));
+    expect(without.settle(row("4165550103"))).toMatchObject({
+      status: "unknown",
+      message: `an earlier run sent this number and stopped before learning the outcome; PortInStatus says ${status}: re-run with --retry-unknown to send it again`,
+    });
+    const withRetry = await reviewEarlierRuns(PRIOR, ROWS, options((n) => client.portInStatus(n), { record, retryUnknown: true }));
+    expect(withRetry.settle(row("4165550103"))).toBeNull();
+    expect(recorded).toEqual([]);
   });
 
   it("plans a number the service lacks with --retry-unknown, and still skips one it has", async () => {

@@ -119,3 +119,15 @@ describe("buildBody", () => {
     expect(parsed.success ? "valid" : describeIssues(parsed.error)).toBe("PortForm: unknown member NumbersToRemain");
   });
 });
+
+describe("item members by kind", () => {
+  it("refuses Label and AdditionalLabel on Business Permanent Call Forwards, which SPEC gives to DIDs, lines and forwards only", () => {
+    const forwarding = body("business-permanent-call-forwards", "OFF-BPCF-001", [["4165550101", { ForwardingTN: 6135550199, Label: "Desk", AdditionalLabel: "East" }]], {
+      BusinessGroupSubscriptionID: "BGS-7",
+    });
+    expect(forwarding.verdict).toBe("ForwardingInstructions.0: unknown member Label, AdditionalLabel");
+    const item = { Account: 1001, CallForwardingNumber: 6135550199, Enabled: true, PCFProvisioningInstructions: "forward all", Label: "Desk", AdditionalLabel: "East" };
+    expect(body("permanent-call-forwards", "OFF-PCF-001", [["4165550101", item]]).verdict).toBe("valid");
+    expect(body("dids", "4165550100", [["4165550101", { Label: "Desk", AdditionalLabel: "East" }]]).verdict).toBe("valid");
+  });
+});

@@ -77,45 +77,104 @@ describe("loadDefaults", () => {
     });
   });
 
+  it("takes ExtraDetails written as Key=Value pairs too", async () => {
+    const path = await defaultsFile("pairs.json", { portForm: { ExtraDetails: "Building = B2; Floor=3" } });
+    expect((await loadDefaults(path, PROVIDERS)).portForm).toEqual({
+      ExtraDetails: [
+        { Key: "Building", Value: "B2" },
+        { Key: "Floor", Value: "3" },
+      ],
+    });
+    expect((await refusal({ portForm: { ExtraDetails: "no pairs here" } })).message).toMatch(
+      /: portForm\.ExtraDetails: "no pairs here" is not an extra detail \(Key=Value, ;-separated\)$/,
+    );
+  });
+
   it("treats every section as optional", async () => {
     expect(await loadDefaults(await defaultsFile("empty.json", {}), PROVIDERS)).toEqual(NO_DEFAULTS);
   });
 
   it("refuses an unknown member, naming the file and the closest known member", async () => {
     const error = await refusal({ portForm: { CustomerNam: "Acme" } });
-    expect(error.message).toBe(`--defaults file "${join(dir, "bad.json")}": unknown member portForm.CustomerNam (did you mean portForm.CustomerName?)`);
+    expect(error.message).toBe(`--defaults file "${join(dir, "bad.json")}": portForm.CustomerNam: unknown member (did you mean portForm.CustomerName?)`);
     expect(error.exitCode).toBe(2);
   });
 
-  it("refuses portin's own members, which are not the user's to set", async () => {
-    expect((await refusal({ portForm: { NumbersToPort: [4165550101] } })).message).toContain("unknown member portForm.NumbersToPort");
+  it("refuses portin's own members, saying portin fills them, as the header check does", async () => {
+    const error = await refusal({
+      portForm: { NumbersToPort: [4165550101] },
+      request: { PilotNumber: 4165550000, OfferingID: "OFF-1" },
+      item: { Number: 4165550101, TN: 4165550101, PlanID: "OFF-1" },
+    });
+    expect(error.message).toBe(
+      `--defaults file "${join(dir, "bad.json")}": ` +
+        [
+          "portForm.NumbersToPort: filled by portin from the number column, not by --defaults (remove it)",
+          "request.PilotNumber: filled by portin from the pilot_number column, not by --defaults (remove it)",
+          "request.OfferingID: filled by portin from the offering_id column, not by --defaults (remove it)",
+          "item.Number: filled by portin from the number column, not by --defaults (remove it)",
+          "item.TN: filled by portin from the number column, not by --defaults (remove it)",
+          "item.PlanID: filled by portin from the offering_id column, not by --defaults (remove it)",
+        ].join("; "),
+    );
+    expect(error.message).not.toContain("did you mean");
+  });
+
+  it("reports every wrong member in one line, as path: message", async () => {
+    const error = await refusal({
+      portForm: { CustomerNam: "Acme", RequestedPortDate: "2026-13-01", CustomerCity: "Toronto" },
+      portForms: {},
+      item: { Account: { n: 1 } },
+    });
+    expect(error.message).toBe(
+      `--defaults file "${join(dir, "bad.json")}": ` +
+        'portForm.CustomerNam: unknown member (did you mean portForm.CustomerName?); portForm.RequestedPortDate: "2026-13-01" is not a date (YYYY-MM-DD); ' +
+        'portForms: unknown key (expected portForm, request or item); item.Account: must be a non-empty string, number, boolean or list, not {"n":1}',
+    );
+    expect(error.message).not.toContain("\n");
   });
 
   it("refuses an unknown top-level key", async () => {
-    expect((await refusal({ portForms: {} })).message).toMatch(/: unknown key "portForms" \(expected portForm, request or item\)$/);
+    expect((await refusal({ portForms: {} })).message).toMatch(/": portForms: unknown key \(expected portForm, request or item\)$/);
   });
 
   it("refuses a value of the wrong type, naming its JSON path", async () => {
     expect((await refusal({ portForm: { RequestedPortDate: "2026-13-01" } })).message).toMatch(
-      /: portForm\.RequestedPortDate "2026-13-01" is not a date \(YYYY-MM-DD\)$/,
+      /: portForm\.RequestedPortDate: "2026-13-01" is not a date \(YYYY-MM-DD\)$/,
     );
     expect((await refusal({ item: { Account: { n: 1 } } })).message).toMatch(
-      /: item\.Account must be a non-empty string, number, boolean or list, not \{"n":1\}$/,
+      /: item\.Account: must be a non-empty string, number, boolean or list, not \{"n":1\}$/,
     );
     expect((await refusal({ portForm: { CurrentProvider: "Telus" } })).message).toContain(
-      'portForm.CurrentProvider "Telus" is not a known provider ID or name',
+      'portForm.CurrentProvider: "Telus" is not a known provider ID or name',
     );
   });
 
   it("refuses a file it names that cannot be read, relative to the defaults file", async () => {
     expect((await refusal({ portForm: { FileLastInvoice: "invoice.pdf" } })).message).toContain(
-      `portForm.FileLastInvoice file "invoice.pdf" cannot be read (no such file: ${join(dir, "invoice.pdf")})`,
+      `portForm.FileLastInvoice: file "invoice.pdf" cannot be read (no such file: ${join(dir, "invoice.pdf")})`,
     );
   });
 
   it("refuses a file that is not JSON, or not an object", async () => {
-    expect((await refusal("{ portForm: ")).message).toMatch(/^--defaults file ".*bad\.json" is not valid JSON \(.*\); fix the file$/);
+    expect((await refusal("{ portForm: ")).message).toMatch(/^--defaults file ".*bad\.json": line 1, column 3: not valid JSON \(.*\); fix the file$/);
     expect((await refusal([1, 2])).message).toMatch(/must hold a JSON object/);
+  });
+
+  it("names the line and column of a JSON syntax error, not its offset", async () => {
+    const path = join(dir, "bad.json");
+    const trailingComma = '{\n  "portForm": {\n    "CustomerName": "Acme",\n  }\n}\n';
+    expect((await refusal(trailingComma)).message).toBe(
+      `--defaults file "${path}": line 4, column 3: not valid JSON (Expected double-quoted property name); fix the file`,
+    );
+    const badLiteral = '{\n  "portForm": {\n    "ContactMeBLIF": tru\n  }\n}';
+    expect((await refusal(badLiteral)).message).toBe(`--defaults file "${path}": line 3, column 25: not valid JSON (Unexpected token '\\n'); fix the file`);
+    expect((await refusal('{"portForm": {"ContactMeBLIF": tru}}')).message).toBe(
+      `--defaults file "${path}": line 1, column 35: not valid JSON (Unexpected token '}'); fix the file`,
+    );
+    expect((await refusal('\uFEFF{"portForm": {\r\n  "CustomerName": "Acme"')).message).toBe(
+      `--defaults file "${path}": line 2, column 25: not valid JSON (Expected ',' or '}' after property value); fix the file`,
+    );
   });
 
   it("refuses a file that cannot be read", async () => {

@@ -1,6 +1,7 @@
 import { parsePhoneNumberFromString } from "libphonenumber-js";
 import { describe, expect, it } from "vitest";
-import { parseNanp, TOLL_FREE_AREA_CODES } from "../../src/validate/nanp.js";
+import { TOLL_FREE_AREA_CODES } from "../../src/service/operations.js";
+import { parseNanp } from "../../src/validate/nanp.js";
 
 describe("parseNanp", () => {
   it.each([

@@ -2,9 +2,9 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Column, ColumnRole, SheetLayout, SheetRow } from "../../src/input/types.js";
-import { findMember } from "../../src/service/wire.js";
-import type { MemberScope, WireMembers } from "../../src/service/wire.js";
+import { matchColumns } from "../../src/input/columns.js";
+import type { SheetLayout, SheetRow } from "../../src/input/types.js";
+import type { WireMembers } from "../../src/service/wire.js";
 import { NO_DEFAULTS } from "../../src/validate/defaults.js";
 import type { ReadFile } from "../../src/validate/files.js";
 import type { CheckedRow, Defaults, InvalidRow, Lookups, ValidRow } from "../../src/validate/types.js";
@@ -48,26 +48,9 @@ const CUSTOMER: WireMembers = {
 };
 const WITH_CUSTOMER: Defaults = { portForm: CUSTOMER, request: {}, item: {} };
 
-function roleOf(header: string): ColumnRole {
-  const name = header.trim().toLowerCase();
-  if (name === "number") return { kind: "number" };
-  if (name === "pilot_number") return { kind: "pilot" };
-  if (name === "offering_id") return { kind: "offering" };
-  if (name === "group") return { kind: "group" };
-  const extra = /^portform\.extradetails\.(.+)$/i.exec(header);
-  if (extra?.[1] !== undefined) return { kind: "extraDetail", key: extra[1] };
-  const member = /^(portform|request|item)\.(.+)$/i.exec(header);
-  if (member?.[1] !== undefined && member[2] !== undefined) {
-    const info = findMember(member[1].toLowerCase() as MemberScope, member[2]);
-    if (info === undefined) throw new Error(`test sheet names unknown member ${header}`);
-    return { kind: "member", member: info };
-  }
-  return { kind: "passthrough" };
-}
-
+/** The layout the reader would hand over for this header: columns matched as `openSheet` matches them. */
 function layoutOf(header: readonly string[], baseDir = "/nowhere"): SheetLayout {
-  const columns: Column[] = header.map((h, index) => ({ index, header: h, role: roleOf(h) }));
-  return { source: "sheet.csv", baseDir, delimiter: ",", header, columns };
+  return { source: "sheet.csv", baseDir, delimiter: ",", header, columns: matchColumns("sheet.csv", header) };
 }
 
 /** Rows as a CSV would give them: data starts on line 2. */
@@ -157,10 +140,17 @@ describe("targets and routes", () => {
 });
 
 describe("invalid rows", () => {
-  it("refuses a row with a different number of fields than the header", async () => {
-    expect(await reason(TRUNK, ["4165550101", "4165550000"])).toBe("has 2 fields, the header has 4");
-    const row = await one(TRUNK, ["4165550101", "4165550000", "", "", "extra"]);
-    expect(row).toMatchObject({ valid: false, line: 2, number: "", reason: "has 5 fields, the header has 4" });
+  it("refuses a row with a different number of fields than the header, still naming its number when it parses", async () => {
+    expect(await one(TRUNK, ["4165550101", "4165550000"])).toMatchObject({
+      valid: false,
+      number: "4165550101",
+      numberKind: "regular",
+      reason: "has 2 fields, the header has 4",
+    });
+    const row = await one(TRUNK, ["1-800-555-0101", "4165550000", "", "", "extra"]);
+    expect(row).toMatchObject({ valid: false, line: 2, number: "8005550101", numberKind: "toll-free", reason: "has 5 fields, the header has 4" });
+    expect(await one(TRUNK, ["not a number", "4165550000"])).toMatchObject({ number: "", numberKind: null, reason: "has 2 fields, the header has 4" });
+    expect(await one(TRUNK, [""])).toMatchObject({ number: "", numberKind: null, reason: "has 1 field, the header has 4" });
   });
 
   it("refuses a row without a number", async () => {
@@ -259,6 +249,21 @@ describe("invalid rows", () => {
     expect(await reason([...TRUNK, "item.BusinessGroupID"], ["4165550101", "4165550000", "", "", "BG"])).toBe(
       "item.BusinessGroupID is not taken by DID items of POST /v2/NumberPorts/Inbound/DIDs; empty the cell for this row",
     );
+  });
+
+  it("refuses item.Label and item.AdditionalLabel on a Business Permanent Call Forward, whose ForwardingInstructions take no labels", async () => {
+    const header = [...TRUNK, "request.BusinessGroupSubscriptionID", "item.ForwardingTN", "item.Label", "item.AdditionalLabel"];
+    const forward = (label: string, additional: string): string[] => ["4165550101", "", "BPCF-6", "", "BGS-1", "6135550199", label, additional];
+    expect(await reason(header, forward("Front desk", ""))).toBe(
+      "item.Label is not taken by ForwardingInstruction items of POST /NumberPorts/Inbound/BusinessPermanentCallForwards; empty the cell for this row",
+    );
+    expect(await reason(header, forward("", "East wing"))).toBe(
+      "item.AdditionalLabel is not taken by ForwardingInstruction items of POST /NumberPorts/Inbound/BusinessPermanentCallForwards; empty the cell for this row",
+    );
+    expect((await valid(header, forward("", ""))).item).toEqual({ ForwardingTN: 6135550199 });
+    // A default label serves the DIDs, lines and forwards of a mixed sheet, and is left off here.
+    const labelled: Defaults = { portForm: CUSTOMER, request: {}, item: { Label: "default", AdditionalLabel: "also" } };
+    expect((await valid(header, forward("", ""), labelled)).item).toEqual({ ForwardingTN: 6135550199 });
   });
 
   it("calls a number already taken by an earlier valid row a duplicate of that row's line", async () => {
@@ -406,19 +411,6 @@ describe("member values", () => {
       { Key: "Room", Value: "204" },
     ]);
   });
-  it("reads a portform.ExtraDetails column itself as Key=Value pairs, with Key columns layered on top", async () => {
-    const row = await valid(
-      [...TRUNK, "portform.ExtraDetails", "portform.ExtraDetails.Room"],
-      ["4165550101", "4165550000", "", "", "Building = B2; Room=1", "204"],
-    );
-    expect(row.portForm["ExtraDetails"]).toEqual([
-      { Key: "Building", Value: "B2" },
-      { Key: "Room", Value: "204" },
-    ]);
-    expect(await reason([...TRUNK, "portform.ExtraDetails"], ["4165550101", "4165550000", "", "", "no pairs here"])).toBe(
-      'portform.ExtraDetails "no pairs here" is not an extra detail (Key=Value, ;-separated)',
-    );
-  });
 });
 
 describe("defaults", () => {
@@ -543,5 +535,59 @@ describe("files", () => {
     const [a, b] = await Promise.all(pending);
     expect(a?.valid).toBe(true);
     expect(b).toMatchObject({ valid: false, reason: "duplicate of row 2 (4165550101)" });
+  });
+});
+
+describe("rows that state the same members", () => {
+  const header = ["number", "pilot_number", "offering_id", "portform.CustomerName", "portform.CurrentProvider", "item.Label", "portform.RequestedPortDate"];
+
+  it("share one PortForm record among rows with the same cells, and keep rows with other cells apart", async () => {
+    const rows = await check({
+      header,
+      rows: [
+        ["4165550101", "4165550000", "", "Acme", "Bell Canada", "a", "2026-12-08"],
+        ["4165550102", "4165550000", "", "Acme", "Bell Canada", "b", "2026-12-08"],
+        ["4165550103", "4165550000", "", "Acme", "17", "a", "2026-12-08"],
+        ["4165550104", "4165550000", "", "Other", "Bell Canada", "a", "2026-12-08"],
+      ],
+    });
+    const [a, b, c, d] = rows as ValidRow[];
+    expect(b?.portForm).toBe(a?.portForm);
+    expect(c?.portForm).toEqual(a?.portForm);
+    expect(d?.portForm).toEqual({ ...CUSTOMER, CustomerName: "Other", CurrentProvider: 17, RequestedPortDate: "2026-12-08" });
+    expect(c?.item).toBe(a?.item);
+    expect(b?.item).toEqual({ Label: "b" });
+    expect(Object.isFrozen(a?.portForm)).toBe(true);
+  });
+
+  it("reports the first bad cell in column order for a row whose PortForm cells an earlier valid row had", async () => {
+    const rows = await check({
+      header,
+      rows: [
+        ["4165550101", "4165550000", "", "Acme", "Bell Canada", "a", "2026-12-08"],
+        ["4165550102", "4165550000", "", "Acme", "Bell Canada", "", "2026-12-08"],
+        ["4165550103", "GP-1", "", "Acme", "Bell Canada", "x", "2026-12-08"],
+        ["4165550104", "", "GP-1", "Acme", "Bell Canada", "x", "2026-12-08"],
+        ["4165550105", "4165550000", "", "Acme", "Bell Canada", "a", "2026-13-08"],
+      ],
+    });
+    expect(rows.map((r) => (r.valid ? "valid" : r.reason))).toEqual([
+      "valid",
+      "valid",
+      expect.stringContaining("pilot_number"),
+      expect.stringContaining("item.Label is not taken by POST /NumberPorts/Inbound/GeneralProducts"),
+      'portform.RequestedPortDate "2026-13-08" is not a date (YYYY-MM-DD)',
+    ]);
+  });
+
+  it("tells duplicates apart among many numbers, naming the first row's line", async () => {
+    const count = 50_000;
+    const numbers = Array.from({ length: count }, (_, i) => `416${String(2000000 + i * 7)}`);
+    const rows = await check({ header: TRUNK, rows: [...numbers, numbers[12_345] ?? "", numbers[count - 1] ?? ""].map((n) => [n, "4165550000", "", ""]) });
+    expect(rows.slice(0, count).every((r) => r.valid)).toBe(true);
+    expect(rows.slice(count).map((r) => (r.valid ? "valid" : r.reason))).toEqual([
+      `duplicate of row ${12_345 + 2} (${numbers[12_345] ?? ""})`,
+      `duplicate of row ${count + 1} (${numbers[count - 1] ?? ""})`,
+    ]);
   });
 });

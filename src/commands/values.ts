@@ -1,0 +1,44 @@
+/**
+ * Option values, checked once, up front, with the offending value in the message. Options
+ * carry no yargs `type: "number"`: it would turn "abc" into NaN before we could name it.
+ */
+import { UsageError } from "../errors.js";
+
+const numberFrom = (value: unknown): number =>
+  typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
+
+/** A whole number in min..max, or a UsageError naming the option and the value given. */
+export function wholeNumber(option: string, min: number, max = Number.MAX_SAFE_INTEGER, unit = "") {
+  return (value: unknown): number => {
+    const n = numberFrom(value);
+    if (Number.isInteger(n) && n >= min && n <= max) return n;
+    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
+    throw new UsageError(`--${option} takes a whole number${unit} ${range}, not "${String(value)}"`);
+  };
+}
+
+/** A share from 0 to 1, for fault rates. */
+export function share(option: string) {
+  return (value: unknown): number => {
+    const n = numberFrom(value);
+    if (Number.isFinite(n) && n >= 0 && n <= 1) return n;
+    throw new UsageError(`--${option} takes a share from 0 to 1 (0.1 is one request in ten), not "${String(value)}"`);
+  };
+}
+
+/**
+ * A file path that must not be empty: `--state "$STATE"` with STATE unset must not quietly
+ * mean "no journal", which would let a re-run send every number again.
+ */
+export function nonEmptyPath(option: string) {
+  return (value: unknown): string => {
+    if (typeof value === "string" && value.trim() !== "") return value;
+    throw new UsageError(`--${option} needs a path, not "${String(value)}"`);
+  };
+}
+
+/**
+ * yargs turns a lone "-" into "" (yargs/yargs#1312, yargs-parser#381); "-" is how SPEC spells
+ * standard input and output, and an empty path names no file, so "" can only have been "-".
+ */
+export const dashMeansStdio = (value: unknown): string => (value === "" ? "-" : String(value));

@@ -1,0 +1,81 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startSandbox, type RunningSandbox } from "../../src/sandbox/server.js";
+import { against, FORM_CELLS, FORM_HEADER, parseResults, readResults, runCli, tempDir, writeSheet } from "./harness.js";
+
+let sandbox: RunningSandbox | undefined;
+afterEach(async () => {
+  await sandbox?.close();
+  sandbox = undefined;
+});
+
+const SHEET = `number,pilot_number,${FORM_HEADER}\n416-555-4001,4165550100,${FORM_CELLS}\n416-555-4002,4165550100,${FORM_CELLS}\n`;
+
+describe("options a user gets wrong, and a lone -", () => {
+  it("writes the results to stdout for --results -, with a file input", async () => {
+    const dir = await tempDir();
+    const sheet = await writeSheet(dir, "a.csv", SHEET);
+    const run = await runCli(["plan", sheet, "--results", "-"]);
+    expect(run.code).toBe(0);
+    expect(parseResults(run.stdout).map((r) => r.result_status)).toEqual(["planned", "planned"]);
+  });
+
+  it.each([
+    [["--concurrency", "abc"], '--concurrency takes a whole number from 1 to 256, not "abc"'],
+    [["--max-per-request", "0"], '--max-per-request takes a whole number >= 1, not "0"'],
+    [["--timeout", "-5"], '--timeout takes a whole number of milliseconds >= 1, not "-5"'],
+    [["--state", ""], '--state needs a path, not ""'],
+    [["--state"], "Not enough arguments following: state"],
+  ])("refuses %j with one line naming the value, exit 2", async (args, message) => {
+    const dir = await tempDir();
+    const sheet = await writeSheet(dir, "a.csv", SHEET);
+    const run = await runCli(["submit", sheet, ...args]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`portin: ${message}\n`);
+  });
+
+  it("refuses credentials without a base URL instead of 'submitting' to the sandbox", async () => {
+    const dir = await tempDir();
+    const sheet = await writeSheet(dir, "a.csv", SHEET);
+    const run = await runCli(["submit", sheet], { env: { PORTIN_USER: "acme", PORTIN_PASSWORD: "Tr0ub4dor&3" } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--user/PORTIN_USER and --password/PORTIN_PASSWORD given but no --base-url or PORTIN_BASE_URL");
+    expect(run.stderr).not.toContain("Tr0ub4dor&3");
+  });
+
+  it("refuses results that would overwrite the input sheet, leaving it intact", async () => {
+    const dir = await tempDir();
+    const sheet = await writeSheet(dir, "a.csv", SHEET);
+    const run = await runCli(["plan", sheet, "--results", sheet]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`--results ${sheet} is also the input sheet`);
+    expect(await readFile(sheet, "utf8")).toBe(SHEET);
+  });
+
+  it("keeps a journal for the built-in sandbox that the next run can use, whatever port the sandbox gets", async () => {
+    const dir = await tempDir();
+    const sheet = await writeSheet(dir, "a.csv", SHEET);
+    const state = join(dir, "a.state.jsonl");
+    expect((await runCli(["submit", sheet, "--state", state])).code).toBe(0);
+    const again = await runCli(["submit", sheet, "--state", state]);
+    expect(again.code).toBe(0);
+    expect((await readResults(join(dir, "a.results.csv"))).map((r) => r.result_status)).toEqual(["skipped", "skipped"]);
+  });
+
+  it("warns that nothing is journalled when standard input is submitted to a service without --state", async () => {
+    sandbox = await startSandbox();
+    const run = await runCli(["submit", "-", ...against(sandbox)], { stdin: SHEET });
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("portin: no --state: nothing records what is sent");
+  });
+
+  it("exits 130 when a lookup command is interrupted, without waiting for the answer", async () => {
+    sandbox = await startSandbox({ latencyMs: 5_000 });
+    const started = Date.now();
+    const run = await runCli(["trunks", ...against(sandbox)], { onSpawn: (child) => setTimeout(() => child.kill("SIGINT"), 700) });
+    expect(run.code).toBe(130);
+    expect(run.stdout).toBe("");
+    expect(Date.now() - started).toBeLessThan(4_000);
+  });
+});

@@ -1,0 +1,83 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { stringify } from "csv-stringify/sync";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { csvCell, verbatimTest } from "../../src/results/cells.js";
+import type { RowOutcome } from "../../src/results/status.js";
+import { openResults } from "../../src/results/writer.js";
+
+const unusedStdout = new Writable({ write: (_chunk, _encoding, callback) => callback() });
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "portin-verbatim-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function outcome(overrides: Partial<RowOutcome> = {}): RowOutcome {
+  return {
+    status: "rejected",
+    number: "4165550101",
+    numberType: "regular",
+    operation: "POST /v2/NumberPorts/Inbound/DIDs",
+    batch: 3,
+    ticket: "",
+    httpStatus: 400,
+    message: 'PortForm.CustomerName: "x", required; see\nline two',
+    ...overrides,
+  };
+}
+
+const TRICKY = ["", "plain", "a,b", "a;b", "tab\there", 'say "hi"', "two\nlines", "cr\rhere", "=1+1", "+1 (416) 555-0101", "-", "@home", " spaced ", "Québec 📞"];
+
+describe("copying rows the results do not change", () => {
+  it("quotes each result cell exactly as csv-stringify does, for every delimiter", () => {
+    for (const delimiter of [",", ";", "\t"]) {
+      for (const value of TRICKY) expect(csvCell(value, delimiter) + "\n").toBe(stringify([[value]], { delimiter }));
+    }
+  });
+
+  it("copies only rows of the header's width with nothing to mask or defuse", () => {
+    const copyable = verbatimTest(["number", "item.SipPassword", "note"]);
+    expect(copyable(["4165550101", "", "first"])).toBe(true);
+    expect(copyable(["+1 (416) 555-0101", "", "-"])).toBe(true);
+    expect(copyable(["4165550101", "secret", "first"])).toBe(false);
+    expect(copyable(["4165550101", "", "=HYPERLINK(1)"])).toBe(false);
+    expect(copyable(["4165550101", "", "＝1"])).toBe(false);
+    expect(copyable(["4165550101", ""])).toBe(false);
+    expect(copyable(["\nline", "", "x"])).toBe(false);
+  });
+
+  it("writes a copied row exactly as it writes the same row from its cells, mixed in any order", async () => {
+    for (const delimiter of [",", ";", "\t"]) {
+      const header = ["number", "note"];
+      const rows: { cells: string[]; text: string; result: RowOutcome }[] = TRICKY.map((note, i) => ({
+        cells: ["4165550101", note],
+        text: stringify([["4165550101", note]], { delimiter }).replace(/\n$/, ""),
+        result: outcome({ batch: i, message: TRICKY[(i + 3) % TRICKY.length] ?? "", ticket: TRICKY[(i + 5) % TRICKY.length] ?? "" }),
+      }));
+      const fromCells = join(dir, `cells-${rows.length}.csv`);
+      const writer = await openResults(fromCells, header, { delimiter, stdout: unusedStdout });
+      for (const row of rows) await writer.write(row.cells, row.result);
+      await writer.close();
+
+      const mixed = join(dir, `mixed-${rows.length}.csv`);
+      const other = await openResults(mixed, header, { delimiter, stdout: unusedStdout });
+      const copyable = verbatimTest(header);
+      let copied = 0;
+      for (const [i, row] of rows.entries()) {
+        if (i % 3 !== 2 && copyable(row.cells)) {
+          await other.writeVerbatim(Buffer.from(row.text), row.result);
+          copied++;
+        }
+        else await other.write(row.cells, row.result);
+      }
+      await other.close();
+      expect(copied).toBeGreaterThan(5);
+      expect(await readFile(mixed, "utf8")).toBe(await readFile(fromCells, "utf8"));
+    }
+  });
+});

@@ -1,0 +1,119 @@
+import { describe, expect, it } from "vitest";
+import type { PortRequest } from "../../src/plan/plan.js";
+import { dispatch } from "../../src/send/dispatch.js";
+import type { DispatchJournal } from "../../src/send/dispatch.js";
+import { OPERATIONS } from "../../src/service/operations.js";
+import type { SubmitOutcome } from "../../src/service/outcome.js";
+import type { ValidRow } from "../../src/validate/types.js";
+
+const DIDS = OPERATIONS[0] as (typeof OPERATIONS)[number];
+
+function requests(count: number): PortRequest[] {
+  return Array.from({ length: count }, (_, i) => {
+    const row: ValidRow = {
+      valid: true,
+      index: i,
+      line: i + 2,
+      number: `416555${String(i).padStart(4, "0")}`,
+      numberKind: "regular",
+      operation: DIDS,
+      target: "4165550000",
+      group: "",
+      portForm: {},
+      request: {},
+      item: {},
+    };
+    return { batch: i + 1, operation: DIDS, target: "4165550000", group: "", portForm: {}, request: {}, numbers: [row] };
+  });
+}
+
+const ACCEPTED: SubmitOutcome = { kind: "accepted", httpStatus: 200, reply: 1, ticket: "T", message: "Accepted" };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+let ids = 0;
+const base = { newRequestId: () => `r${ids++}`, ratePerSecond: null, signal: new AbortController().signal };
+
+describe("dispatch", () => {
+  it("never has more than --concurrency requests in flight, and sends every request once", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const sent: number[] = [];
+    const report = await dispatch(requests(40), {
+      ...base,
+      journal: null,
+      concurrency: 4,
+      submit: async (request) => {
+        sent.push(request.batch);
+        most = Math.max(most, ++inFlight);
+        await sleep(2);
+        inFlight--;
+        return ACCEPTED;
+      },
+    });
+    expect(most).toBe(4);
+    expect(sent.sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(report.results.size).toBe(40);
+  });
+
+  it("starts the next request once an answer is in, without waiting for its outcome to reach the disk, and returns only after every outcome has", async () => {
+    const events: string[] = [];
+    const pendingOutcomes: (() => void)[] = [];
+    const journal: DispatchJournal = {
+      intent: (id) => {
+        events.push(`intent ${id}`);
+        return Promise.resolve();
+      },
+      outcome: (id) => {
+        events.push(`outcome ${id}`);
+        return new Promise<void>((resolve) => pendingOutcomes.push(resolve));
+      },
+    };
+    ids = 0;
+    let finished = false;
+    const running = dispatch(requests(3), { ...base, journal, concurrency: 1, submit: () => Promise.resolve(ACCEPTED) }).then((report) => {
+      finished = true;
+      return report;
+    });
+    await sleep(20);
+    expect(events).toEqual(["intent r0", "outcome r0", "intent r1", "outcome r1", "intent r2", "outcome r2"]);
+    expect(finished).toBe(false);
+    for (const resolve of pendingOutcomes) resolve();
+    expect((await running).results.size).toBe(3);
+  });
+
+  it("stops starting requests when an outcome cannot be recorded, and says why", async () => {
+    const journal: DispatchJournal = {
+      intent: () => Promise.resolve(),
+      outcome: () => Promise.reject(new Error("disk full")),
+    };
+    const submitted: number[] = [];
+    const report = await dispatch(requests(20), {
+      ...base,
+      journal,
+      concurrency: 1,
+      submit: async (request) => {
+        submitted.push(request.batch);
+        await sleep(1);
+        return ACCEPTED;
+      },
+    });
+    expect(report.stopped).toMatchObject({ kind: "journal" });
+    expect(submitted.length).toBeLessThan(20);
+  });
+
+  it("rejects with a bug thrown while sending, after the requests in flight have ended", async () => {
+    let ended = 0;
+    const running = dispatch(requests(10), {
+      ...base,
+      journal: null,
+      concurrency: 3,
+      submit: async (request) => {
+        await sleep(request.batch === 2 ? 1 : 5);
+        if (request.batch === 2) throw new Error("bug");
+        ended++;
+        return ACCEPTED;
+      },
+    });
+    await expect(running).rejects.toThrow("bug");
+    expect(ended).toBe(2);
+  });
+});
