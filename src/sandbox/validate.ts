@@ -4,15 +4,13 @@
  * providers. Every problem is reported at once, each naming its member.
  */
 import { z } from "zod";
-import { OFFERING_TYPES, OPERATIONS, describeOperation, isOfferingType } from "../service/operations.js";
+import { OFFERING_TYPES, OPERATIONS, TOLL_FREE_AREA_CODES, describeOperation, isOfferingType } from "../service/operations.js";
 import type { Operation } from "../service/operations.js";
 import { LOOKUPS, bodySchema, describeIssues, itemNumbersOfBody, numbersOfBody } from "../service/wire.js";
 import type { SandboxAccount } from "./account.js";
 
-/** NANP toll-free area codes, SPEC §1.2. */
-export const TOLL_FREE_AREA_CODES: ReadonlySet<string> = new Set(["800", "833", "844", "855", "866", "877", "888"]);
 
-export function isTollFree(tenDigits: string): boolean {
+function isTollFree(tenDigits: string): boolean {
   return TOLL_FREE_AREA_CODES.has(tenDigits.slice(0, 3));
 }
 
