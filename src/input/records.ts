@@ -6,6 +6,7 @@ import { CsvError, Parser } from "csv-parse";
 import { InputError } from "../errors.js";
 import type { Delimiter } from "./delimiter.js";
 import type { SheetRow } from "./types.js";
+import { describeSystemError } from "../system-error.js";
 
 /**
  * csv-parse reports `info.lines` as the line a record *ends* on. A record starts on the line
@@ -148,16 +149,3 @@ export function readFailure(source: string, parser: SheetRecordParser, error: un
   }
 }
 
-const SYSTEM_REASONS: Readonly<Record<string, string>> = {
-  ENOENT: "no such file",
-  EACCES: "permission denied",
-  EPERM: "permission denied",
-  EISDIR: "it is a directory",
-  ENOTDIR: "a part of the path is not a directory",
-};
-
-export function describeSystemError(error: unknown): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === "string" && SYSTEM_REASONS[code] !== undefined) return SYSTEM_REASONS[code];
-  return error instanceof Error ? error.message : String(error);
-}

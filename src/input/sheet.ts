@@ -10,7 +10,8 @@ import { InputError } from "../errors.js";
 import { matchColumns } from "./columns.js";
 import { DelimiterSniffer } from "./delimiter.js";
 import { RawRows } from "./raw.js";
-import { SheetRecordParser, describeSystemError, readFailure } from "./records.js";
+import { SheetRecordParser, readFailure } from "./records.js";
+import { describeSystemError } from "../system-error.js";
 import type { SheetLayout, SheetRow } from "./types.js";
 import { Utf8Check } from "./utf8.js";
 

@@ -10,6 +10,8 @@ import type { Options as StringifyOptions } from "csv-stringify/sync";
 import { OutputError } from "../errors.js";
 import { resultTail, resultsHeader, rowShaper } from "./cells.js";
 import type { RowOutcome } from "./status.js";
+import { describeSystemError } from "../system-error.js";
+import { besideInput } from "../paths.js";
 
 export interface ResultsWriter {
   /**
@@ -38,7 +40,7 @@ export interface ResultsOptions {
 /** SPEC §2: `<input without .csv>.results.csv` beside the input; stdout for standard input. */
 export function defaultResultsPath(input: string): string {
   if (input === "-") return "-";
-  return `${input.replace(/\.csv$/i, "")}.results.csv`;
+  return besideInput(input, ".results.csv");
 }
 
 /**
@@ -134,21 +136,8 @@ async function refuseDirectory(path: string): Promise<void> {
   }
 }
 
-const FS_REASONS: Readonly<Record<string, string>> = {
-  ENOENT: "no such directory",
-  ENOTDIR: "a part of the path is not a directory",
-  EACCES: "permission denied",
-  EPERM: "permission denied",
-  EISDIR: "it is a directory",
-  EROFS: "read-only file system",
-  ENOSPC: "no space left on device",
-  EDQUOT: "disk quota exceeded",
-  EPIPE: "the reader closed the pipe",
-};
-
 function outputError(label: string, error: unknown): OutputError {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  const reason = (code === undefined ? undefined : FS_REASONS[code]) ?? code ?? (error instanceof Error ? error.message : String(error));
+  const reason = describeSystemError(error, "no such directory");
   const next = label === "standard output" ? "" : " (use --results PATH)";
   return new OutputError(`cannot write results to ${label}: ${reason}${next}`, { cause: error });
 }

@@ -4,7 +4,7 @@
  * whatever happens after that, so a stopped run still accounts for every row.
  */
 import { existsSync } from "node:fs";
-import { join, parse, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { CommandIO } from "../commands/command.js";
 import { connect, type ConnectionArgs } from "../commands/connection.js";
 import { exitCodeForSignal, UsageError } from "../errors.js";
@@ -24,6 +24,7 @@ import type { CheckedRow, Lookups, ValidRow } from "../validate/types.js";
 import { createValidator } from "../validate/validator.js";
 import { VERSION } from "../version.js";
 import { reviewEarlierRuns, type EarlierRuns } from "./earlier-runs.js";
+import { besideInput } from "../paths.js";
 
 export interface BatchOptions {
   readonly command: "submit" | "plan";
@@ -42,22 +43,17 @@ export interface BatchOptions {
 
 /** `<input without .csv>.state.jsonl` beside the input; none for standard input. */
 export function defaultStatePath(input: string): string | null {
-  return input === "-" ? null : sibling(input, ".state.jsonl");
+  return input === "-" ? null : besideInput(input, ".state.jsonl");
 }
 
 /**
  * `<input without .csv>.defaults.json`, when such a file exists: a customer's sheet and the
  * members it states once travel together, like its results and state files.
  */
-function besideInput(input: string, suffix: string): string | null {
+function defaultsBeside(input: string): string | null {
   if (input === "-") return null;
-  const path = sibling(input, suffix);
+  const path = besideInput(input, ".defaults.json");
   return existsSync(path) ? path : null;
-}
-
-function sibling(input: string, suffix: string): string {
-  const { dir, name, ext } = parse(input);
-  return join(dir, `${ext.toLowerCase() === ".csv" ? name : name + ext}${suffix}`);
 }
 
 export async function runBatch(options: BatchOptions, io: CommandIO): Promise<number> {
@@ -71,7 +67,7 @@ export async function runBatch(options: BatchOptions, io: CommandIO): Promise<nu
   const connection = await connect(options.connection, io, { retries: options.retries });
   try {
     const lookups = await fetchLookups(connection.client);
-    const defaultsPath = options.defaults ?? besideInput(options.input, ".defaults.json");
+    const defaultsPath = options.defaults ?? defaultsBeside(options.input);
     if (defaultsPath && !options.defaults) io.stderr.write(`portin: using defaults from ${defaultsPath}\n`);
     const defaults = defaultsPath ? await loadDefaults(defaultsPath, lookups.providers) : NO_DEFAULTS;
 

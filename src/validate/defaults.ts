@@ -15,6 +15,7 @@ import { converterFor } from "./convert.js";
 import type { ReadFile } from "./files.js";
 import { createFileAttacher } from "./files.js";
 import type { Defaults } from "./types.js";
+import { describeSystemError } from "../system-error.js";
 
 export const NO_DEFAULTS: Defaults = Object.freeze({
   portForm: Object.freeze({}),
@@ -128,9 +129,7 @@ export async function loadDefaults(path: string, providers: readonly Provider[],
   try {
     text = (await readFile(path, "utf8")).replace(/^\uFEFF/, "");
   } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    const why = code === "ENOENT" ? "no such file" : error instanceof Error ? error.message : String(error);
-    throw new InputError(`cannot read ${where} (${why}); check the path`, { cause: error });
+    throw new InputError(`cannot read ${where} (${describeSystemError(error)}); check the path`, { cause: error });
   }
   let json: unknown;
   try {

@@ -7,6 +7,7 @@ import { readFile as fsReadFile } from "node:fs/promises";
 import { basename, extname, resolve } from "node:path";
 import type { FileAttachment } from "../service/wire.js";
 import type { Converted } from "./convert.js";
+import { describeSystemError } from "../system-error.js";
 
 /** How file contents are read; injectable so tests can count reads. */
 export type ReadFile = (path: string) => Promise<Uint8Array>;
@@ -33,11 +34,7 @@ export function contentTypeOf(path: string): string {
 }
 
 function describeReadError(error: unknown, absolute: string): string {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === "ENOENT") return `no such file: ${absolute}`;
-  if (code === "EACCES" || code === "EPERM") return `permission denied: ${absolute}`;
-  if (code === "EISDIR") return `it is a directory: ${absolute}`;
-  return `${error instanceof Error ? error.message : String(error)}: ${absolute}`;
+  return `${describeSystemError(error)}: ${absolute}`;
 }
 
 export interface FileAttacher {

@@ -1,0 +1,23 @@
+/**
+ * One plain-words reason for a file system error, shared by everything that reads or writes
+ * a user's files, so the same cause reads the same everywhere.
+ */
+const REASONS: Readonly<Record<string, string>> = {
+  ENOENT: "no such file",
+  ENOTDIR: "a part of the path is not a directory",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  EISDIR: "it is a directory",
+  EROFS: "read-only file system",
+  ENOSPC: "no space left on device",
+  EDQUOT: "disk quota exceeded",
+  EPIPE: "the reader closed the pipe",
+};
+
+/** "no such file", "permission denied", …; `missing` rewords ENOENT (a results path lacks its directory). */
+export function describeSystemError(error: unknown, missing = REASONS["ENOENT"]): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === "ENOENT" && missing !== undefined) return missing;
+  if (typeof code === "string" && REASONS[code] !== undefined) return REASONS[code];
+  return error instanceof Error ? error.message : String(error);
+}
