@@ -3,6 +3,7 @@
  * outcome to what its rows become (SPEC §4). The journal's intent is durable before a
  * request leaves; its outcome is recorded after the answer.
  */
+import pLimit from "p-limit";
 import { PortinError } from "../errors.js";
 import type { PortRequest } from "../plan/plan.js";
 import type { SubmitOutcome } from "../service/outcome.js";
@@ -55,10 +56,8 @@ export interface DispatchReport {
 export async function dispatch(requests: readonly PortRequest[], options: DispatchOptions): Promise<DispatchReport> {
   const results = new Map<number, RequestResult>();
   const rate = new StartRate(options.ratePerSecond);
-  const slots = new Slots(options.concurrency);
   const commits = new Set<Promise<void>>();
   let stopped: StopReason | null = null;
-  // A bug (not an outcome: submit never throws for those) stops the run once in-flight requests end.
   const crash: { error?: unknown; happened: boolean } = { happened: false };
 
   const recordOutcome = async (requestId: string, result: RequestResult): Promise<void> => {
@@ -98,58 +97,37 @@ export async function dispatch(requests: readonly PortRequest[], options: Dispat
     }
   };
 
-  for (const request of requests) {
-    // Requests are started only as slots free up, so nothing queues without bound.
-    await slots.acquire();
+  const limit = pLimit(options.concurrency);
+  const queued = new Set<Promise<void>>();
+  // p-limit's queue is unbounded: the loop below enqueues only while fewer than
+  // `concurrency` requests wait in it, and a request leaving the queue wakes the loop.
+  let wakeProducer: (() => void) | null = null;
+
+  const start = async (request: PortRequest): Promise<void> => {
+    wakeProducer?.();
+    wakeProducer = null;
     await rate.wait(options.signal);
     if (options.signal.aborted) stopped ??= { kind: "signal", signal: String(options.signal.reason) };
-    if (stopped || crash.happened) {
-      slots.release();
-      break;
-    }
-    void sendOne(request)
+    if (stopped || crash.happened) return;
+    await sendOne(request);
+  };
+
+  for (const request of requests) {
+    while (limit.pendingCount >= options.concurrency) await new Promise<void>((resolve) => (wakeProducer = resolve));
+    if (options.signal.aborted) stopped ??= { kind: "signal", signal: String(options.signal.reason) };
+    if (stopped || crash.happened) break;
+    const task: Promise<void> = limit(() => start(request))
       .catch((error: unknown) => {
+        // A bug (not an outcome: submit never throws for those) stops the run once in-flight requests end.
         if (!crash.happened) Object.assign(crash, { error, happened: true });
       })
-      .finally(() => slots.release());
+      .finally(() => queued.delete(task));
+    queued.add(task);
   }
-  await slots.drain();
+  await Promise.all(queued);
   await Promise.all(commits);
   if (crash.happened) throw crash.error;
   return { results, stopped };
-}
-
-/** At most `size` requests in flight; `acquire` waits for a free slot. */
-class Slots {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  private idle: (() => void) | null = null;
-
-  constructor(private readonly size: number) {}
-
-  acquire(): Promise<void> {
-    if (this.active < this.size) {
-      this.active++;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiting.push(resolve));
-  }
-
-  release(): void {
-    const next = this.waiting.shift();
-    if (next) {
-      next();
-      return;
-    }
-    this.active--;
-    if (this.active === 0) this.idle?.();
-  }
-
-  /** Resolves once every slot is free. */
-  drain(): Promise<void> {
-    if (this.active === 0) return Promise.resolve();
-    return new Promise((resolve) => (this.idle = resolve));
-  }
 }
 
 function resultOf(outcome: SubmitOutcome): RequestResult {
