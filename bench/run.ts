@@ -1,0 +1,236 @@
+/**
+ * `npm run bench`: portin's speed and memory against this machine's floor (issue 5), all
+ * measured in one run and printed as one table. Everything runs the built CLI as a user
+ * would, against `portin sandbox` in a separate process.
+ * Environment: BENCH_RUNS (default 3) runs of each plan and CPU measurement, medians
+ * reported; BENCH_ONLY=plan,dispatch,cpu,small to run some parts.
+ */
+import { cpus } from "node:os";
+import { join } from "node:path";
+import { mkdirSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { journalWindow } from "./journal-window.js";
+import { measureNode, median, RSS_SOURCE } from "./measure.js";
+import type { Measured } from "./measure.js";
+import { startSandbox } from "./sandbox.js";
+import type { BenchSandbox } from "./sandbox.js";
+import { CACHE_DIR, ensureSheet } from "./sheet.js";
+
+const CLI = fileURLToPath(new URL("../src/cli.js", import.meta.url));
+const FLOOR = fileURLToPath(new URL("./floor.js", import.meta.url));
+const OUT = join(CACHE_DIR, "out");
+const RUNS = Math.max(1, Number(process.env["BENCH_RUNS"] ?? 3));
+
+const PLAN_ROWS = 1_000_000;
+const LATENCY_MS = 50;
+/** Requests per concurrency level: whole rounds, so the ideal window is rounds x latency. */
+const DISPATCH_LEVELS = [
+  { concurrency: 1, requests: 100 },
+  { concurrency: 4, requests: 400 },
+  { concurrency: 16, requests: 1600 },
+  { concurrency: 64, requests: 3200 },
+] as const;
+const CPU_REQUESTS = 2000;
+const SMALL_ROWS = 1000;
+
+interface Row {
+  readonly measure: string;
+  readonly portin: string;
+  readonly reference: string;
+  readonly ratio: string;
+  readonly target: string;
+}
+const table: Row[] = [];
+const notes: string[] = [];
+
+function log(line: string): void {
+  process.stderr.write(`bench: ${line}\n`);
+}
+
+function check(run: Measured, what: string, codes: readonly number[] = [0]): Measured {
+  if (run.code === null || !codes.includes(run.code)) {
+    throw new Error(`${what} exited ${String(run.code)}:\n${run.stderr.slice(-2000)}`);
+  }
+  return run;
+}
+
+const fmt = (n: number, digits = 0): string => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const pct = (n: number): string => `${fmt(n * 100)}%`;
+
+async function withSandbox<T>(latencyMs: number, body: (sandbox: BenchSandbox) => Promise<T>): Promise<T> {
+  const sandbox = await startSandbox(CLI, latencyMs);
+  try {
+    return await body(sandbox);
+  } finally {
+    await sandbox.stop();
+  }
+}
+
+async function benchPlan(): Promise<void> {
+  const sheet = await ensureSheet(join(CACHE_DIR, "plan-1m.csv"), PLAN_ROWS);
+  const results = join(OUT, "plan-1m.results.csv");
+  const floorOut = join(OUT, "floor-1m.csv");
+  const plans: Measured[] = [];
+  const floors: Measured[] = [];
+  await withSandbox(0, async (sandbox) => {
+    for (let run = 1; run <= RUNS; run++) {
+      log(`plan of ${fmt(PLAN_ROWS)} rows, run ${run} of ${RUNS}: floor…`);
+      floors.push(check(await measureNode([FLOOR, sheet, floorOut]), "the floor"));
+      log(`plan of ${fmt(PLAN_ROWS)} rows, run ${run} of ${RUNS}: portin plan…`);
+      const plan = check(await measureNode([CLI, "plan", sheet, "--results", results, ...sandbox.flags]), "portin plan");
+      if (!plan.stderr.includes(`${fmt(PLAN_ROWS, 0).replace(/,/g, "")} planned`)) throw new Error(`portin plan did not plan every row:\n${plan.stderr}`);
+      plans.push(plan);
+    }
+  });
+  await rm(results, { force: true });
+  await rm(floorOut, { force: true });
+  const planMs = median(plans.map((p) => p.wallMs));
+  const floorMs = median(floors.map((p) => p.wallMs));
+  const planRss = median(plans.map((p) => p.maxRssMb));
+  const floorRss = median(floors.map((p) => p.maxRssMb));
+  table.push({
+    measure: `plan, ${fmt(PLAN_ROWS)} rows (wall, rows/s)`,
+    portin: `${fmt(planMs / 1000, 1)} s, ${fmt(PLAN_ROWS / (planMs / 1000))}/s`,
+    reference: `floor ${fmt(floorMs / 1000, 1)} s, ${fmt(PLAN_ROWS / (floorMs / 1000))}/s`,
+    ratio: `${fmt(planMs / floorMs, 2)}x`,
+    target: "<= 1.5x",
+  });
+  table.push({
+    measure: `plan, ${fmt(PLAN_ROWS)} rows (peak RSS)`,
+    portin: `${fmt(planRss)} MB`,
+    reference: `floor ${fmt(floorRss)} MB`,
+    ratio: "",
+    target: "< 400 MB",
+  });
+  table.push({
+    measure: `plan, ${fmt(PLAN_ROWS)} rows (CPU user+sys)`,
+    portin: `${fmt(median(plans.map((p) => p.cpuMs)) / 1000, 1)} s`,
+    reference: `floor ${fmt(median(floors.map((p) => p.cpuMs)) / 1000, 1)} s`,
+    ratio: "",
+    target: "",
+  });
+}
+
+/** Sheets sent to one sandbox never share a number: each gets its own range. */
+let nextFirst = 2_000_000;
+async function sendSheet(name: string, rows: number): Promise<string> {
+  const first = nextFirst;
+  nextFirst += rows;
+  return ensureSheet(join(CACHE_DIR, `${name}-${rows}-at-${first}.csv`), rows, first);
+}
+
+async function submit(sheet: string, sandbox: BenchSandbox, flags: readonly string[]): Promise<{ run: Measured; state: string }> {
+  const state = join(OUT, "bench.state.jsonl");
+  await rm(state, { force: true });
+  const run = check(await measureNode([CLI, "submit", sheet, "--results", join(OUT, "submit.results.csv"), "--state", state, ...flags, ...sandbox.flags]), "portin submit");
+  return { run, state };
+}
+
+async function benchDispatch(): Promise<void> {
+  const achieved = new Map<number, number[]>(DISPATCH_LEVELS.map((level) => [level.concurrency, []]));
+  await withSandbox(LATENCY_MS, async (sandbox) => {
+    for (let run = 1; run <= RUNS; run++) {
+      for (const level of DISPATCH_LEVELS) {
+        const sheet = await sendSheet(`dispatch-c${level.concurrency}`, level.requests);
+        log(`dispatch: ${level.requests} requests at concurrency ${level.concurrency}, ${LATENCY_MS} ms latency, run ${run} of ${RUNS}…`);
+        const { state } = await submit(sheet, sandbox, ["--max-per-request", "1", "--concurrency", String(level.concurrency)]);
+        const window = await journalWindow(state);
+        if (window.requests !== level.requests) throw new Error(`expected ${level.requests} requests, the journal has ${window.requests}`);
+        achieved.get(level.concurrency)?.push(window.requests / (window.ms / 1000));
+      }
+    }
+  });
+  for (const level of DISPATCH_LEVELS) {
+    const runs = achieved.get(level.concurrency) ?? [];
+    const rate = median(runs);
+    const ideal = level.concurrency / (LATENCY_MS / 1000);
+    table.push({
+      measure: `dispatch, concurrency ${level.concurrency}, ${LATENCY_MS} ms (req/s)`,
+      portin: `${fmt(rate, 1)}/s (runs: ${runs.map((r) => pct(r / ideal)).join(", ")})`,
+      reference: `ideal ${fmt(ideal)}/s`,
+      ratio: pct(rate / ideal),
+      target: level.concurrency === 16 ? ">= 90%" : level.concurrency === 64 ? ">= 75%" : "",
+    });
+  }
+}
+
+async function benchCpu(): Promise<void> {
+  const submits: number[] = [];
+  const plans: number[] = [];
+  for (let run = 1; run <= RUNS; run++) {
+    const sheet = await sendSheet("cpu", CPU_REQUESTS);
+    log(`client CPU: ${CPU_REQUESTS} requests at 0 ms latency, run ${run} of ${RUNS}…`);
+    await withSandbox(0, async (sandbox) => {
+      const { run: sent } = await submit(sheet, sandbox, ["--max-per-request", "1", "--concurrency", "16"]);
+      submits.push(sent.cpuMs);
+      const plan = check(await measureNode([CLI, "plan", sheet, "--results", join(OUT, "plan.results.csv"), "--state", join(OUT, "none.state.jsonl"), ...sandbox.flags]), "portin plan");
+      plans.push(plan.cpuMs);
+    });
+  }
+  const perRequest = (median(submits) - median(plans)) / CPU_REQUESTS;
+  table.push({
+    measure: "client CPU per request, 0 ms latency",
+    portin: `${fmt(perRequest, 2)} ms`,
+    reference: "got on loopback ~1 ms",
+    ratio: "",
+    target: "",
+  });
+  notes.push(
+    `Client CPU per request: (CPU of \`submit --max-per-request 1 --concurrency 16 --state …\` of ${fmt(CPU_REQUESTS)} rows) minus (CPU of \`plan\` of the same sheet), over ${fmt(CPU_REQUESTS)}; CLI processes' user+sys, medians of ${RUNS}. Includes the journal's intent and outcome records and their fsyncs.`,
+  );
+}
+
+async function benchSmall(): Promise<void> {
+  await withSandbox(LATENCY_MS, async (sandbox) => {
+    const oneByOne = await sendSheet("small", SMALL_ROWS);
+    log(`${SMALL_ROWS} rows, one per request, one at a time, ${LATENCY_MS} ms latency…`);
+    const { run, state } = await submit(oneByOne, sandbox, ["--max-per-request", "1", "--concurrency", "1"]);
+    const window = await journalWindow(state);
+    const achieved = window.requests / (window.ms / 1000);
+    const ideal = 1000 / LATENCY_MS;
+    table.push({
+      measure: `${fmt(SMALL_ROWS)} rows, --max-per-request 1 --concurrency 1, ${LATENCY_MS} ms`,
+      portin: `${fmt(achieved, 1)} req/s (whole run ${fmt(run.wallMs / 1000, 1)} s)`,
+      reference: `ideal ${fmt(ideal)}/s; Newman ~14/s`,
+      ratio: pct(achieved / ideal),
+      target: ">= 90%",
+    });
+    const defaults = await sendSheet("small-defaults", SMALL_ROWS);
+    log(`${SMALL_ROWS} rows with default options, ${LATENCY_MS} ms latency…`);
+    const { run: fast, state: fastState } = await submit(defaults, sandbox, []);
+    const fastWindow = await journalWindow(fastState);
+    table.push({
+      measure: `${fmt(SMALL_ROWS)} rows, default options, ${LATENCY_MS} ms`,
+      portin: `whole run ${fmt(fast.wallMs / 1000, 2)} s, ${fastWindow.requests} requests`,
+      reference: `Newman ~${fmt(SMALL_ROWS / 14)} s`,
+      ratio: `${fmt(SMALL_ROWS / 14 / (fast.wallMs / 1000))}x faster`,
+      target: "",
+    });
+  });
+}
+
+function render(): string {
+  const header: Row = { measure: "measure", portin: "portin", reference: "reference", ratio: "ratio", target: "target" };
+  const keys = ["measure", "portin", "reference", "ratio", "target"] as const;
+  const line = (row: Row) => `| ${keys.map((k) => row[k]).join(" | ")} |`;
+  return [line(header), `|${keys.map(() => "---").join("|")}|`, ...table.map(line)].join("\n");
+}
+
+mkdirSync(OUT, { recursive: true });
+const started = performance.now();
+// BENCH_ONLY=plan,dispatch,cpu,small runs some parts, for working on one of them.
+const only = new Set((process.env["BENCH_ONLY"] ?? "plan,dispatch,cpu,small").split(","));
+if (only.has("plan")) await benchPlan();
+if (only.has("dispatch")) await benchDispatch();
+if (only.has("cpu")) await benchCpu();
+if (only.has("small")) await benchSmall();
+const cpu = cpus()[0]?.model ?? "unknown CPU";
+process.stdout.write(`\nportin benchmark: node ${process.version}, ${cpus().length} x ${cpu}; plan, dispatch and CPU figures are medians of ${RUNS} runs\n\n`);
+process.stdout.write(render() + "\n\n");
+notes.unshift(
+  `Plan: \`node dist/src/cli.js plan <sheet> --results <file>\` against \`portin sandbox\` in another process; the floor is csv-parse (arrays) in and csv-stringify out of the same rows plus 8 result cells, as its own node process. Wall time from spawn to exit; peak RSS by ${RSS_SOURCE}.`,
+  `Dispatch: \`submit --max-per-request 1 --concurrency N --state …\` against \`portin sandbox --latency ${LATENCY_MS}\`; requests/s over the journal's window, first intent to last outcome; ideal = N / latency.`,
+);
+for (const note of notes) process.stdout.write(`- ${note}\n`);
+process.stdout.write(`\n(bench took ${fmt((performance.now() - started) / 1000)} s)\n`);
