@@ -70,6 +70,22 @@ describe("options a user gets wrong, and a lone -", () => {
     expect(run.stderr).toContain("portin: no --state: nothing records what is sent");
   });
 
+  it("prints one JSON summary on stdout with --json, counts by status and requests per operation", async () => {
+    const dir = await tempDir();
+    const sheet = await writeSheet(dir, "a.csv", SHEET + `416-555-40,4165550100,${FORM_CELLS}\n`);
+    const run = await runCli(["submit", sheet, "--json"]);
+    expect(run.code).toBe(1);
+    const summary = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(summary).toMatchObject({
+      command: "submit",
+      counts: { submitted: 2, invalid: 1, planned: 0, skipped: 0, rejected: 0, failed: 0, unknown: 0 },
+      requests: 1,
+      requestsByOperation: { "POST /v2/NumberPorts/Inbound/DIDs": 1 },
+      results: join(dir, "a.results.csv"),
+      exitCode: 1,
+    });
+  });
+
   it("exits 130 when a lookup command is interrupted, without waiting for the answer", async () => {
     sandbox = await startSandbox({ latencyMs: 5_000 });
     const started = Date.now();

@@ -33,6 +33,33 @@ let ids = 0;
 const base = { newRequestId: () => `r${ids++}`, ratePerSecond: null, signal: new AbortController().signal };
 
 describe("dispatch", () => {
+  it.each([
+    [2, "Deferred: awaiting the losing carrier"],
+    [3, "Conditional: awaiting the losing carrier"],
+  ] as const)("marks Reply %i submitted with a message that says which", async (reply, message) => {
+    const report = await dispatch(requests(1), {
+      ...base,
+      journal: null,
+      concurrency: 1,
+      submit: () => Promise.resolve({ kind: "accepted", httpStatus: 200, reply, ticket: "PI-9", message: "awaiting the losing carrier" }),
+    });
+    expect(report.results.get(1)).toEqual({ status: "submitted", httpStatus: 200, ticket: "PI-9", message });
+  });
+
+  it("starts no more than --rate requests a second, evenly spaced", async () => {
+    const starts: number[] = [];
+    await dispatch(requests(6), {
+      ...base,
+      ratePerSecond: 20,
+      journal: null,
+      concurrency: 6,
+      submit: () => (starts.push(performance.now()), Promise.resolve(ACCEPTED)),
+    });
+    const gaps = starts.slice(1).map((at, i) => at - (starts[i] as number));
+    // 20 a second is one every 50 ms; timers may fire a little late, never early.
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(45);
+  });
+
   it("never has more than --concurrency requests in flight, and sends every request once", async () => {
     let inFlight = 0;
     let most = 0;
