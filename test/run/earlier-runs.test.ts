@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AuthError } from "../../src/errors.js";
 import { derivePriorState } from "../../src/journal/prior.js";
 import type { PriorState } from "../../src/journal/prior.js";
@@ -9,8 +9,7 @@ import { createClient } from "../../src/service/client.js";
 import { operationById } from "../../src/service/operations.js";
 import type { Operation } from "../../src/service/operations.js";
 import type { ValidRow } from "../../src/validate/types.js";
-import { json, serve } from "../service/http-server.js";
-import type { TestServer } from "../service/http-server.js";
+import { json, serversClosedAfterEach } from "../service/http-server.js";
 
 const DIDS = operationById("dids") as Operation;
 
@@ -27,11 +26,7 @@ const PRIOR: PriorState = derivePriorState([
   { type: "outcome", requestId: "C", status: "unknown", httpStatus: 500, message: "500 Internal Server Error", at: "t" },
 ] satisfies JournalRecord[]);
 
-let servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
+const start = serversClosedAfterEach();
 
 /**
  * A service whose PortInStatus knows `present` (number => ticket), fails for `broken` with
@@ -40,7 +35,7 @@ afterEach(async () => {
 async function service(present: Record<string, string | { ticket: string; status: string }>, broken: string[] = [], brokenStatus = 503) {
   let inFlight = 0;
   const seen = { most: 0 };
-  const server = await serve((req, res, arrival) => {
+  const server = await start((req, res, arrival) => {
     inFlight++;
     seen.most = Math.max(seen.most, inFlight);
     const number = /Numbers\/(\d{10})\/PortInStatus/.exec(arrival.url)?.[1] ?? "";
@@ -55,7 +50,6 @@ async function service(present: Record<string, string | { ticket: string; status
       else json(res, 404, { ID: "NotFound", Message: "no port-in" });
     }, 20);
   });
-  servers.push(server);
   const client = createClient({
     baseUrl: server.url,
     user: "acme",

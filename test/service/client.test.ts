@@ -1,13 +1,12 @@
 import { inspect } from "node:util";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AuthError, LookupError, UsageError } from "../../src/errors.js";
 import { createClient } from "../../src/service/client.js";
 import type { ClientOptions } from "../../src/service/client.js";
 import { operationById } from "../../src/service/operations.js";
 import type { Operation } from "../../src/service/operations.js";
 import type { SubmitOutcome } from "../../src/service/outcome.js";
-import { json, refusedPort, serve } from "./http-server.js";
-import type { Handler, TestServer } from "./http-server.js";
+import { json, refusedPort, serversClosedAfterEach } from "./http-server.js";
 
 const USER = "acme";
 const PASSWORD = "Tr0ub4dor-s3cret";
@@ -16,17 +15,7 @@ const SECRETS = [PASSWORD, Buffer.from(PASSWORD).toString("base64"), Buffer.from
 const DIDS = operationById("dids") as Operation;
 const BODY = { PortForm: { CustomerName: "Acme", NumbersToPort: [4165550101] }, PilotNumber: 4165550000, DIDs: [{ Number: 4165550101 }] };
 
-let servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
-
-async function start(handler: Handler): Promise<TestServer> {
-  const server = await serve(handler);
-  servers.push(server);
-  return server;
-}
+const start = serversClosedAfterEach();
 
 function clientFor(baseUrl: string, options: Partial<ClientOptions> = {}) {
   return createClient({

@@ -1,3 +1,4 @@
+import { afterEach } from "vitest";
 /** A real HTTP server on 127.0.0.1 for client tests: it records every request that reaches it. */
 import { createServer } from "node:http";
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
@@ -57,4 +58,18 @@ export async function refusedPort(): Promise<number> {
   const server = await serve(() => undefined);
   await server.close();
   return server.port;
+}
+
+/** Starts servers for one test file's tests, each closed after the test that started it. */
+export function serversClosedAfterEach(): (handler: Handler) => Promise<TestServer> {
+  let servers: TestServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+    servers = [];
+  });
+  return async (handler) => {
+    const server = await serve(handler);
+    servers.push(server);
+    return server;
+  };
 }

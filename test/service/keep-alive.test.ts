@@ -1,26 +1,15 @@
 import type { Socket } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createClient, IDLE_SOCKET_TIMEOUT_MS } from "../../src/service/client.js";
 import { operationById } from "../../src/service/operations.js";
 import type { Operation } from "../../src/service/operations.js";
-import { json, serve } from "./http-server.js";
-import type { Handler, TestServer } from "./http-server.js";
+import { json, serversClosedAfterEach } from "./http-server.js";
 
 const DIDS = operationById("dids") as Operation;
 const BODY = { PortForm: { CustomerName: "Acme", NumbersToPort: [4165550101] }, PilotNumber: 4165550000, DIDs: [{ Number: 4165550101 }] };
 const TICKET = { TicketMask: "PI-1", Reply: 1, Message: "Accepted" };
 
-let servers: TestServer[] = [];
-afterEach(async () => {
-  await Promise.all(servers.map((s) => s.close()));
-  servers = [];
-});
-
-async function start(handler: Handler): Promise<TestServer> {
-  const server = await serve(handler);
-  servers.push(server);
-  return server;
-}
+const start = serversClosedAfterEach();
 
 const clientFor = (url: string) =>
   createClient({ baseUrl: url, user: "acme", password: "pw", timeoutMs: 2_000, retries: 2, allowInsecureHttp: false, userAgent: "portin/test", backoffLimitMs: 20 });
