@@ -133,7 +133,9 @@ export async function openSheet(path: string, options: OpenSheetOptions = {}): P
     throw error;
   }
   // The BOM, if any, has been read with the header: the encoding is settled.
-  const rereadable = before !== null && parser.rawLayout.utf8;
+  // Only a regular file can be read twice: a pipe or FIFO named as a path (/dev/stdin, <(…))
+  // stats fine but cannot seek, so its cells stay in memory as standard input's do.
+  const rereadable = before !== null && before.isFile() && parser.rawLayout.utf8;
   const reread = async (): Promise<RawRows | null> => {
     const { recordDelimiter } = parser.rawLayout;
     if (before === null || !rereadable || recordDelimiter === undefined) return null;

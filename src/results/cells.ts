@@ -37,7 +37,8 @@ export function resultsHeader(header: readonly string[]): string[] {
  * Returns a test of whether a row's own cells go to the results exactly as they are: the
  * header's width, no password to mask, nothing to defuse. Such a row's text can be copied
  * from the input as it is (input/raw.ts) rather than kept in memory and stringified again.
- * A first cell starting with a line break is excluded too: raw.ts trims blank lines.
+ * A cell holding a line break is excluded too: the input may quote it differently from the
+ * results' line ends (an unquoted LF inside a CRLF file), and raw.ts trims blank lines.
  */
 export function verbatimTest(header: readonly string[]): (cells: readonly string[]) => boolean {
   const width = header.length;
@@ -48,6 +49,7 @@ export function verbatimTest(header: readonly string[]): (cells: readonly string
       const cell = cells[i] as string;
       if (cell === "") continue;
       if (masked[i] === true) return false;
+      if (cell.includes("\n") || cell.includes("\r")) return false;
       const first = cell.charCodeAt(0);
       // Only these can start a formula (FORMULA_START); the regex runs for them alone.
       if (

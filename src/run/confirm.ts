@@ -33,9 +33,10 @@ export interface ConfirmOptions {
 /**
  * A port-in the service rejected or that was cancelled is no longer pending: it must not make
  * the number `skipped` for good. SPEC names only SUBMITTED; these are the ended states'
- * spellings we guard against, case-insensitively.
+ * spellings we guard against, whole and case-insensitively: anything else (CANCEL_PENDING)
+ * may still be live, and is taken as present, the side that never resends.
  */
-const ENDED_STATUS = /reject|cancel|fail|error|expire/i;
+const ENDED_STATUS = /^(rejected|cancell?ed|failed|error|expired)$/i;
 
 /** The numbers an earlier run left unsure: pending (intent without outcome) or `unknown`. */
 export function unsureNumbers(numbers: Iterable<string>, prior: PriorState): string[] {

@@ -236,9 +236,13 @@ export function createValidator(context: ValidatorContext): Validator {
     return convertAll(row, cells, plan, digits, kind, operation, target, sharedKey);
   }
 
+  /** Length-prefixed cells: no cell's text, NUL included, can make two rows' keys meet. */
   function cacheKey(operation: Operation, indexes: readonly number[], cells: readonly string[]): string {
     let key = operation.id;
-    for (const index of indexes) key += "\u0000" + cellOf(cells, index);
+    for (const index of indexes) {
+      const cell = cellOf(cells, index);
+      key += `\u0000${cell.length}:${cell}`;
+    }
     return key;
   }
 

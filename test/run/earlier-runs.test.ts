@@ -131,6 +131,12 @@ describe("re-running over earlier runs' numbers", () => {
     expect(recorded).toEqual([]);
   });
 
+  it("takes a status that is not a known ended one, such as CANCEL_PENDING, as present: never resent", async () => {
+    const { client } = await service({ "4165550103": { ticket: "OLD-78", status: "CANCEL_PENDING" } });
+    const earlier = await reviewEarlierRuns(PRIOR, ROWS, options((n) => client.portInStatus(n), { retryUnknown: true }));
+    expect(earlier.settle(row("4165550103"))).toMatchObject({ status: "skipped", ticket: "OLD-78" });
+  });
+
   it("plans a number the service lacks with --retry-unknown, and still skips one it has", async () => {
     const { client } = await service({ "4165550102": "PI-000002" });
     const earlier = await reviewEarlierRuns(PRIOR, ROWS, options((n) => client.portInStatus(n), { retryUnknown: true }));

@@ -1,0 +1,63 @@
+import { execFileSync } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { startSandbox, type RunningSandbox } from "../../src/sandbox/server.js";
+import { against, FORM_CELLS, FORM_HEADER, readResults, runCli, tempDir } from "./harness.js";
+
+let sandbox: RunningSandbox;
+beforeEach(async () => {
+  sandbox = await startSandbox();
+});
+afterEach(async () => {
+  await sandbox.close();
+});
+
+it("writes results for a sheet named by a path that cannot be read twice, such as a FIFO from <(…)", async () => {
+  const dir = await tempDir();
+  const fifo = join(dir, "sheet.fifo");
+  execFileSync("mkfifo", [fifo]);
+  const csv = `number,pilot_number,${FORM_HEADER}\n416-555-5001,4165550100,${FORM_CELLS}\n`;
+  const results = join(dir, "piped.results.csv");
+  const running = runCli(["submit", fifo, "--results", results, "--state", join(dir, "s.jsonl"), ...against(sandbox)]);
+  await writeFile(fifo, csv); // opens once the CLI opens the FIFO for reading
+  const run = await running;
+  expect(run.stderr).not.toContain("internal error");
+  expect(run.code).toBe(0);
+  expect((await readResults(results)).map((r) => [r["number"], r.result_status])).toEqual([["416-555-5001", "submitted"]]);
+});
+
+it("keeps a cell's unquoted line break inside its cell in the results", async () => {
+  const dir = await tempDir();
+  // csv-parse takes the lone LF as part of the cell in a CRLF file; a verbatim copy would split the row.
+  const sheet = join(dir, "breaks.csv");
+  await writeFile(sheet, `number,pilot_number,note,${FORM_HEADER}\r\n416-555-5002,4165550100,a\nb,${FORM_CELLS}\r\n416-555-5003,4165550100,c,${FORM_CELLS}\r\n`);
+  const run = await runCli(["plan", sheet, ...against(sandbox)]);
+  expect(run.code).toBe(0);
+  const rows = await readResults(join(dir, "breaks.results.csv"));
+  expect(rows.map((r) => [r["number"], r["note"], r.result_status])).toEqual([
+    ["416-555-5002", "a\nb", "planned"],
+    ["416-555-5003", "c", "planned"],
+  ]);
+});
+
+it("never lets two rows' different PortForm values share a request, whatever characters the cells hold", async () => {
+  const dir = await tempDir();
+  const sheet = join(dir, "nul.csv");
+  const header = `number,pilot_number,portform.CommentsPortTeam,portform.CommentsLosingCarrier,${FORM_HEADER}`;
+  await writeFile(sheet, `${header}\n416-555-5004,4165550100,x\0y,,${FORM_CELLS}\n416-555-5005,4165550100,x,y\0,${FORM_CELLS}\n`);
+  const run = await runCli(["submit", sheet, ...against(sandbox)]);
+  expect(run.code).toBe(0);
+  const forms = sandbox.accepted().map((r) => r.body["PortForm"] as Record<string, unknown>);
+  expect(forms.map((f) => [f["CommentsPortTeam"], f["CommentsLosingCarrier"]])).toEqual([
+    ["x\0y", undefined],
+    ["x", "y\0"],
+  ]);
+});
+
+it("reads a lone - after a flag as standard input", async () => {
+  const csv = `number,pilot_number,${FORM_HEADER}\n416-555-5006,4165550100,${FORM_CELLS}\n`;
+  const run = await runCli(["plan", ...against(sandbox), "--retry-unknown", "-"], { stdin: csv });
+  expect(run.code).toBe(0);
+  expect(run.stdout).toContain("416-555-5006");
+});
