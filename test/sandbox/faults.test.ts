@@ -4,20 +4,9 @@ import { buildBody } from "../../src/service/wire.js";
 import { FaultInjector } from "../../src/sandbox/faults.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox, SandboxOptions } from "../../src/sandbox/server.js";
+import { PORT_FORM } from "../support/port-form.js";
 
 const DIDS = operationById("dids")!;
-const PORT_FORM = {
-  CustomerAccountNumber: "ACME-001",
-  CustomerName: "Acme Widgets Inc.",
-  CustomerStreetNumber: "100",
-  CustomerStreetName: "King St W",
-  CustomerCity: "Toronto",
-  CustomerProvince: "ON",
-  CustomerPostalCode: "M5X 1A9",
-  CustomerCountry: "CA",
-  EmailAddress: "telecom@acme.example",
-  CurrentProvider: 17,
-};
 
 function didsBody(number: string): Record<string, unknown> {
   return buildBody({ operation: DIDS, target: "4165550100", portForm: PORT_FORM, request: {}, numbers: [{ number, item: {} }] });

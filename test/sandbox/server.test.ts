@@ -5,19 +5,8 @@ import { buildBody, portInStatusPath } from "../../src/service/wire.js";
 import type { WireMembers } from "../../src/service/wire.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
+import { PORT_FORM, TOLL_FREE_PORT_FORM } from "../support/port-form.js";
 
-const PORT_FORM: WireMembers = {
-  CustomerAccountNumber: "ACME-001",
-  CustomerName: "Acme Widgets Inc.",
-  CustomerStreetNumber: "100",
-  CustomerStreetName: "King St W",
-  CustomerCity: "Toronto",
-  CustomerProvince: "ON",
-  CustomerPostalCode: "M5X 1A9",
-  CustomerCountry: "CA",
-  EmailAddress: "telecom@acme.example",
-};
-const BELL_CANADA = 17;
 
 const ITEMS: Record<ItemKind, WireMembers> = {
   DID: { Label: "Reception" },
@@ -60,7 +49,7 @@ function validBody(id: OperationId, numbers: readonly string[]): Record<string, 
   return buildBody({
     operation,
     target: TARGETS[id],
-    portForm: operation.numberKind === "regular" ? { ...PORT_FORM, CurrentProvider: BELL_CANADA } : PORT_FORM,
+    portForm: operation.numberKind === "regular" ? PORT_FORM : TOLL_FREE_PORT_FORM,
     request,
     numbers: numbers.map((number) => ({ number, item: itemKind ? ITEMS[itemKind] : {} })),
   });
@@ -228,7 +217,7 @@ describe("port-in operations", () => {
 
   test("accepts CurrentReseller in place of CurrentProvider on a regular form", async () => {
     const body = validBody("dids", ["4165550101"]);
-    body["PortForm"] = { ...PORT_FORM, CurrentReseller: "Distributel", NumbersToPort: [4165550101] };
+    body["PortForm"] = { ...TOLL_FREE_PORT_FORM, CurrentReseller: "Distributel", NumbersToPort: [4165550101] };
     expect((await postOp("dids", body)).json["Reply"]).toBe(1);
   });
 });

@@ -1,24 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { operationById, type OperationId } from "../../src/service/operations.js";
 import { bodySchema, buildBody, describeIssues, type WireMembers } from "../../src/service/wire.js";
+import { PORT_FORM, TOLL_FREE_PORT_FORM } from "../support/port-form.js";
 
-const FORM: WireMembers = {
-  CustomerAccountNumber: "ACME-001",
-  CustomerName: "Acme Plumbing Ltd",
-  CustomerStreetNumber: "120",
-  CustomerStreetName: "King St W",
-  CustomerCity: "Toronto",
-  CustomerProvince: "ON",
-  CustomerPostalCode: "M5H 1J9",
-  CustomerCountry: "CA",
-  EmailAddress: "it@acmeplumbing.ca",
-  CurrentProvider: 17,
-};
-const TOLL_FREE_FORM: WireMembers = Object.fromEntries(Object.entries(FORM).filter(([name]) => name !== "CurrentProvider"));
 
 function body(id: OperationId, target: string, numbers: [string, WireMembers][], request: WireMembers = {}) {
   const operation = operationById(id)!;
-  const portForm = operation.numberKind === "toll-free" ? TOLL_FREE_FORM : FORM;
+  const portForm = operation.numberKind === "toll-free" ? TOLL_FREE_PORT_FORM : PORT_FORM;
   const built = buildBody({ operation, target, portForm, request, numbers: numbers.map(([number, item]) => ({ number, item })) });
   const parsed = bodySchema(operation).safeParse(built);
   return { built, verdict: parsed.success ? "valid" : describeIssues(parsed.error) };
@@ -29,7 +17,7 @@ describe("buildBody", () => {
     const { built, verdict } = body("dids", "4165550100", [["4165550101", { Label: "Reception" }], ["4165550102", {}]]);
     expect(verdict).toBe("valid");
     expect(built).toEqual({
-      PortForm: { ...FORM, NumbersToPort: [4165550101, 4165550102] },
+      PortForm: { ...PORT_FORM, NumbersToPort: [4165550101, 4165550102] },
       PilotNumber: 4165550100,
       DIDs: [{ Label: "Reception", Number: 4165550101 }, { Number: 4165550102 }],
     });
@@ -38,19 +26,19 @@ describe("buildBody", () => {
   it("builds toll-free DIDs without a provider", () => {
     const { built, verdict } = body("tollfree-dids", "4165550100", [["8885550101", {}]]);
     expect(verdict).toBe("valid");
-    expect(built).toEqual({ PortForm: { ...TOLL_FREE_FORM, NumbersToPort: [8885550101] }, PilotNumber: 4165550100, DIDs: [{ Number: 8885550101 }] });
+    expect(built).toEqual({ PortForm: { ...TOLL_FREE_PORT_FORM, NumbersToPort: [8885550101] }, PilotNumber: 4165550100, DIDs: [{ Number: 8885550101 }] });
   });
 
   it("sends a General Product's numbers only in NumbersToPort, with the OfferingID", () => {
     const { built, verdict } = body("general-products", "OFF-GEN-001", [["4165550101", {}]]);
     expect(verdict).toBe("valid");
-    expect(built).toEqual({ PortForm: { ...FORM, NumbersToPort: [4165550101] }, OfferingID: "OFF-GEN-001" });
+    expect(built).toEqual({ PortForm: { ...PORT_FORM, NumbersToPort: [4165550101] }, OfferingID: "OFF-GEN-001" });
   });
 
   it("adds ParentSubscriptionID for a General Child Product", () => {
     const { built, verdict } = body("general-child-products", "OFF-GCP-001", [["4165550101", {}]], { ParentSubscriptionID: "SUB-9" });
     expect(verdict).toBe("valid");
-    expect(built).toEqual({ PortForm: { ...FORM, NumbersToPort: [4165550101] }, OfferingID: "OFF-GCP-001", ParentSubscriptionID: "SUB-9" });
+    expect(built).toEqual({ PortForm: { ...PORT_FORM, NumbersToPort: [4165550101] }, OfferingID: "OFF-GCP-001", ParentSubscriptionID: "SUB-9" });
   });
 
   it("nests each Residential Line's number and sends the offering as its PlanID", () => {
@@ -58,7 +46,7 @@ describe("buildBody", () => {
     const { built, verdict } = body("residential-lines", "OFF-RES-001", [["4165550101", item]]);
     expect(verdict).toBe("valid");
     expect(built).toEqual({
-      PortForm: { ...FORM, NumbersToPort: [4165550101] },
+      PortForm: { ...PORT_FORM, NumbersToPort: [4165550101] },
       Lines: [{ ...item, Number: { Number: 4165550101 }, PlanID: "OFF-RES-001" }],
     });
   });
@@ -85,7 +73,7 @@ describe("buildBody", () => {
     });
     expect(verdict).toBe("valid");
     expect(built).toEqual({
-      PortForm: { ...FORM, NumbersToPort: [4165550101] },
+      PortForm: { ...PORT_FORM, NumbersToPort: [4165550101] },
       OfferingID: "OFF-BPCF-001",
       BusinessGroupSubscriptionID: "BGS-7",
       ForwardingInstructions: [{ ForwardingTN: 6135550199, TN: 4165550101 }],
@@ -95,7 +83,7 @@ describe("buildBody", () => {
   it("adds FaxEmail for a Virtual Fax", () => {
     const { built, verdict } = body("virtual-faxes", "OFF-FAX-001", [["4165550101", {}]], { FaxEmail: "fax@acme.ca" });
     expect(verdict).toBe("valid");
-    expect(built).toEqual({ PortForm: { ...FORM, NumbersToPort: [4165550101] }, OfferingID: "OFF-FAX-001", FaxEmail: "fax@acme.ca" });
+    expect(built).toEqual({ PortForm: { ...PORT_FORM, NumbersToPort: [4165550101] }, OfferingID: "OFF-FAX-001", FaxEmail: "fax@acme.ca" });
   });
 
   it("is refused by the schema when a starred request member is missing", () => {
@@ -105,7 +93,7 @@ describe("buildBody", () => {
 
   it("is refused by the schema when a regular form names neither CurrentProvider nor CurrentReseller", () => {
     const operation = operationById("dids")!;
-    const built = buildBody({ operation, target: "4165550100", portForm: TOLL_FREE_FORM, request: {}, numbers: [{ number: "4165550101", item: {} }] });
+    const built = buildBody({ operation, target: "4165550100", portForm: TOLL_FREE_PORT_FORM, request: {}, numbers: [{ number: "4165550101", item: {} }] });
     const parsed = bodySchema(operation).safeParse(built);
     expect(parsed.success ? "valid" : describeIssues(parsed.error)).toBe(
       "PortForm.CurrentProvider: a regular-number PortForm needs CurrentProvider or CurrentReseller",
@@ -114,7 +102,7 @@ describe("buildBody", () => {
 
   it("keeps toll-free-only and regular-only PortForm members apart", () => {
     const operation = operationById("tollfree-dids")!;
-    const built = buildBody({ operation, target: "4165550100", portForm: { ...TOLL_FREE_FORM, NumbersToRemain: [4165550109] }, request: {}, numbers: [{ number: "8005550101", item: {} }] });
+    const built = buildBody({ operation, target: "4165550100", portForm: { ...TOLL_FREE_PORT_FORM, NumbersToRemain: [4165550109] }, request: {}, numbers: [{ number: "8005550101", item: {} }] });
     const parsed = bodySchema(operation).safeParse(built);
     expect(parsed.success ? "valid" : describeIssues(parsed.error)).toBe("PortForm: unknown member NumbersToRemain");
   });

@@ -9,6 +9,7 @@ import { NO_DEFAULTS } from "../../src/validate/defaults.js";
 import type { ReadFile } from "../../src/validate/files.js";
 import type { CheckedRow, Defaults, InvalidRow, Lookups, ValidRow } from "../../src/validate/types.js";
 import { createValidator } from "../../src/validate/validator.js";
+import { PORT_FORM } from "../support/port-form.js";
 
 const LOOKUPS: Lookups = {
   trunks: [
@@ -33,20 +34,7 @@ const LOOKUPS: Lookups = {
   ],
 };
 
-/** Everything a PortForm requires, as loadDefaults would hand it over. */
-const CUSTOMER: WireMembers = {
-  CustomerAccountNumber: "ACME-1",
-  CustomerName: "Acme Ltd",
-  CustomerStreetNumber: "100",
-  CustomerStreetName: "King St W",
-  CustomerCity: "Toronto",
-  CustomerProvince: "ON",
-  CustomerPostalCode: "M5X 1A9",
-  CustomerCountry: "CA",
-  EmailAddress: "it@acme.example",
-  CurrentProvider: 17,
-};
-const WITH_CUSTOMER: Defaults = { portForm: CUSTOMER, request: {}, item: {} };
+const WITH_CUSTOMER: Defaults = { portForm: PORT_FORM, request: {}, item: {} };
 
 /** The layout the reader would hand over for this header: columns matched as `openSheet` matches them. */
 function layoutOf(header: readonly string[], baseDir = "/nowhere"): SheetLayout {
@@ -110,7 +98,7 @@ describe("targets and routes", () => {
       operation: expect.objectContaining({ id: "dids" }) as unknown,
       target: "4165550000",
       group: "east",
-      portForm: CUSTOMER,
+      portForm: PORT_FORM,
       request: {},
       item: {},
     });
@@ -127,7 +115,7 @@ describe("targets and routes", () => {
     ["gcp-2", "general-child-products"],
     ["FAX-7", "virtual-faxes"],
   ])("routes offering %s to %s, keeping the OfferingID as the lookup spells it", async (offering, id) => {
-    const defaults: Defaults = { portForm: CUSTOMER, request: { ParentSubscriptionID: "S-1", FaxEmail: "fax@acme.example" }, item: {} };
+    const defaults: Defaults = { portForm: PORT_FORM, request: { ParentSubscriptionID: "S-1", FaxEmail: "fax@acme.example" }, item: {} };
     const row = await valid(TRUNK, ["4165550101", "", offering, ""], defaults);
     expect(row.operation.id).toBe(id);
     expect(row.target).toBe(offering.toUpperCase());
@@ -216,7 +204,7 @@ describe("invalid rows", () => {
   });
 
   it("asks regular numbers, but not toll-free ones, for CurrentProvider or CurrentReseller", async () => {
-    const withoutProvider = Object.fromEntries(Object.entries(CUSTOMER).filter(([name]) => name !== "CurrentProvider"));
+    const withoutProvider = Object.fromEntries(Object.entries(PORT_FORM).filter(([name]) => name !== "CurrentProvider"));
     const defaults: Defaults = { portForm: withoutProvider, request: {}, item: {} };
     expect(await reason(TRUNK, ["4165550101", "4165550000", "", ""], defaults)).toBe(
       "missing portform.CurrentProvider or portform.CurrentReseller (fill the column or set it in --defaults)",
@@ -262,7 +250,7 @@ describe("invalid rows", () => {
     );
     expect((await valid(header, forward("", ""))).item).toEqual({ ForwardingTN: 6135550199 });
     // A default label serves the DIDs, lines and forwards of a mixed sheet, and is left off here.
-    const labelled: Defaults = { portForm: CUSTOMER, request: {}, item: { Label: "default", AdditionalLabel: "also" } };
+    const labelled: Defaults = { portForm: PORT_FORM, request: {}, item: { Label: "default", AdditionalLabel: "also" } };
     expect((await valid(header, forward("", ""), labelled)).item).toEqual({ ForwardingTN: 6135550199 });
   });
 
@@ -415,7 +403,7 @@ describe("member values", () => {
 
 describe("defaults", () => {
   const defaults: Defaults = {
-    portForm: { ...CUSTOMER, CommentsPortTeam: "from defaults", NumbersToRemain: [4165550190], FileRespOrgForm: [{ FileName: "r.pdf", ContentType: "application/pdf", Base64Contents: "AA==" }], ExtraDetails: [{ Key: "Building", Value: "B1" }, { Key: "Dock", Value: "3" }] },
+    portForm: { ...PORT_FORM, CommentsPortTeam: "from defaults", NumbersToRemain: [4165550190], FileRespOrgForm: [{ FileName: "r.pdf", ContentType: "application/pdf", Base64Contents: "AA==" }], ExtraDetails: [{ Key: "Building", Value: "B1" }, { Key: "Dock", Value: "3" }] },
     request: { FaxEmail: "fax@acme.example" },
     item: { Label: "default label", Enabled: true },
   };
@@ -554,7 +542,7 @@ describe("rows that state the same members", () => {
     const [a, b, c, d] = rows as ValidRow[];
     expect(b?.portForm).toBe(a?.portForm);
     expect(c?.portForm).toEqual(a?.portForm);
-    expect(d?.portForm).toEqual({ ...CUSTOMER, CustomerName: "Other", CurrentProvider: 17, RequestedPortDate: "2026-12-08" });
+    expect(d?.portForm).toEqual({ ...PORT_FORM, CustomerName: "Other", CurrentProvider: 17, RequestedPortDate: "2026-12-08" });
     expect(c?.item).toBe(a?.item);
     expect(b?.item).toEqual({ Label: "b" });
     expect(Object.isFrozen(a?.portForm)).toBe(true);
