@@ -19,6 +19,8 @@ import { TakenNumbers } from "./taken.js";
 import type { PerOperation, Records, Section } from "./rules.js";
 import { defaultsFor, labelOf, refusalOf, requirementsOf, routeTable, SECTION_OF } from "./rules.js";
 
+const NO_MEMBERS: Record<string, WireValue> = Object.freeze({});
+
 export interface ValidatorContext {
   readonly layout: SheetLayout;
   readonly lookups: Lookups;
@@ -152,6 +154,12 @@ export function createValidator(context: ValidatorContext): Validator {
   }
 
   // --- per row --------------------------------------------------------------------------
+  /** A member cell whose conversion answers later (a file being read). */
+  interface Waiting {
+    readonly column: MemberColumn;
+    readonly result: Promise<Converted>;
+  }
+
   interface Pending {
     readonly row: SheetRow;
     readonly digits: string;
@@ -265,19 +273,41 @@ export function createValidator(context: ValidatorContext): Validator {
     kind: NumberKind,
     operation: Operation,
   ): { readonly item: Record<string, WireValue> } | InvalidRow | null {
-    const item: Record<string, WireValue> = { ...plan.defaults.item };
-    for (const column of itemColumns) {
+    // Item columns store into `item` alone: the other sections can be one shared, frozen record.
+    const records: Records = { portForm: NO_MEMBERS, request: NO_MEMBERS, item: { ...plan.defaults.item } };
+    const outcome = convertCells(row, cells, itemColumns, records, digits, kind, operation);
+    if (outcome === null) return { item: records.item };
+    return Array.isArray(outcome) ? null : outcome;
+  }
+
+  /**
+   * Converts `columns`' cells into `records`, in column order. Returns the row's first bad
+   * cell, or the conversions still under way (file reads), or null when every cell is stored.
+   */
+  function convertCells(
+    row: SheetRow,
+    cells: readonly string[],
+    columns: readonly MemberColumn[],
+    records: Records,
+    digits: string,
+    kind: NumberKind,
+    operation: Operation,
+  ): InvalidRow | Waiting[] | null {
+    let waiting: Waiting[] | null = null;
+    for (const column of columns) {
       const text = cellOf(cells, column.index);
       if (text === "") continue;
       const refusal = column.refusals.get(operation);
       if (refusal !== undefined) return invalid(row, refusal, digits, kind, operation);
       const result = column.convert(text);
-      if (result instanceof Promise) return null;
+      if (result instanceof Promise) {
+        (waiting ??= []).push({ column, result });
+        continue;
+      }
       if (!result.ok) return invalid(row, `${column.label} ${result.reason}`, digits, kind, operation);
-      if (Array.isArray(result.value) && result.value.length === 0) continue;
-      item[column.member.name] = result.value;
+      store(records, column, result.value);
     }
-    return { item };
+    return waiting;
   }
 
   /** Every member cell in column order, so that the first bad cell is the one reported. */
@@ -292,20 +322,8 @@ export function createValidator(context: ValidatorContext): Validator {
     sharedKey: string,
   ): InvalidRow | Pending | Promise<InvalidRow | Pending> {
     const records: Records = { portForm: { ...plan.defaults.portForm }, request: { ...plan.defaults.request }, item: { ...plan.defaults.item } };
-    let waiting: { column: MemberColumn; result: Promise<Converted> }[] | null = null;
-    for (const column of memberColumns) {
-      const text = cellOf(cells, column.index);
-      if (text === "") continue;
-      const refusal = column.refusals.get(operation);
-      if (refusal !== undefined) return invalid(row, refusal, digits, kind, operation);
-      const result = column.convert(text);
-      if (result instanceof Promise) {
-        (waiting ??= []).push({ column, result });
-        continue;
-      }
-      if (!result.ok) return invalid(row, `${column.label} ${result.reason}`, digits, kind, operation);
-      store(records, column, result.value);
-    }
+    const waiting = convertCells(row, cells, memberColumns, records, digits, kind, operation);
+    if (waiting !== null && !Array.isArray(waiting)) return waiting;
     if (extraColumns.length > 0) mergeExtraDetails(records.portForm, cells);
     const group = cellOf(cells, groupAt);
     const converted = (): InvalidRow | Pending => {
