@@ -29,13 +29,6 @@ export class InputError extends PortinError {
   }
 }
 
-/** The service answered something that is not what SPEC §1 says it answers. */
-export class ServiceAnswerError extends PortinError {
-  constructor(message: string, options: { cause?: unknown } = {}) {
-    super("E_SERVICE_ANSWER", message, options);
-  }
-}
-
 /** A lookup (trunks, offerings, providers) failed, so nothing can be validated. */
 export class LookupError extends PortinError {
   constructor(message: string, options: { cause?: unknown } = {}) {

@@ -42,7 +42,7 @@ export interface BatchOptions {
 }
 
 /** `<input without .csv>.state.jsonl` beside the input; none for standard input. */
-export function defaultStatePath(input: string): string | null {
+function defaultStatePath(input: string): string | null {
   return input === "-" ? null : besideInput(input, ".state.jsonl");
 }
 
