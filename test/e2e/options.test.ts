@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -51,6 +52,25 @@ describe("options a user gets wrong, and a lone -", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`--results ${sheet} is also the input sheet`);
     expect(await readFile(sheet, "utf8")).toBe(SHEET);
+  });
+
+  it("keeps no journal on the built-in sandbox unless --state is given, and writes SPEC's result columns in order", async () => {
+    const dir = await tempDir();
+    const sheet = await writeSheet(dir, "a.csv", SHEET);
+    const run = await runCli(["submit", sheet]);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(dir, "a.state.jsonl"))).toBe(false);
+    const header = (await readFile(join(dir, "a.results.csv"), "utf8")).split("\n")[0]!.split(",");
+    expect(header.slice(-8)).toEqual([
+      "result_status",
+      "result_number",
+      "result_number_type",
+      "result_operation",
+      "result_batch",
+      "result_ticket",
+      "result_http_status",
+      "result_message",
+    ]);
   });
 
   it("keeps a journal for the built-in sandbox that the next run can use, whatever port the sandbox gets", async () => {
