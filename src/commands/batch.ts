@@ -32,7 +32,7 @@ function batchOptions(yargs: Argv): Argv<BatchArgs> {
         results: {
           type: "string",
           requiresArg: true,
-          coerce: dashMeansStdio,
+          coerce: nonEmptyPath("results"),
           describe: "where to write the results CSV (- for stdout) [default: <input without .csv>.results.csv; stdout for stdin]",
         },
         defaults: {

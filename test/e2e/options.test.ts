@@ -27,6 +27,7 @@ describe("options a user gets wrong, and a lone -", () => {
     [["--max-per-request", "0"], '--max-per-request takes a whole number >= 1, not "0"'],
     [["--timeout", "-5"], '--timeout takes a whole number of milliseconds >= 1, not "-5"'],
     [["--state", ""], '--state needs a path, not ""'],
+    [["--results", ""], '--results needs a path, not ""'],
     [["--state"], "Not enough arguments following: state"],
   ])("refuses %j with one line naming the value, exit 2", async (args, message) => {
     const dir = await tempDir();
