@@ -4,6 +4,7 @@
  */
 import type { Argv } from "yargs";
 import { UsageError } from "../errors.js";
+import { BUILT_IN_SANDBOX } from "../journal/identity.js";
 import { checkBaseUrl } from "../service/base-url.js";
 import { createClient, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from "../service/client.js";
 import type { ServiceClient } from "../service/client.js";
@@ -30,9 +31,6 @@ export interface Connection {
   /** Stops the in-process sandbox; nothing to do for the real service. */
   close(): Promise<void>;
 }
-
-/** What the journal records for the in-process sandbox: its port changes every run. */
-export const BUILT_IN_SANDBOX = "the built-in sandbox";
 
 /** An environment variable set to "" means unset, as in most shells' eyes. */
 const fromEnv = (name: string): string | undefined => process.env[name] || undefined;

@@ -7,6 +7,9 @@ import { randomBytes } from "node:crypto";
 import { open, truncate } from "node:fs/promises";
 import { dirname } from "node:path";
 import { OutputError, StateError } from "../errors.js";
+import { serviceKey } from "../service/base-url.js";
+import { BUILT_IN_SANDBOX, FRESH_JOURNAL_SENDS_AGAIN } from "./identity.js";
+import type { JournalIdentity } from "./identity.js";
 import { GroupCommitWriter } from "./group-commit.js";
 import type { AppendTarget } from "./group-commit.js";
 import { acquireLock } from "./lock.js";
@@ -15,25 +18,20 @@ import { derivePriorState } from "./prior.js";
 import type { PriorState } from "./prior.js";
 import { describe, readJournalFile } from "./read.js";
 import { JOURNAL_FORMAT_VERSION, serializeRecord } from "./records.js";
-import type { HeaderRecord, JournalOutcomeStatus, JournalRecord } from "./records.js";
+import type { HeaderRecord, JournalOutcomeStatus, JournalRecord, RejectedNumber } from "./records.js";
 
 export type { PriorState } from "./prior.js";
 export type { AppendTarget } from "./group-commit.js";
-export type { JournalOutcomeStatus } from "./records.js";
-
-/** Whom the journal's numbers were submitted to. Deliberately has no room for a password. */
-export interface JournalIdentity {
-  readonly baseUrl: string;
-  readonly user: string;
-  /** portin's own version, recorded as `tool: portin/<version>`. */
-  readonly version: string;
-}
+export type { JournalOutcomeStatus, RejectedNumber } from "./records.js";
+export type { JournalIdentity } from "./identity.js";
 
 export interface JournalOutcome {
   readonly status: JournalOutcomeStatus;
   readonly ticket?: string;
   readonly httpStatus?: number | null;
   readonly message?: string;
+  /** With status `rejected`: the numbers the rejection stands for (records.ts). */
+  readonly rejected?: readonly RejectedNumber[];
 }
 
 export interface Journal {
@@ -131,6 +129,7 @@ function createJournal(writer: GroupCommitWriter, lock: JournalLock, prior: Prio
           ticket: outcome.ticket ?? null,
           httpStatus: outcome.httpStatus ?? null,
           message: outcome.message ?? null,
+          ...(outcome.rejected === undefined ? {} : { rejected: [...outcome.rejected] }),
           at: new Date().toISOString(),
         }),
       );
@@ -150,25 +149,21 @@ function checkHeader(path: string, header: HeaderRecord, identity: JournalIdenti
   if (header.version > JOURNAL_FORMAT_VERSION) {
     throw new StateError(
       `state file ${path} was written by ${header.tool} in journal format ${header.version}, which portin ${identity.version} cannot read; ` +
-        "upgrade portin or use another --state path",
+        `upgrade portin and run again (${FRESH_JOURNAL_SENDS_AGAIN})`,
     );
   }
-  if (normalizeBaseUrl(header.baseUrl) !== normalizeBaseUrl(identity.baseUrl) || header.user !== identity.user) {
+  if (serviceKey(header.baseUrl) !== serviceKey(identity.baseUrl) || header.user !== identity.user) {
     throw new StateError(
-      `state file ${path} was written for ${header.baseUrl} as user '${header.user}', not ${identity.baseUrl} as user '${identity.user}'; ` +
-        "use another --state path",
+      `state file ${path} was written for ${header.baseUrl} as user '${header.user}', but this run is for ${identity.baseUrl} as user '${identity.user}': ` +
+        `run against the service the journal was written for${rerunHint(header)} (${FRESH_JOURNAL_SENDS_AGAIN})`,
     );
   }
 }
 
-/** `https://API.thinktel.ca:443/rest.svc/` and `https://api.thinktel.ca/rest.svc` name one service. */
-export function normalizeBaseUrl(raw: string): string {
-  try {
-    const url = new URL(raw);
-    return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, "")}`;
-  } catch {
-    return raw.trim().replace(/\/+$/, "");
-  }
+/** How to name the journal's own service on the command line. */
+function rerunHint(header: HeaderRecord): string {
+  if (header.baseUrl === BUILT_IN_SANDBOX) return " (leave out --base-url and PORTIN_BASE_URL)";
+  return ` (--base-url ${header.baseUrl} --user ${header.user})`;
 }
 
 async function cutTornTail(path: string, soundLength: number): Promise<void> {
@@ -184,7 +179,7 @@ async function openAppendFile(path: string): Promise<AppendTarget> {
   try {
     handle = await open(path, "a");
   } catch (cause) {
-    throw new OutputError(`cannot open state file ${path} for writing (${describe(cause)}); check its permissions or use another --state path`, {
+    throw new OutputError(`cannot open state file ${path} for writing (${describe(cause)}); check its permissions and run again`, {
       cause,
     });
   }

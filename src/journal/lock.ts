@@ -45,7 +45,7 @@ export async function acquireLock(lockPath: string, statePath: string): Promise<
     await writeFile(lockPath, content, { flag: "wx" });
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code !== "EEXIST") {
-      throw new StateError(`cannot create lock file ${lockPath} (${describe(cause)}); check the permissions of its folder or use another --state path`, {
+      throw new StateError(`cannot create lock file ${lockPath} (${describe(cause)}); check the permissions of its folder and run again`, {
         cause,
       });
     }

@@ -1,8 +1,9 @@
 /**
  * Reads a journal back, telling a crash's torn tail (tolerated) from an edited file (refused).
  */
-import { readFile } from "node:fs/promises";
+import { open, readFile } from "node:fs/promises";
 import { StateError } from "../errors.js";
+import { FRESH_JOURNAL_SENDS_AGAIN } from "./identity.js";
 import { parseRecord } from "./records.js";
 import type { HeaderRecord, JournalRecord } from "./records.js";
 
@@ -25,7 +26,7 @@ export async function readJournalFile(path: string): Promise<JournalContents> {
     bytes = await readFile(path);
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code === "ENOENT") return { header: null, records: [], soundLength: 0, length: 0 };
-    throw new StateError(`cannot read state file ${path} (${describe(cause)}); check its permissions or use another --state path`, { cause });
+    throw new StateError(`cannot read state file ${path} (${describe(cause)}); check its permissions and run again`, { cause });
   }
 
   const records: JournalRecord[] = [];
@@ -62,12 +63,12 @@ export async function readJournalFile(path: string): Promise<JournalContents> {
   if (first === undefined) {
     // Cutting a torn header away is safe; cutting away a file someone mistook for a state file is not.
     if (!couldBeTornHeader(bytes.toString("utf8", soundLength))) {
-      throw new StateError(`state file ${path} is not a portin journal; use another --state path`);
+      throw new StateError(`state file ${path} is not a portin journal: point --state at this sheet's journal (${FRESH_JOURNAL_SENDS_AGAIN})`);
     }
     return { header: null, records: [], soundLength: 0, length: bytes.length };
   }
   if (first.type !== "header") {
-    throw new StateError(`state file ${path} does not start with a portin journal header; it is not a portin state file: use another --state path`);
+    throw new StateError(`state file ${path} does not start with a portin journal header, so it is not a portin state file: point --state at this sheet's journal (${FRESH_JOURNAL_SENDS_AGAIN})`);
   }
   const misplaced = rest.findIndex((record) => record.type === "header");
   if (misplaced !== -1) {
@@ -89,4 +90,27 @@ function couldBeTornHeader(text: string): boolean {
 
 export function describe(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
+}
+
+/** A header line is a few hundred bytes; this bounds what is read of a file that is not a journal. */
+const HEADER_READ_BYTES = 16 * 1024;
+
+/**
+ * The service a journal was written for, read from its header line alone; null when there is
+ * no such file or it is not a journal. For notices, never for decisions: openJournal checks.
+ */
+export async function journalService(path: string): Promise<string | null> {
+  const file = await open(path, "r").catch(() => null);
+  if (file === null) return null;
+  try {
+    const buffer = Buffer.alloc(HEADER_READ_BYTES);
+    const { bytesRead } = await file.read(buffer, 0, HEADER_READ_BYTES, 0);
+    const end = buffer.subarray(0, bytesRead).indexOf(NEWLINE);
+    const record = end === -1 ? null : parseRecord(buffer.toString("utf8", 0, end));
+    return record?.type === "header" ? record.baseUrl : null;
+  } catch {
+    return null;
+  } finally {
+    await file.close();
+  }
 }

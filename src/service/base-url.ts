@@ -47,3 +47,25 @@ export function isLoopback(hostname: string): boolean {
   if (host === "localhost" || host === "::1") return true;
   return isIPv4(host) && host.startsWith("127.");
 }
+
+/** The names loopback traffic answers to; other 127.x addresses may be other servers. */
+const LOOPBACK_ALIASES = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
+
+/**
+ * What makes two base URLs one service (docs/contract.md §5): they differ only in spelling —
+ * case (the service is IIS, whose paths ignore case), an explicit default port, a trailing
+ * slash, or a loopback name (`localhost` for `127.0.0.1`). A journal is refused only for
+ * another service, since the advice that follows a refusal can cost a duplicate port-in.
+ */
+export function serviceKey(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    // "the built-in sandbox", or a header an older portin wrote: compared as text.
+    return raw.trim().replace(/\/+$/, "").toLowerCase();
+  }
+  const host = LOOPBACK_ALIASES.has(url.hostname.toLowerCase()) ? "loopback" : url.hostname;
+  const port = url.port !== "" ? url.port : url.protocol === "https:" ? "443" : url.protocol === "http:" ? "80" : "";
+  return `${url.protocol}//${host}:${port}${url.pathname.replace(/\/+$/, "")}`.toLowerCase();
+}

@@ -43,7 +43,8 @@ describe("the journal file", () => {
     expect(refusal).toMatchObject({ exitCode: 2 });
     expect((refusal as Error).message).toBe(
       `state file ${path} was written for https://api.thinktel.ca/rest.svc as user 'migrations', ` +
-        "not https://staging.thinktel.ca/rest.svc as user 'migrations'; use another --state path",
+        "but this run is for https://staging.thinktel.ca/rest.svc as user 'migrations': run against the service the journal was written for " +
+        "(--base-url https://api.thinktel.ca/rest.svc --user migrations) (a new --state path would start a fresh journal and send every number again)",
     );
   });
 
@@ -52,17 +53,34 @@ describe("the journal file", () => {
     await (await openJournal(path, IDENTITY)).close();
 
     await expect(openJournal(path, { ...IDENTITY, user: "someone-else" })).rejects.toThrow(
-      /as user 'migrations', not https:\/\/api\.thinktel\.ca\/rest\.svc as user 'someone-else'/,
+      /as user 'migrations', but this run is for https:\/\/api\.thinktel\.ca\/rest\.svc as user 'someone-else'/,
     );
     await expect(readJournal(path, { ...IDENTITY, user: "someone-else" })).rejects.toBeInstanceOf(StateError);
   });
 
-  it("takes a base URL with a trailing slash or upper-case host for the same service", async () => {
+  it.each([
+    ["https://api.thinktel.ca/rest.svc", "https://API.thinktel.ca/rest.svc/"],
+    ["https://api.thinktel.ca/rest.svc", "https://api.thinktel.ca:443/REST.svc"],
+    ["http://127.0.0.1:4711", "http://localhost:4711/"],
+    ["http://localhost:80/rest.svc", "http://[::1]/rest.svc"],
+  ])("takes %s and %s for the same service", async (written, given) => {
     const path = await statePath();
-    await (await openJournal(path, IDENTITY)).close();
+    await (await openJournal(path, { ...IDENTITY, baseUrl: written })).close();
 
-    const journal = await openJournal(path, { ...IDENTITY, baseUrl: "https://API.thinktel.ca/rest.svc/" });
-    await journal.close();
+    await (await openJournal(path, { ...IDENTITY, baseUrl: given })).close();
+    await expect(readJournal(path, { ...IDENTITY, baseUrl: given })).resolves.toBeDefined();
+  });
+
+  it.each([
+    ["http://127.0.0.1:4711", "http://127.0.0.1:4712"],
+    ["https://api.thinktel.ca/rest.svc", "http://api.thinktel.ca/rest.svc"],
+    ["https://api.thinktel.ca/rest.svc", "https://api.thinktel.ca/v2/rest.svc"],
+    ["http://127.0.0.1:4711", "http://127.0.0.2:4711"],
+  ])("refuses %s as another service than %s", async (written, given) => {
+    const path = await statePath();
+    await (await openJournal(path, { ...IDENTITY, baseUrl: written })).close();
+
+    await expect(openJournal(path, { ...IDENTITY, baseUrl: given })).rejects.toBeInstanceOf(StateError);
   });
 
   it("releases the lock when it refuses a journal, so the right identity can open it next", async () => {
@@ -222,7 +240,9 @@ describe("a journal damaged by a crash or an edit", () => {
     const path = await statePath();
     await writeFile(path, "number,pilot_number");
 
-    await expect(openJournal(path, IDENTITY)).rejects.toThrow(`state file ${path} is not a portin journal; use another --state path`);
+    await expect(openJournal(path, IDENTITY)).rejects.toThrow(
+      `state file ${path} is not a portin journal: point --state at this sheet's journal (a new --state path would start a fresh journal and send every number again)`,
+    );
     expect(await readFile(path, "utf8")).toBe("number,pilot_number");
   });
 
