@@ -2,9 +2,32 @@ import { join, parse } from "node:path";
 
 /**
  * `<input without .csv><suffix>` beside the input: where a sheet's results, journal and
- * defaults live by default (SPEC §2), so they travel with it.
+ * defaults live by default (docs/contract.md §2), so they travel with it.
  */
 export function besideInput(input: string, suffix: string): string {
   const { dir, name, ext } = parse(input);
   return join(dir, `${ext.toLowerCase() === ".csv" ? name : name + ext}${suffix}`);
+}
+
+/**
+ * Which results a run writes: a real submit's, a dry run's, or a run on the built-in
+ * sandbox. Each has its own file, so neither a dry run nor a sandbox run can overwrite the
+ * results of a real migration (docs/contract.md §2).
+ */
+export type ResultsKind = "submit" | "plan" | "sandbox";
+
+const RESULTS_SUFFIX: Readonly<Record<ResultsKind, string>> = {
+  submit: ".results.csv",
+  plan: ".plan.csv",
+  sandbox: ".sandbox.results.csv",
+};
+
+/** The default `--results`: beside the input, named for the kind of run; stdout for standard input. */
+export function defaultResultsPath(input: string, kind: ResultsKind): string {
+  return input === "-" ? "-" : besideInput(input, RESULTS_SUFFIX[kind]);
+}
+
+/** The default `--state`: `<input without .csv>.state.jsonl`; none for standard input. */
+export function defaultStatePath(input: string): string | null {
+  return input === "-" ? null : besideInput(input, ".state.jsonl");
 }

@@ -17,6 +17,7 @@ interface BatchArgs extends ConnectionArgs {
   maxPerRequest: number;
   retries: number;
   retryUnknown: boolean;
+  retryRejected: boolean;
   json: boolean;
 }
 
@@ -33,7 +34,8 @@ function batchOptions(yargs: Argv): Argv<BatchArgs> {
           type: "string",
           requiresArg: true,
           coerce: nonEmptyPath("results"),
-          describe: "where to write the results CSV (- for stdout) [default: <input without .csv>.results.csv; stdout for stdin]",
+          describe:
+            "where to write the results CSV (- for stdout) [default: <input without .csv>.results.csv; .plan.csv for plan; .sandbox.results.csv on the built-in sandbox; stdout for stdin]",
         },
         defaults: {
           type: "string",
@@ -72,6 +74,11 @@ function batchOptions(yargs: Argv): Argv<BatchArgs> {
           describe: "automatic retries of a retryable failure: 429, 503, connection refused [number]",
         },
         "retry-unknown": { type: "boolean", default: false, describe: "resend numbers an earlier run could not learn the outcome of, once PortInStatus shows the service lacks them" },
+        "retry-rejected": {
+          type: "boolean",
+          default: false,
+          describe: "resend rows an earlier run saw rejected even if they have not changed since (a changed row is resent anyway)",
+        },
         json: { type: "boolean", default: false, describe: "print a machine-readable summary on stdout at the end" },
       }),
   ) as unknown as Argv<BatchArgs>;
@@ -95,6 +102,7 @@ function batchCommand(command: "submit" | "plan", describe: string, example: str
           maxPerRequest: args.maxPerRequest,
           retries: args.retries,
           retryUnknown: args.retryUnknown,
+          retryRejected: args.retryRejected,
           json: args.json,
           connection: args,
         },

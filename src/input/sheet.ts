@@ -31,7 +31,18 @@ export interface Sheet {
    * when the sheet is not rereadable or the file has changed since it was read.
    */
   reread(): Promise<RawRows | null>;
+  /** Once every row has been read: how the file is written, for results that open the same way (docs/contract.md §6). */
+  textFormat(): TextFormat;
 }
+
+export interface TextFormat {
+  /** The file began with a UTF-8 byte order mark: Excel reads a CSV as UTF-8 only with one. */
+  readonly bom: boolean;
+  /** The line end between records: "\n", "\r\n" or "\r". */
+  readonly lineEnd: string;
+}
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 export const STDIN_SOURCE = "<stdin>";
 
@@ -148,5 +159,7 @@ export async function openSheet(path: string, options: OpenSheetOptions = {}): P
     }
     return new RawRows(file, parser.ends, recordDelimiter);
   };
-  return { layout, rows: dataRows(source, parser, records), rereadable, reread };
+  const bom = Buffer.concat(head.slice(0, 3)).subarray(0, 3).equals(UTF8_BOM);
+  const textFormat = (): TextFormat => ({ bom, lineEnd: parser.rawLayout.recordDelimiter?.toString("latin1") ?? "\n" });
+  return { layout, rows: dataRows(source, parser, records), rereadable, reread, textFormat };
 }

@@ -14,12 +14,24 @@ export interface PriorState {
   readonly pending: ReadonlyMap<string, { readonly requestId: string }>;
   /** Numbers an earlier run recorded as `unknown` (500, 502, 504, timeout, cut connection) and not since resolved. */
   readonly unknown: ReadonlyMap<string, { readonly requestId: string; readonly message: string }>;
+  /** Numbers whose latest request was rejected for them: resent only once their row changed, or with --retry-rejected. */
+  readonly rejected: ReadonlyMap<string, EarlierRejection>;
+}
+
+export interface EarlierRejection {
+  readonly requestId: string;
+  /** The part of the service's message about this number. */
+  readonly message: string;
+  readonly httpStatus: number | null;
+  /** Of the row as it was sent (plan/fingerprint.ts). */
+  readonly fingerprint: string;
 }
 
 type NumberState =
   | { readonly kind: "submitted"; readonly ticket: string; readonly requestId: string }
   | { readonly kind: "pending"; readonly requestId: string }
-  | { readonly kind: "unknown"; readonly requestId: string; readonly message: string };
+  | { readonly kind: "unknown"; readonly requestId: string; readonly message: string }
+  | ({ readonly kind: "rejected" } & EarlierRejection);
 
 /**
  * Later records win, with one exception: a number once submitted stays submitted (a later
@@ -46,9 +58,13 @@ export function derivePriorState(records: Iterable<JournalRecord>): PriorState {
         }
         // An outcome speaks only for numbers whose latest request it answers.
         if (current === undefined || current.kind === "submitted" || current.requestId !== requestId) continue;
+        const rejection = record.status === "rejected" ? record.rejected?.find((entry) => entry.number === number) : undefined;
         if (record.status === "unknown") {
           states.set(number, { kind: "unknown", requestId, message: record.message ?? "" });
+        } else if (rejection !== undefined) {
+          states.set(number, { kind: "rejected", requestId, message: rejection.message, httpStatus: record.httpStatus ?? null, fingerprint: rejection.fingerprint });
         } else {
+          // Failed, or rejected for other numbers and sent again in a request recorded after this one.
           states.delete(number);
         }
       }
@@ -62,10 +78,12 @@ export function derivePriorState(records: Iterable<JournalRecord>): PriorState {
   const submitted = new Map<string, { ticket: string; requestId: string }>();
   const pending = new Map<string, { requestId: string }>();
   const unknown = new Map<string, { requestId: string; message: string }>();
+  const rejected = new Map<string, EarlierRejection>();
   for (const [number, state] of states) {
     if (state.kind === "submitted") submitted.set(number, { ticket: state.ticket, requestId: state.requestId });
     else if (state.kind === "pending") pending.set(number, { requestId: state.requestId });
-    else unknown.set(number, { requestId: state.requestId, message: state.message });
+    else if (state.kind === "unknown") unknown.set(number, { requestId: state.requestId, message: state.message });
+    else rejected.set(number, { requestId: state.requestId, message: state.message, httpStatus: state.httpStatus, fingerprint: state.fingerprint });
   }
-  return { submitted, pending, unknown };
+  return { submitted, pending, unknown, rejected };
 }

@@ -36,6 +36,16 @@ const intentSchema = z.object({
   at: z.string(),
 });
 
+/**
+ * One number a rejection is about, with the part of the message about it and the fingerprint
+ * of its row as sent (plan/fingerprint.ts): a re-run resends it only once the row changed.
+ */
+const rejectedNumberSchema = z.object({
+  number: tenDigits,
+  message: z.string(),
+  fingerprint: z.string(),
+});
+
 const outcomeSchema = z.object({
   type: z.literal("outcome"),
   requestId: z.string().min(1),
@@ -43,6 +53,13 @@ const outcomeSchema = z.object({
   ticket: z.string().nullable().optional(),
   httpStatus: z.number().int().nullable().optional(),
   message: z.string().nullable().optional(),
+  /**
+   * With status `rejected`: the numbers the rejection stands for. The request's other numbers
+   * were sent again in a new request, whose own records follow. Added after format 1 shipped:
+   * a `rejected` outcome without it (an older portin's) stands for nobody, so its numbers are
+   * sent again as they always were; an older portin reading it ignores it the same way.
+   */
+  rejected: z.array(rejectedNumberSchema).optional(),
   at: z.string(),
 });
 
@@ -69,6 +86,7 @@ export type RunRecord = z.infer<typeof runSchema>;
 export type IntentRecord = z.infer<typeof intentSchema>;
 export type OutcomeRecord = z.infer<typeof outcomeSchema>;
 export type ConfirmedRecord = z.infer<typeof confirmedSchema>;
+export type RejectedNumber = z.infer<typeof rejectedNumberSchema>;
 export type JournalRecord = z.infer<typeof recordSchema>;
 
 /** The record a line holds, or null when the line is not one (torn, edited, or not JSON). */

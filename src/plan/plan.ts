@@ -105,6 +105,6 @@ class GroupKeyer {
   }
 }
 
-function attachmentDigest(file: FileAttachment): string {
+export function attachmentDigest(file: FileAttachment): string {
   return createHash("sha1").update(JSON.stringify([file.FileName, file.ContentType])).update(file.Base64Contents).digest("base64");
 }

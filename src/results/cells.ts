@@ -74,7 +74,7 @@ export function csvCell(value: string, delimiter: string): string {
 }
 
 /** The `result_*` cells of a row, each made safe for spreadsheets, as text: `,planned,4165550101,…` plus the line end. */
-export function resultTail(outcome: RowOutcome, delimiter: string): string {
+export function resultTail(outcome: RowOutcome, delimiter: string, lineEnd: string): string {
   return (
     delimiter +
     outcome.status +
@@ -92,7 +92,7 @@ export function resultTail(outcome: RowOutcome, delimiter: string): string {
     (outcome.httpStatus === null ? "" : String(outcome.httpStatus)) +
     delimiter +
     csvCell(escapeFormula(outcome.message), delimiter) +
-    "\n"
+    lineEnd
   );
 }
 

@@ -4,6 +4,38 @@ import type { NumberKind } from "../service/operations.js";
 export type RowStatus = "submitted" | "planned" | "skipped" | "invalid" | "rejected" | "failed" | "unknown";
 export const ROW_STATUSES: readonly RowStatus[] = ["submitted", "planned", "skipped", "invalid", "rejected", "failed", "unknown"];
 
+/**
+ * What the user does about a row that needs attention; the summary prints one "next:" line per
+ * step, so its advice always matches what the run did to those rows (docs/contract.md §6).
+ */
+export type NextStep =
+  /** invalid: fix the row. */
+  | "fix-row"
+  /** rejected by the service in this run. */
+  | "read-rejection"
+  /** rejected by an earlier run, and the row has not changed since. */
+  | "fix-or-retry-rejected"
+  /** failed: not accepted after retries, or not sent; the next run sends it. */
+  | "run-again"
+  /** failed: not sent because the run was interrupted. */
+  | "run-again-interrupted"
+  /** failed: not sent because the service refused the credentials. */
+  | "fix-credentials"
+  /** unknown: sent in this run, outcome never learned; the next run checks PortInStatus first. */
+  | "run-again-to-confirm"
+  /** unknown: PortInStatus finds no port-in; --retry-unknown sends it. */
+  | "retry-unknown"
+  /** unknown: checking PortInStatus failed; a later run checks again. */
+  | "run-again-to-check";
+
+/** The step each status needs unless its outcome names another. */
+export const USUAL_NEXT_STEP: Readonly<Partial<Record<RowStatus, NextStep>>> = {
+  invalid: "fix-row",
+  rejected: "read-rejection",
+  failed: "run-again",
+  unknown: "run-again-to-confirm",
+};
+
 /** The `result_*` cells of one results row. */
 export interface RowOutcome {
   readonly status: RowStatus;
@@ -16,6 +48,8 @@ export interface RowOutcome {
   readonly ticket: string;
   readonly httpStatus: number | null;
   readonly message: string;
+  /** When it is not the status's usual one (USUAL_NEXT_STEP). */
+  readonly next?: NextStep;
 }
 
 export const RESULT_COLUMNS = [

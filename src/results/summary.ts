@@ -4,35 +4,42 @@
  */
 import { describeOperation } from "../service/operations.js";
 import type { Operation } from "../service/operations.js";
-import { ROW_STATUSES } from "./status.js";
-import type { RowStatus } from "./status.js";
+import { BUILT_IN_SANDBOX } from "../journal/identity.js";
+import { ROW_STATUSES, USUAL_NEXT_STEP } from "./status.js";
+import type { NextStep, RowOutcome, RowStatus } from "./status.js";
 
 export interface RunSummary {
   readonly command: "submit" | "plan";
   /** All seven statuses, zeros included. */
   readonly counts: Readonly<Record<RowStatus, number>>;
+  /** Rows per next step, in NEXT_STEPS order: one "next:" line each. */
+  readonly next: readonly { readonly step: NextStep; readonly status: RowStatus; readonly rows: number }[];
   /** "POST /v2/NumberPorts/Inbound/DIDs" -> requests, keys sorted. */
   readonly requestsByOperation: Readonly<Record<string, number>>;
   readonly requests: number;
   readonly elapsedMs: number;
   /** The results path, or "-" for standard output. */
   readonly results: string;
+  /** The base URL, or "the built-in sandbox": a sandbox run must never read as a real one. */
+  readonly service: string;
   readonly exitCode: number;
 }
 
 export interface SummaryInput {
   readonly command: "submit" | "plan";
-  /** Every row's outcome; only `status` is read. */
-  readonly outcomes: Iterable<{ readonly status: RowStatus }>;
+  /** Every row's outcome; only `status` and `next` are read. */
+  readonly outcomes: Iterable<Pick<RowOutcome, "status" | "next">>;
   /** For submit, the requests sent; for plan, the requests a submit would send. */
   readonly requests: Iterable<{ readonly operation: Operation }>;
   readonly elapsedMs: number;
   readonly results: string;
+  readonly service: string;
   /** Defaults to exitCodeFor(counts); a stopped run passes its own (2, 130, 143). */
   readonly exitCode?: number;
 }
 
 const NEEDS_ATTENTION: readonly RowStatus[] = ["invalid", "rejected", "failed", "unknown"];
+
 
 /** SPEC §7: 0 when every row is submitted, skipped or planned; 1 otherwise. */
 export function exitCodeFor(counts: Readonly<Record<RowStatus, number>>): 0 | 1 {
@@ -41,7 +48,19 @@ export function exitCodeFor(counts: Readonly<Record<RowStatus, number>>): 0 | 1 
 
 export function summarize(input: SummaryInput): RunSummary {
   const counts = Object.fromEntries(ROW_STATUSES.map((status) => [status, 0])) as Record<RowStatus, number>;
-  for (const outcome of input.outcomes) counts[outcome.status] += 1;
+  const steps = new Map<NextStep, { status: RowStatus; rows: number }>();
+  for (const outcome of input.outcomes) {
+    counts[outcome.status] += 1;
+    const step = outcome.next ?? USUAL_NEXT_STEP[outcome.status];
+    if (step === undefined) continue;
+    const seen = steps.get(step);
+    if (seen) seen.rows += 1;
+    else steps.set(step, { status: outcome.status, rows: 1 });
+  }
+  const next = (Object.keys(NEXT_STEPS) as NextStep[]).flatMap((step) => {
+    const seen = steps.get(step);
+    return seen ? [{ step, ...seen }] : [];
+  });
   const perOperation = new Map<string, number>();
   let requests = 0;
   for (const request of input.requests) {
@@ -54,10 +73,12 @@ export function summarize(input: SummaryInput): RunSummary {
   return {
     command: input.command,
     counts,
+    next,
     requestsByOperation,
     requests,
     elapsedMs: Math.round(input.elapsedMs),
     results: input.results,
+    service: input.service,
     exitCode: input.exitCode ?? exitCodeFor(counts),
   };
 }
@@ -80,17 +101,10 @@ export function formatSummary(s: RunSummary): string {
   for (const [operation, count] of operations) lines.push(`  ${String(count).padStart(width)}  ${operation}`);
 
   const where = s.results === "-" ? "the results on standard output" : s.results;
+  lines.push(`service: ${s.service === BUILT_IN_SANDBOX ? `${BUILT_IN_SANDBOX} (nothing real was ported)` : s.service}`);
   lines.push(`results: ${s.results === "-" ? "standard output" : s.results}`);
 
-  const unsettled = ["invalid", "rejected", "failed"] as const;
-  const problems = unsettled.filter((status) => s.counts[status] > 0).map((status) => `${s.counts[status]} ${status}`);
-  if (problems.length > 0) lines.push(`next: ${problems.join(", ")}: see result_message in ${where}`);
-  if (s.counts.unknown > 0) {
-    lines.push(
-      `next: ${plural(s.counts.unknown, "row")} unknown (sent, but the outcome could not be learned; the service may have accepted them): ` +
-        `run again with the same --state: each is checked with PortInStatus first and skipped if the service has it; add --retry-unknown to resend those it lacks`,
-    );
-  }
+  for (const { step, rows } of s.next) lines.push(`next: ${adviceFor(step, rows, where)}`);
   return lines.join("\n");
 }
 
@@ -99,12 +113,37 @@ export function summaryJson(s: RunSummary): string {
   return JSON.stringify({
     command: s.command,
     counts: Object.fromEntries(ROW_STATUSES.map((status) => [status, s.counts[status]])),
+    next: s.next.map(({ step, status, rows }) => ({ step, status, rows, advice: adviceFor(step, rows, s.results === "-" ? "the results" : s.results) })),
     requests: s.requests,
     requestsByOperation: s.requestsByOperation,
     elapsedMs: s.elapsedMs,
     results: s.results,
+    service: s.service,
+    sandbox: s.service === BUILT_IN_SANDBOX,
     exitCode: s.exitCode,
   });
+}
+
+/** The advice of each step, for `rows` rows; `where` names the results. Printed after "next: ". */
+const NEXT_STEPS: Readonly<Record<NextStep, (rows: string, where: string) => string>> = {
+  "fix-row": (rows, where) => `${rows} invalid: fix them (see result_message in ${where}) and run again`,
+  "read-rejection": (rows, where) =>
+    `${rows} rejected by the service: see result_message in ${where}; fix those rows and run again ` +
+    "(a rejected row is sent again only once it has changed, or with --retry-rejected)",
+  "fix-or-retry-rejected": (rows) =>
+    `${rows} rejected by an earlier run and unchanged since: fix them and run again, or pass --retry-rejected to send them as they are`,
+  "run-again": (rows, where) => `${rows} failed: see result_message in ${where}; run again later: failed rows are sent again`,
+  "run-again-interrupted": (rows) => `interrupted: run again to send the ${rows} not sent (the journal skips what was submitted)`,
+  "fix-credentials": (rows) => `${rows} not sent: the service refused the credentials: fix --user/--password (or PORTIN_USER/PORTIN_PASSWORD) and run again`,
+  "run-again-to-confirm": (rows) =>
+    `${rows} unknown (sent, but the outcome could not be learned; the service may have accepted them): run again with the same --state: ` +
+    "each is checked with PortInStatus first and skipped if the service has it; add --retry-unknown to resend those it lacks",
+  "retry-unknown": (rows) => `${rows} unknown (PortInStatus finds no port-in for them): run again with --retry-unknown to send them`,
+  "run-again-to-check": (rows) => `${rows} unknown (checking PortInStatus failed, so they were not sent again): run again later to check them`,
+};
+
+function adviceFor(step: NextStep, rows: number, where: string): string {
+  return NEXT_STEPS[step](plural(rows, "row"), where);
 }
 
 function plural(count: number, noun: string): string {

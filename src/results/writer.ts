@@ -3,7 +3,8 @@
  * csv-stringify into a temporary sibling that is renamed into place on close, or onto stdout.
  */
 import { close, createWriteStream, fsync, open, rmSync } from "node:fs";
-import { rename, rm, stat } from "node:fs/promises";
+import { readdir, rename, rm, stat } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { stringify } from "csv-stringify/sync";
 import type { Options as StringifyOptions } from "csv-stringify/sync";
@@ -11,7 +12,6 @@ import { OutputError } from "../errors.js";
 import { resultTail, resultsHeader, rowShaper } from "./cells.js";
 import type { RowOutcome } from "./status.js";
 import { describeSystemError } from "../system-error.js";
-import { besideInput } from "../paths.js";
 
 export interface ResultsWriter {
   /**
@@ -31,16 +31,12 @@ export interface ResultsWriter {
 }
 
 export interface ResultsOptions {
-  /** The input's delimiter, so the results open in whatever opened the input. */
+  /** The input's delimiter, byte order mark and line end, so the results open in whatever opened the input. */
   readonly delimiter: string;
+  readonly bom: boolean;
+  readonly lineEnd: string;
   /** Where "-" writes; never ended, since the caller owns it. */
   readonly stdout: NodeJS.WritableStream;
-}
-
-/** SPEC §2: `<input without .csv>.results.csv` beside the input; stdout for standard input. */
-export function defaultResultsPath(input: string): string {
-  if (input === "-") return "-";
-  return besideInput(input, ".results.csv");
 }
 
 /**
@@ -49,7 +45,12 @@ export function defaultResultsPath(input: string): string {
  */
 export async function openResults(destination: string, header: readonly string[], options: ResultsOptions): Promise<ResultsWriter> {
   const sink = destination === "-" ? stdoutSink(options.stdout) : await fileSink(destination);
-  const writer = new CsvResultsWriter(sink, header, { delimiter: options.delimiter });
+  const writer = new CsvResultsWriter(sink, header, {
+    delimiter: options.delimiter,
+    record_delimiter: options.lineEnd,
+    // A cell holding any line break is quoted, whichever line end the file uses (cells.ts csvCell).
+    quote_record_delimiter: true,
+  }, options.bom);
   await writer.write(header, null);
   return writer;
 }
@@ -84,6 +85,7 @@ async function fileSink(path: string): Promise<Sink> {
   // Written beside the destination so the rename stays on one file system and is atomic.
   const temporary = `${path}.tmp-${process.pid}`;
   await refuseDirectory(path);
+  await removeDeadTemporaries(path);
   let fd: number;
   try {
     fd = await openFile(temporary, "w");
@@ -128,6 +130,31 @@ async function fileSink(path: string): Promise<Sink> {
   };
 }
 
+/**
+ * A run killed with SIGKILL (or a power cut) leaves its `<results>.tmp-<pid>` behind. Those of
+ * processes no longer alive on this host are removed; a live run's is left alone.
+ */
+async function removeDeadTemporaries(path: string): Promise<void> {
+  const prefix = `${basename(path)}.tmp-`;
+  const names = await readdir(dirname(path)).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length));
+    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
+    await rm(join(dirname(path), name), { force: true }).catch(() => undefined);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, but another user's.
+    return (error as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
+
 // The temporary sibling would open fine beside a directory; the rename would fail only at the end.
 async function refuseDirectory(path: string): Promise<void> {
   const existing = await stat(path).catch(() => null);
@@ -151,6 +178,7 @@ const BATCH_BYTES = 64 * 1024;
 class CsvResultsWriter implements ResultsWriter {
   private readonly shape: (cells: readonly string[], outcome: RowOutcome) => string[];
   private readonly delimiter: string;
+  private readonly lineEnd: string;
   /** Records waiting to be stringified together, ahead of anything staged after them. */
   private records: string[][] = [];
   private recordChars = 0;
@@ -167,9 +195,12 @@ class CsvResultsWriter implements ResultsWriter {
     private readonly sink: Sink,
     header: readonly string[],
     private readonly csv: StringifyOptions,
+    bom: boolean,
   ) {
     this.shape = rowShaper(header);
     this.delimiter = typeof csv.delimiter === "string" ? csv.delimiter : ",";
+    this.lineEnd = typeof csv.record_delimiter === "string" ? csv.record_delimiter : "\n";
+    if (bom) this.stageText("\uFEFF");
     sink.stream.on("error", (error) => this.fail(error));
   }
 
@@ -188,7 +219,7 @@ class CsvResultsWriter implements ResultsWriter {
     if (this.closing !== null) throw new Error("results written after close()");
     this.stageRecords();
     this.stageBytes(text);
-    this.stageText(resultTail(outcome, this.delimiter));
+    this.stageText(resultTail(outcome, this.delimiter, this.lineEnd));
     return this.staged < BATCH_BYTES ? READY : this.flush();
   }
 

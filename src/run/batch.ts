@@ -11,7 +11,7 @@ import { exitCodeForSignal, UsageError } from "../errors.js";
 import { openSheet } from "../input/sheet.js";
 import { openJournal, readJournal, newRequestId } from "../journal/journal.js";
 import { planRequests, type PortRequest } from "../plan/plan.js";
-import { defaultResultsPath, openResults } from "../results/writer.js";
+import { openResults } from "../results/writer.js";
 import { exitCodeFor, formatSummary, summaryJson, summarize } from "../results/summary.js";
 import { verbatimTest } from "../results/cells.js";
 import type { RowOutcome } from "../results/status.js";
@@ -24,7 +24,9 @@ import type { CheckedRow, Lookups, ValidRow } from "../validate/types.js";
 import { createValidator } from "../validate/validator.js";
 import { VERSION } from "../version.js";
 import { reviewEarlierRuns, type EarlierRuns } from "./earlier-runs.js";
-import { besideInput } from "../paths.js";
+import { besideInput, defaultResultsPath, defaultStatePath } from "../paths.js";
+import { journalService } from "../journal/read.js";
+import { BUILT_IN_SANDBOX } from "../journal/identity.js";
 
 export interface BatchOptions {
   readonly command: "submit" | "plan";
@@ -37,13 +39,9 @@ export interface BatchOptions {
   readonly maxPerRequest: number;
   readonly retries: number;
   readonly retryUnknown: boolean;
+  readonly retryRejected: boolean;
   readonly json: boolean;
   readonly connection: ConnectionArgs;
-}
-
-/** `<input without .csv>.state.jsonl` beside the input; none for standard input. */
-function defaultStatePath(input: string): string | null {
-  return input === "-" ? null : besideInput(input, ".state.jsonl");
 }
 
 /**
@@ -58,14 +56,15 @@ function defaultsBeside(input: string): string | null {
 
 export async function runBatch(options: BatchOptions, io: CommandIO): Promise<number> {
   const started = performance.now();
-  const resultsPath = options.results ?? defaultResultsPath(options.input);
-  if (options.json && resultsPath === "-") {
+  if (options.json && (options.results ?? defaultResultsPath(options.input, "submit")) === "-") {
     throw new UsageError("--json and results on standard output would mix on stdout: give --results PATH");
   }
   // Header problems refuse the file before anything connects.
   const sheet = await openSheet(options.input, { stdin: io.stdin });
   const connection = await connect(options.connection, io, { retries: options.retries });
   try {
+    const resultsPath = options.results ?? defaultResultsPath(options.input, options.command === "plan" ? "plan" : connection.sandbox ? "sandbox" : "submit");
+    if (connection.sandbox) await noticeRealJournal(options.input, resultsPath, io);
     const lookups = await fetchLookups(connection.client);
     const defaultsPath = options.defaults ?? defaultsBeside(options.input);
     if (defaultsPath && !options.defaults) io.stderr.write(`portin: using defaults from ${defaultsPath}\n`);
@@ -99,6 +98,7 @@ export async function runBatch(options: BatchOptions, io: CommandIO): Promise<nu
         concurrency: options.concurrency,
         signal: io.signal,
         retryUnknown: options.retryUnknown,
+        retryRejected: options.retryRejected,
       });
       const outcomes: RowOutcome[] = new Array<RowOutcome>(rows.length);
       const toPlan: ValidRow[] = [];
@@ -113,15 +113,12 @@ export async function runBatch(options: BatchOptions, io: CommandIO): Promise<nu
       // Opened only now, after every row is read: a file refused mid-way leaves no results behind.
       const results = await openResults(resultsPath, sheet.layout.header, {
         delimiter: sheet.layout.delimiter,
+        ...sheet.textFormat(),
         stdout: io.stdout,
       });
 
       let report: DispatchReport | null = null;
-      // What each request's rows became; a row's outcome is built from it as it is written.
-      let requestResults: readonly RequestOutcome[];
-      if (options.command === "plan") {
-        requestResults = requests.map(() => PLANNED);
-      } else {
+      if (options.command === "submit") {
         report = await dispatch(requests, {
           submit: (request) => connection.client.submit(request.operation, buildBody(request)),
           journal,
@@ -130,9 +127,6 @@ export async function runBatch(options: BatchOptions, io: CommandIO): Promise<nu
           ratePerSecond: options.rate,
           signal: io.signal,
         });
-        const { results: sent, stopped } = report;
-        const notSent: RequestOutcome = { status: "failed", httpStatus: null, message: notSentMessage(stopped), ticket: "" };
-        requestResults = requests.map((request) => sent.get(request.batch) ?? notSent);
       }
       const requestOf = new Uint32Array(rows.length);
       requests.forEach((request, at) => {
@@ -141,8 +135,9 @@ export async function runBatch(options: BatchOptions, io: CommandIO): Promise<nu
       const outcomeAt = (i: number): RowOutcome => {
         const settled = outcomes[i];
         if (settled !== undefined) return settled;
-        const at = (requestOf[i] ?? 0) - 1;
-        return requestOutcome(requests[at] as PortRequest, requestResults[at] as RequestOutcome, rows[i] as ValidRow);
+        const request = requests[(requestOf[i] ?? 0) - 1] as PortRequest;
+        const row = rows[i] as ValidRow;
+        return report === null ? rowOutcome(request, row, PLANNED) : sentOutcome(request, row, report);
       };
 
       const input = await sheet.reread();
@@ -167,9 +162,10 @@ export async function runBatch(options: BatchOptions, io: CommandIO): Promise<nu
           for (let i = 0; i < rows.length; i++) yield outcomeAt(i);
         })(),
         // After a stop, count only what was sent.
-        requests: report ? requests.filter((r) => report.results.has(r.batch)) : requests,
+        requests: report ? [...requests, ...report.resent].filter((r) => report.results.has(r.batch)) : requests,
         elapsedMs: performance.now() - started,
         results: resultsPath,
+        service: connection.serviceName,
         exitCode: 0,
       });
       // A signal that came after the last request started still means the run was interrupted.
@@ -189,6 +185,20 @@ export async function runBatch(options: BatchOptions, io: CommandIO): Promise<nu
   } finally {
     await connection.close();
   }
+}
+
+/**
+ * A sandbox run beside a real migration's journal is most likely a forgotten PORTIN_BASE_URL:
+ * say so, since the sandbox's "submitted" rows port nothing (docs/contract.md §2).
+ */
+async function noticeRealJournal(input: string, resultsPath: string, io: CommandIO): Promise<void> {
+  const journal = defaultStatePath(input);
+  const service = journal === null ? null : await journalService(journal);
+  if (service === null || service === BUILT_IN_SANDBOX) return;
+  io.stderr.write(
+    `portin: this sheet has a journal for ${service} (${journal}): did you mean to set PORTIN_BASE_URL? ` +
+      `This sandbox run leaves it and the real results untouched and writes ${resultsPath === "-" ? "standard output" : resultsPath}\n`,
+  );
 }
 
 /** The results or the journal written over the sheet (or each other) would lose what they replace. */
@@ -229,15 +239,15 @@ function settleBeforePlanning(checked: CheckedRow, earlier: EarlierRuns): RowOut
   return earlier.settle(checked);
 }
 
-/** A request's outcome, shared by its rows. */
-type RequestOutcome = Pick<RowOutcome, "status" | "httpStatus" | "message" | "ticket">;
+/** What a request's rows share, unless a rejection named them. */
+type RequestOutcome = Pick<RowOutcome, "status" | "httpStatus" | "message" | "ticket" | "next">;
 
 const PLANNED: RequestOutcome = { status: "planned", httpStatus: null, message: "", ticket: "" };
 
 /** A row left out of the results' own columns (its input changed during the run): padded with empty cells. */
 const NO_CELLS: readonly string[] = [];
 
-function requestOutcome(request: PortRequest, result: RequestOutcome, row: ValidRow): RowOutcome {
+function rowOutcome(request: PortRequest, row: ValidRow, result: RequestOutcome): RowOutcome {
   return {
     status: result.status,
     number: row.number,
@@ -247,19 +257,46 @@ function requestOutcome(request: PortRequest, result: RequestOutcome, row: Valid
     ticket: result.ticket,
     httpStatus: result.httpStatus,
     message: result.message,
+    ...(result.next === undefined ? {} : { next: result.next }),
   };
 }
 
-function notSentMessage(stopped: StopReason | null): string {
+/**
+ * What a sent row became: its request's outcome, or, when a rejection named some of the
+ * request's numbers, its own part of the message or the outcome of the request that carried
+ * it again (docs/contract.md §4). Never another row's reason.
+ */
+function sentOutcome(planned: PortRequest, row: ValidRow, report: DispatchReport): RowOutcome {
+  for (let request = planned; ; ) {
+    const result = report.results.get(request.batch);
+    if (result === undefined) return rowOutcome(request, row, notSent(report.stopped));
+    if (result.named === null) return rowOutcome(request, row, result);
+    const part = result.named.get(row.number);
+    if (part !== undefined) return rowOutcome(request, row, { ...result, message: part });
+    if (result.resentAs === null) {
+      return rowOutcome(request, row, {
+        status: "failed",
+        httpStatus: result.httpStatus,
+        ticket: "",
+        message: "not accepted: the service rejected its request again because of other numbers; run again to send it",
+      });
+    }
+    request = result.resentAs;
+  }
+}
+
+/** Rows whose request never started because the run stopped sending. */
+function notSent(stopped: StopReason | null): RequestOutcome {
+  const base = { status: "failed", httpStatus: null, ticket: "" } as const;
   switch (stopped?.kind) {
     case "auth":
-      return `not sent: run stopped after ${stopped.message}`;
+      return { ...base, message: `not sent: run stopped after ${stopped.message}`, next: "fix-credentials" };
     case "signal":
-      return `not sent: run interrupted by ${stopped.signal}`;
+      return { ...base, message: "not sent: the run was interrupted; run again", next: "run-again-interrupted" };
     case "journal":
-      return `not sent: ${stopped.error.message}`;
+      return { ...base, message: `not sent: ${stopped.error.message}` };
     default:
-      return "not sent";
+      return { ...base, message: "not sent" };
   }
 }
 

@@ -8,19 +8,26 @@ import { PortinError } from "../errors.js";
 import type { PortRequest } from "../plan/plan.js";
 import type { SubmitOutcome } from "../service/outcome.js";
 import { REPLY_NAMES } from "../service/wire.js";
+import type { RejectedNumber } from "../journal/records.js";
+import { rowFingerprint } from "../plan/fingerprint.js";
 import { StartRate } from "./rate.js";
+import { rejectionsByNumber } from "./rejection.js";
 
 /** SPEC §2: `--concurrency` default. */
 export const DEFAULT_CONCURRENCY = 4;
 
 export type SentStatus = "submitted" | "rejected" | "failed" | "unknown";
 
-/** What became of one request: its rows all share it. */
+/** What became of one request: its rows share it, but for the numbers a rejection named. */
 export interface RequestResult {
   readonly status: SentStatus;
   readonly httpStatus: number | null;
   readonly ticket: string;
   readonly message: string;
+  /** A rejection whose message named some of the request's numbers: each with the part about it. */
+  readonly named: ReadonlyMap<string, string> | null;
+  /** The request that carried the numbers such a rejection did not name, sent at once; none for a request that was itself one. */
+  readonly resentAs: PortRequest | null;
 }
 
 /** The part of the run journal the dispatcher needs. */
@@ -28,7 +35,7 @@ export interface DispatchJournal {
   intent(requestId: string, operationId: string, numbers: readonly string[]): Promise<void>;
   outcome(
     requestId: string,
-    outcome: { status: SentStatus; ticket?: string; httpStatus?: number | null; message?: string },
+    outcome: { status: SentStatus; ticket?: string; httpStatus?: number | null; message?: string; rejected?: readonly RejectedNumber[] },
   ): Promise<void>;
 }
 
@@ -50,6 +57,8 @@ export type StopReason =
 export interface DispatchReport {
   /** By batch number; a request never started has no entry. */
   readonly results: ReadonlyMap<number, RequestResult>;
+  /** Requests made during the run for the numbers a rejection did not name, numbered after the planned ones. */
+  readonly resent: readonly PortRequest[];
   readonly stopped: StopReason | null;
 }
 
@@ -60,20 +69,24 @@ export async function dispatch(requests: readonly PortRequest[], options: Dispat
   let stopped: StopReason | null = null;
   const crash: { error?: unknown; happened: boolean } = { happened: false };
 
-  const recordOutcome = async (requestId: string, result: RequestResult): Promise<void> => {
+  const resent: PortRequest[] = [];
+  let nextBatch = requests.length + 1;
+
+  const recordOutcome = async (requestId: string, request: PortRequest, result: RequestResult): Promise<void> => {
     try {
       await options.journal?.outcome(requestId, {
         status: result.status,
         ticket: result.ticket,
         httpStatus: result.httpStatus,
         message: result.message,
+        ...(result.status === "rejected" ? { rejected: rejectedNumbers(request, result) } : {}),
       });
     } catch (error) {
       stopped ??= { kind: "journal", error: asPortinError(error) };
     }
   };
 
-  const sendOne = async (request: PortRequest): Promise<void> => {
+  const sendOne = async (request: PortRequest, mayResend: boolean): Promise<void> => {
     const requestId = options.newRequestId();
     if (options.journal) {
       const numbers = request.numbers.map((row) => row.number);
@@ -85,16 +98,25 @@ export async function dispatch(requests: readonly PortRequest[], options: Dispat
       }
     }
     const outcome = await options.submit(request);
-    const result = resultOf(outcome);
+    let result = resultOf(outcome, request);
+    const rest = result.named === null ? [] : request.numbers.filter((row) => !(result.named as ReadonlyMap<string, string>).has(row.number));
+    if (mayResend && rest.length > 0) {
+      const again: PortRequest = { ...request, batch: nextBatch++, numbers: rest };
+      resent.push(again);
+      result = { ...result, resentAs: again };
+    }
     results.set(request.batch, result);
     if (outcome.kind === "auth") stopped ??= { kind: "auth", message: outcome.message };
     if (options.journal) {
       // The slot is free once the answer is in: the outcome is made durable in the background,
       // usually in the same fsync as the next request's intent. A crash before that fsync
       // leaves an intent without an outcome, which a re-run treats as unknown: never resent.
-      const commit: Promise<void> = recordOutcome(requestId, result).finally(() => commits.delete(commit));
+      const commit: Promise<void> = recordOutcome(requestId, request, result).finally(() => commits.delete(commit));
       commits.add(commit);
     }
+    // A rejected request committed nothing, so its other numbers go again at once, in the same
+    // slot; once per run, so a service that keeps naming numbers cannot keep the run going.
+    if (result.resentAs !== null && (await mayStart())) await sendOne(result.resentAs, false);
   };
 
   const limit = pLimit(options.concurrency);
@@ -103,13 +125,17 @@ export async function dispatch(requests: readonly PortRequest[], options: Dispat
   // `concurrency` requests wait in it, and a request leaving the queue wakes the loop.
   let wakeProducer: (() => void) | null = null;
 
+  /** Waits for the start rate; false once the run has stopped starting requests. */
+  const mayStart = async (): Promise<boolean> => {
+    await rate.wait(options.signal);
+    if (options.signal.aborted) stopped ??= { kind: "signal", signal: String(options.signal.reason) };
+    return !stopped && !crash.happened;
+  };
+
   const start = async (request: PortRequest): Promise<void> => {
     wakeProducer?.();
     wakeProducer = null;
-    await rate.wait(options.signal);
-    if (options.signal.aborted) stopped ??= { kind: "signal", signal: String(options.signal.reason) };
-    if (stopped || crash.happened) return;
-    await sendOne(request);
+    if (await mayStart()) await sendOne(request, true);
   };
 
   for (const request of requests) {
@@ -127,10 +153,18 @@ export async function dispatch(requests: readonly PortRequest[], options: Dispat
   await Promise.all(queued);
   await Promise.all(commits);
   if (crash.happened) throw crash.error;
-  return { results, stopped };
+  return { results, resent, stopped };
 }
 
-function resultOf(outcome: SubmitOutcome): RequestResult {
+/** What the journal keeps of a rejection: every number it stands for, with its fingerprint. */
+function rejectedNumbers(request: PortRequest, result: RequestResult): RejectedNumber[] {
+  const named = result.named;
+  const rows = named === null ? request.numbers : request.numbers.filter((row) => named.has(row.number));
+  return rows.map((row) => ({ number: row.number, message: named?.get(row.number) ?? result.message, fingerprint: rowFingerprint(row) }));
+}
+
+function resultOf(outcome: SubmitOutcome, request: PortRequest): RequestResult {
+  const whole = { named: null, resentAs: null };
   switch (outcome.kind) {
     case "accepted": {
       // SPEC §4: for Deferred and Conditional the message says which.
@@ -138,15 +172,17 @@ function resultOf(outcome: SubmitOutcome): RequestResult {
         outcome.reply === 1
           ? outcome.message
           : `${REPLY_NAMES[outcome.reply]}${outcome.message ? `: ${outcome.message}` : ""}`;
-      return { status: "submitted", httpStatus: outcome.httpStatus, ticket: outcome.ticket, message };
+      return { status: "submitted", httpStatus: outcome.httpStatus, ticket: outcome.ticket, message, ...whole };
     }
-    case "rejected":
-      return { status: "rejected", httpStatus: outcome.httpStatus, ticket: "", message: outcome.message };
+    case "rejected": {
+      const named = rejectionsByNumber(outcome.message, request.numbers.map((row) => row.number));
+      return { status: "rejected", httpStatus: outcome.httpStatus, ticket: "", message: outcome.message, named, resentAs: null };
+    }
     case "auth":
     case "failed":
-      return { status: "failed", httpStatus: outcome.httpStatus, ticket: "", message: outcome.message };
+      return { status: "failed", httpStatus: outcome.httpStatus, ticket: "", message: outcome.message, ...whole };
     case "unknown":
-      return { status: "unknown", httpStatus: outcome.httpStatus, ticket: "", message: outcome.message };
+      return { status: "unknown", httpStatus: outcome.httpStatus, ticket: "", message: outcome.message, ...whole };
   }
 }
 

@@ -159,7 +159,9 @@ describe("signals", () => {
     expect(submitted.map((r) => r.result_number)).toEqual(s.accepted().flatMap((r) => r.numbers));
     expect(submitted.length).toBeGreaterThanOrEqual(1);
     for (const row of rows.filter((r) => r.result_status !== "submitted")) {
-      expect(row).toMatchObject({ result_status: "failed", result_message: `not sent: run interrupted by ${signal}` });
+      expect(row).toMatchObject({ result_status: "failed", result_message: "not sent: the run was interrupted; run again" });
     }
+    expect(run.stderr).toMatch(/^next: interrupted: run again to send the \d+ rows? not sent/m);
+    expect(run.stderr).not.toMatch(/^next: \d+ rows? failed/m);
   });
 });

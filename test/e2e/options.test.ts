@@ -61,7 +61,7 @@ describe("options a user gets wrong, and a lone -", () => {
     const run = await runCli(["submit", sheet]);
     expect(run.code).toBe(0);
     expect(existsSync(join(dir, "a.state.jsonl"))).toBe(false);
-    const header = (await readFile(join(dir, "a.results.csv"), "utf8")).split("\n")[0]!.split(",");
+    const header = (await readFile(join(dir, "a.sandbox.results.csv"), "utf8")).split("\n")[0]!.split(",");
     expect(header.slice(-8)).toEqual([
       "result_status",
       "result_number",
@@ -81,7 +81,7 @@ describe("options a user gets wrong, and a lone -", () => {
     expect((await runCli(["submit", sheet, "--state", state])).code).toBe(0);
     const again = await runCli(["submit", sheet, "--state", state]);
     expect(again.code).toBe(0);
-    expect((await readResults(join(dir, "a.results.csv"))).map((r) => r.result_status)).toEqual(["skipped", "skipped"]);
+    expect((await readResults(join(dir, "a.sandbox.results.csv"))).map((r) => r.result_status)).toEqual(["skipped", "skipped"]);
   });
 
   it("warns that nothing is journalled when standard input is submitted to a service without --state", async () => {
@@ -102,7 +102,9 @@ describe("options a user gets wrong, and a lone -", () => {
       counts: { submitted: 2, invalid: 1, planned: 0, skipped: 0, rejected: 0, failed: 0, unknown: 0 },
       requests: 1,
       requestsByOperation: { "POST /v2/NumberPorts/Inbound/DIDs": 1 },
-      results: join(dir, "a.results.csv"),
+      results: join(dir, "a.sandbox.results.csv"),
+      service: "the built-in sandbox",
+      sandbox: true,
       exitCode: 1,
     });
   });

@@ -36,7 +36,7 @@ describe("README", () => {
     expect(run.code).toBe(1);
     expect(steady(run.stderr)).toBe(steady(blockAfter("readme-test: sample-run")));
 
-    const results = await readResults(join(dir, "fixtures", "sample.results.csv"));
+    const results = await readResults(join(dir, "fixtures", "sample.sandbox.results.csv"));
     const table = readme.slice(readme.indexOf("| number | result_status"));
     const [head, , ...body] = table.slice(0, table.indexOf("\n\n")).split("\n");
     const columns = head!.split("|").slice(1, -1).map((c) => c.trim());

@@ -85,6 +85,9 @@ describe("re-running with the same --state", () => {
     const confirming = await runCli(["submit", sheet, ...oneAtATime]);
     expect(confirming.code).toBe(1);
     expect(s.received().length).toBe(postsBefore);
+    // The check has been made: the advice is what it found, not to run again to have it made.
+    expect(confirming.stderr).toContain(`next: ${lacking.length} row${lacking.length === 1 ? "" : "s"} unknown (PortInStatus finds no port-in for them): run again with --retry-unknown to send them`);
+    expect(confirming.stderr).not.toContain("each is checked with PortInStatus first");
     const confirmed = byNumber(await readResults(join(dir, "numbers.results.csv")));
     for (const [number, ticket] of hidden) {
       expect(confirmed.get(number)).toMatchObject({
@@ -117,7 +120,7 @@ describe("re-running with the same --state", () => {
 
     const plan = await runCli(["plan", sheet, "--state", state, "--retry-unknown", ...against(s)]);
     expect(plan.code).toBe(0);
-    const rows = await readResults(join(dir, "numbers.results.csv"));
+    const rows = await readResults(join(dir, "numbers.plan.csv"));
     expect(rows.filter((row) => row.result_status === "skipped").map((row) => row.result_number)).toEqual([...ticketsByNumber(s).keys()]);
     expect(rows.filter((row) => row.result_status === "planned")).toHaveLength(6 - ticketsByNumber(s).size);
     expect(await readJournal(state, { baseUrl: s.url, user: s.user, version: "" })).toEqual(journalBefore);
@@ -133,8 +136,11 @@ describe("re-running with the same --state", () => {
 
     const run = await runCli(["submit", sheet, "--state", state, ...against(other)]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`state file ${state} was written for ${s.url}/ as user 'sandbox', not ${other.url}/ as user 'sandbox'`);
-    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(run.stderr.trim()).toBe(
+      `portin: state file ${state} was written for ${s.url}/ as user 'sandbox', but this run is for ${other.url}/ as user 'sandbox': ` +
+        `run against the service the journal was written for (--base-url ${s.url}/ --user sandbox) ` +
+        "(a new --state path would start a fresh journal and send every number again)",
+    );
     expect(other.received()).toEqual([]);
   });
 
@@ -148,7 +154,8 @@ describe("re-running with the same --state", () => {
 
     const run = await runCli(["submit", sheet, "--state", state, ...against(s)]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`state file ${state} was written for ${s.url} as user 'migrations', not ${s.url}/ as user 'sandbox'`);
+    expect(run.stderr).toContain(`state file ${state} was written for ${s.url} as user 'migrations', but this run is for ${s.url}/ as user 'sandbox'`);
+    expect(run.stderr).toContain("a new --state path would start a fresh journal and send every number again");
     expect(run.stderr + run.stdout).not.toContain("Sup3r-s3cret-pw");
     expect(s.received()).toEqual([]);
   });

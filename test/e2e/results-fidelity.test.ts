@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server.js";
@@ -34,7 +34,7 @@ it("keeps a cell's unquoted line break inside its cell in the results", async ()
   await writeFile(sheet, `number,pilot_number,note,${FORM_HEADER}\r\n416-555-5002,4165550100,a\nb,${FORM_CELLS}\r\n416-555-5003,4165550100,c,${FORM_CELLS}\r\n`);
   const run = await runCli(["plan", sheet, ...against(sandbox)]);
   expect(run.code).toBe(0);
-  const rows = await readResults(join(dir, "breaks.results.csv"));
+  const rows = await readResults(join(dir, "breaks.plan.csv"));
   expect(rows.map((r) => [r["number"], r["note"], r.result_status])).toEqual([
     ["416-555-5002", "a\nb", "planned"],
     ["416-555-5003", "c", "planned"],
@@ -60,4 +60,33 @@ it("reads a lone - after a flag as standard input", async () => {
   const run = await runCli(["plan", ...against(sandbox), "--retry-unknown", "-"], { stdin: csv });
   expect(run.code).toBe(0);
   expect(run.stdout).toContain("416-555-5006");
+});
+
+it("keeps the input's byte order mark and CRLF line ends, in copied rows and rewritten ones alike", async () => {
+  const dir = await tempDir();
+  const sheet = join(dir, "montreal.csv");
+  const rows = [`416-555-5007,4165550100,Montréal,${FORM_CELLS}`, `416-555-5008,4165550100,=1+1,${FORM_CELLS}`, `416-555-500,4165550100,x,${FORM_CELLS}`];
+  await writeFile(sheet, `\uFEFFnumber,pilot_number,note,${FORM_HEADER}\r\n${rows.join("\r\n")}\r\n`);
+  const run = await runCli(["submit", sheet, "--state", join(dir, "s.jsonl"), ...against(sandbox)]);
+  expect(run.code).toBe(1);
+  const bytes = await readFile(join(dir, "montreal.results.csv"));
+  expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+  const text = bytes.toString("utf8");
+  expect(text.split("\r\n")).toHaveLength(5);
+  expect(text.replaceAll("\r\n", "")).not.toMatch(/[\r\n]/);
+  expect((await readResults(join(dir, "montreal.results.csv"))).map((r) => [r["note"], r.result_status])).toEqual([
+    ["Montréal", "submitted"],
+    ["'=1+1", "submitted"],
+    ["x", "invalid"],
+  ]);
+});
+
+it("keeps a sheet's LF line ends and absent byte order mark as they are", async () => {
+  const dir = await tempDir();
+  const sheet = join(dir, "plain.csv");
+  await writeFile(sheet, `number,pilot_number,${FORM_HEADER}\n416-555-5009,4165550100,${FORM_CELLS}\n`);
+  expect((await runCli(["plan", sheet, ...against(sandbox)])).code).toBe(0);
+  const text = await readFile(join(dir, "plain.plan.csv"), "utf8");
+  expect(text.startsWith("number,")).toBe(true);
+  expect(text).not.toContain("\r");
 });

@@ -51,21 +51,24 @@ describe("copying rows the results do not change", () => {
     expect(copyable(["\nline", "", "x"])).toBe(false);
   });
 
-  it("writes a copied row exactly as it writes the same row from its cells, mixed in any order", async () => {
+  it.each([
+    ["\n", false],
+    ["\r\n", true],
+  ])("writes a copied row exactly as it writes the same row from its cells, mixed in any order (line end %j, BOM %s)", async (lineEnd, bom) => {
     for (const delimiter of [",", ";", "\t"]) {
       const header = ["number", "note"];
       const rows: { cells: string[]; text: string; result: RowOutcome }[] = TRICKY.map((note, i) => ({
         cells: ["4165550101", note],
-        text: stringify([["4165550101", note]], { delimiter }).replace(/\n$/, ""),
+        text: stringify([["4165550101", note]], { delimiter, record_delimiter: lineEnd }).slice(0, -lineEnd.length),
         result: outcome({ batch: i, message: TRICKY[(i + 3) % TRICKY.length] ?? "", ticket: TRICKY[(i + 5) % TRICKY.length] ?? "" }),
       }));
       const fromCells = join(dir, `cells-${rows.length}.csv`);
-      const writer = await openResults(fromCells, header, { delimiter, stdout: unusedStdout });
+      const writer = await openResults(fromCells, header, { delimiter, bom, lineEnd, stdout: unusedStdout });
       for (const row of rows) await writer.write(row.cells, row.result);
       await writer.close();
 
       const mixed = join(dir, `mixed-${rows.length}.csv`);
-      const other = await openResults(mixed, header, { delimiter, stdout: unusedStdout });
+      const other = await openResults(mixed, header, { delimiter, bom, lineEnd, stdout: unusedStdout });
       const copyable = verbatimTest(header);
       let copied = 0;
       for (const [i, row] of rows.entries()) {
@@ -77,7 +80,11 @@ describe("copying rows the results do not change", () => {
       }
       await other.close();
       expect(copied).toBeGreaterThan(5);
-      expect(await readFile(mixed, "utf8")).toBe(await readFile(fromCells, "utf8"));
+      const written = await readFile(fromCells, "utf8");
+      expect(await readFile(mixed, "utf8")).toBe(written);
+      expect(written.startsWith("\uFEFF")).toBe(bom);
+      expect(written.startsWith(`${bom ? "\uFEFF" : ""}number${delimiter}note${delimiter}result_status`)).toBe(true);
+      expect(written.endsWith(lineEnd)).toBe(true);
     }
   });
 });

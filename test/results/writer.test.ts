@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OutputError } from "../../src/errors.js";
 import { RESULT_COLUMNS } from "../../src/results/status.js";
 import type { RowOutcome } from "../../src/results/status.js";
-import { defaultResultsPath, openResults } from "../../src/results/writer.js";
+import { openResults } from "../../src/results/writer.js";
+import { defaultResultsPath } from "../../src/paths.js";
 
 function outcome(overrides: Partial<RowOutcome> = {}): RowOutcome {
   return {
@@ -33,6 +34,7 @@ class Collector extends Writable {
 }
 
 const unusedStdout = new Collector();
+const LF_NO_BOM = { bom: false, lineEnd: "\n" };
 let dir: string;
 
 beforeEach(async () => {
@@ -43,7 +45,7 @@ afterEach(async () => {
 });
 
 async function writeRows(path: string, header: string[], rows: [string[], RowOutcome][], delimiter = ","): Promise<string> {
-  const writer = await openResults(path, header, { delimiter, stdout: unusedStdout });
+  const writer = await openResults(path, header, { ...LF_NO_BOM, delimiter, stdout: unusedStdout });
   for (const [cells, result] of rows) await writer.write(cells, result);
   await writer.close();
   return readFile(path, "utf8");
@@ -123,7 +125,7 @@ describe("openResults to a file", () => {
   it("writes nothing at the destination until close, then renames the finished file into place", async () => {
     const path = join(dir, "atomic.results.csv");
     await writeFile(path, "an earlier run's results\n");
-    const writer = await openResults(path, ["number"], { delimiter: ",", stdout: unusedStdout });
+    const writer = await openResults(path, ["number"], { ...LF_NO_BOM, delimiter: ",", stdout: unusedStdout });
     await writer.write(["4165550101"], outcome());
     expect(await readFile(path, "utf8")).toBe("an earlier run's results\n");
     expect(await readdir(dir)).toContain(`atomic.results.csv.tmp-${process.pid}`);
@@ -139,7 +141,7 @@ describe("openResults to a file", () => {
 
   it("can be closed twice", async () => {
     const path = join(dir, "twice.results.csv");
-    const writer = await openResults(path, ["number"], { delimiter: ",", stdout: unusedStdout });
+    const writer = await openResults(path, ["number"], { ...LF_NO_BOM, delimiter: ",", stdout: unusedStdout });
     await writer.close();
     await writer.close();
     expect(await readFile(path, "utf8")).toContain("result_status");
@@ -149,7 +151,7 @@ describe("openResults to a file", () => {
 describe("openResults to an unwritable destination", () => {
   it("refuses a path in a missing directory with an OutputError naming the path (exit 2)", async () => {
     const path = join(dir, "missing", "x.results.csv");
-    const opening = openResults(path, ["number"], { delimiter: ",", stdout: unusedStdout });
+    const opening = openResults(path, ["number"], { ...LF_NO_BOM, delimiter: ",", stdout: unusedStdout });
     await expect(opening).rejects.toBeInstanceOf(OutputError);
     await expect(opening).rejects.toMatchObject({
       exitCode: 2,
@@ -158,7 +160,7 @@ describe("openResults to an unwritable destination", () => {
   });
 
   it("refuses a destination that is a directory", async () => {
-    await expect(openResults(dir, ["number"], { delimiter: ",", stdout: unusedStdout })).rejects.toMatchObject({
+    await expect(openResults(dir, ["number"], { ...LF_NO_BOM, delimiter: ",", stdout: unusedStdout })).rejects.toMatchObject({
       name: "OutputError",
       message: `cannot write results to ${dir}: it is a directory (use --results PATH)`,
     });
@@ -169,7 +171,7 @@ describe("openResults to an unwritable destination", () => {
     const file = join(dir, "plain");
     await writeFile(file, "");
     const path = join(file, "x.results.csv");
-    await expect(openResults(path, ["number"], { delimiter: ",", stdout: unusedStdout })).rejects.toThrow(
+    await expect(openResults(path, ["number"], { ...LF_NO_BOM, delimiter: ",", stdout: unusedStdout })).rejects.toThrow(
       `cannot write results to ${path}: a part of the path is not a directory (use --results PATH)`,
     );
   });
@@ -178,7 +180,7 @@ describe("openResults to an unwritable destination", () => {
 describe("openResults to standard output", () => {
   it("writes to the given stdout stream and leaves it open for the summary", async () => {
     const stdout = new Collector();
-    const writer = await openResults("-", ["number", "note"], { delimiter: ",", stdout });
+    const writer = await openResults("-", ["number", "note"], { ...LF_NO_BOM, delimiter: ",", stdout });
     await writer.write(["4165550101", "=1+1"], outcome());
     await writer.close();
     expect(parse(stdout.text)).toEqual([
@@ -195,7 +197,7 @@ describe("openResults to standard output", () => {
         callback(Object.assign(new Error("write EPIPE"), { code: "EPIPE" }));
       },
     });
-    const writer = await openResults("-", ["number"], { delimiter: ",", stdout: broken });
+    const writer = await openResults("-", ["number"], { ...LF_NO_BOM, delimiter: ",", stdout: broken });
     // The row may be taken before the pipe's failure is known; close() is where it must surface.
     await writer.write(["4165550101"], outcome()).catch(() => undefined);
     const closing = writer.close();
@@ -211,7 +213,7 @@ describe("openResults to standard output", () => {
         pending.push(() => callback());
       },
     });
-    const writer = await openResults("-", ["number", "note"], { delimiter: ",", stdout: slow });
+    const writer = await openResults("-", ["number", "note"], { ...LF_NO_BOM, delimiter: ",", stdout: slow });
     let blocked: Promise<void> | null = null;
     let written = 0;
     while (blocked === null && written < 100_000) {
@@ -250,6 +252,12 @@ describe("defaultResultsPath", () => {
     ["a/b.txt", "a/b.txt.results.csv"],
     ["-", "-"],
   ])("puts the results for %j at %j", (input, expected) => {
-    expect(defaultResultsPath(input)).toBe(expected);
+    expect(defaultResultsPath(input, "submit")).toBe(expected);
+  });
+
+  it("gives a dry run and a sandbox run files of their own, so neither overwrites a real run's results", () => {
+    expect(defaultResultsPath("a/acme.csv", "plan")).toBe("a/acme.plan.csv");
+    expect(defaultResultsPath("a/acme.csv", "sandbox")).toBe("a/acme.sandbox.results.csv");
+    expect(defaultResultsPath("-", "sandbox")).toBe("-");
   });
 });

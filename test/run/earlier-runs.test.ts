@@ -63,7 +63,7 @@ async function service(present: Record<string, string | { ticket: string; status
 }
 
 function options(portInStatus: ReviewOptions["portInStatus"], extra: Partial<ReviewOptions> = {}): ReviewOptions {
-  return { portInStatus, record: null, concurrency: 2, signal: new AbortController().signal, retryUnknown: false, ...extra };
+  return { portInStatus, record: null, concurrency: 2, signal: new AbortController().signal, retryUnknown: false, retryRejected: false, ...extra };
 }
 
 const ROWS = ["4165550101", "4165550102", "4165550103", "4165550104", "4165550105", "4165550106"].map(row);

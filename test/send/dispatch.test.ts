@@ -43,7 +43,7 @@ describe("dispatch", () => {
       concurrency: 1,
       submit: () => Promise.resolve({ kind: "accepted", httpStatus: 200, reply, ticket: "PI-9", message: "awaiting the losing carrier" }),
     });
-    expect(report.results.get(1)).toEqual({ status: "submitted", httpStatus: 200, ticket: "PI-9", message });
+    expect(report.results.get(1)).toMatchObject({ status: "submitted", httpStatus: 200, ticket: "PI-9", message, named: null, resentAs: null });
   });
 
   it("starts no more than --rate requests a second, evenly spaced", async () => {

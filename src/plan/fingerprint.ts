@@ -1,0 +1,34 @@
+/**
+ * A row's fingerprint: a digest of everything a request would carry for it (number,
+ * operation, target, PortForm, request and item members, after --defaults). The journal keeps
+ * it beside a rejection, so a re-run can tell a row the user fixed (resent) from one left as
+ * it was (still rejected: the service would answer the same). Columns never sent, and the
+ * `group` label, do not count as a fix (docs/contract.md §5).
+ */
+import { createHash } from "node:crypto";
+import type { FileAttachment, WireMembers } from "../service/wire.js";
+import type { ValidRow } from "../validate/types.js";
+import { attachmentDigest } from "./plan.js";
+
+export function rowFingerprint(row: ValidRow): string {
+  const canonical = JSON.stringify([row.number, row.operation.id, row.target, canonicalMembers(row.portForm), canonicalMembers(row.request), canonicalMembers(row.item)]);
+  return createHash("sha256").update(canonical).digest("base64url").slice(0, 22);
+}
+
+/** Members in name order, attachments by digest: the same values always give the same text. */
+function canonicalMembers(members: WireMembers): unknown[] {
+  return Object.keys(members)
+    .sort()
+    .map((name) => [name, canonicalValue(members[name])]);
+}
+
+function canonicalValue(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonicalValue);
+  if (value !== null && typeof value === "object") {
+    if ("Base64Contents" in value) return `#file${attachmentDigest(value as FileAttachment)}`;
+    return Object.keys(value)
+      .sort()
+      .map((key) => [key, canonicalValue((value as Record<string, unknown>)[key])]);
+  }
+  return value;
+}
