@@ -4,8 +4,8 @@
  * providers. Every problem is reported at once, each naming its member.
  */
 import { z } from "zod";
-import { OFFERING_TYPES, OPERATIONS, TOLL_FREE_AREA_CODES, describeOperation, isOfferingType } from "../service/operations.js";
-import type { Operation } from "../service/operations.js";
+import { OFFERING_TYPES, OPERATIONS, TOLL_FREE_AREA_CODES, describeOperation, isOfferingType } from "../catalog/operations.js";
+import type { Operation } from "../catalog/operations.js";
 import { LOOKUPS, bodySchema, describeIssues, itemNumbersOfBody, numbersOfBody } from "../service/wire.js";
 import type { SandboxAccount } from "./account.js";
 

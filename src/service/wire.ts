@@ -4,7 +4,7 @@
  * module spells the service's member names.
  */
 import { z } from "zod";
-import type { ItemKind, NumberKind, Operation, RequestMemberName } from "./operations.js";
+import type { ItemKind, NumberKind, Operation, RequestMemberName } from "../catalog/operations.js";
 
 // ---------------------------------------------------------------------------------------
 // Member catalog

@@ -3,8 +3,8 @@
  * members it cannot send, which defaults apply to it, which members it needs, and the
  * route for every (target, number kind) pair.
  */
-import type { NumberKind, Operation, Route } from "../service/operations.js";
-import { describeOperation, isOfferingType, routeFor } from "../service/operations.js";
+import type { NumberKind, Operation, Route } from "../catalog/operations.js";
+import { describeOperation, isOfferingType, routeFor } from "../catalog/operations.js";
 import type { MemberInfo, WireValue } from "../service/wire.js";
 import { ITEM_MEMBERS, REGULAR_PROVIDER_MEMBERS, REQUIRED_PORT_FORM_MEMBERS, findMember, portFormTakes } from "../service/wire.js";
 import type { Defaults } from "./types.js";

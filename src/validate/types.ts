@@ -1,4 +1,4 @@
-import type { NumberKind, Operation } from "../service/operations.js";
+import type { NumberKind, Operation } from "../catalog/operations.js";
 import type { Offering, Provider, Trunk, WireMembers } from "../service/wire.js";
 
 /** What the account has, from the three lookups (SPEC §1.1). */

@@ -5,8 +5,8 @@
  * million rows cost a table walk each.
  */
 import type { Column, SheetLayout, SheetRow } from "../input/types.js";
-import type { NumberKind, Operation, Route } from "../service/operations.js";
-import { describeOperation, isOfferingType, OPERATIONS } from "../service/operations.js";
+import type { NumberKind, Operation, Route } from "../catalog/operations.js";
+import { describeOperation, isOfferingType, OPERATIONS } from "../catalog/operations.js";
 import type { ExtraDetail, MemberInfo, Offering, WireValue } from "../service/wire.js";
 import { closestNames } from "../closest.js";
 import type { ConvertEnv, Converted, Converter } from "./convert.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { planRequests } from "../../src/plan/plan.js";
-import { operationById, type OperationId } from "../../src/service/operations.js";
+import { operationById, type OperationId } from "../../src/catalog/operations.js";
 import type { WireMembers } from "../../src/service/wire.js";
 import type { ValidRow } from "../../src/validate/types.js";
 

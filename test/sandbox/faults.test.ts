@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { operationById } from "../../src/service/operations.js";
+import { operationById } from "../../src/catalog/operations.js";
 import { buildBody } from "../../src/service/wire.js";
 import { FaultInjector } from "../../src/sandbox/faults.js";
 import { startSandbox } from "../../src/sandbox/server.js";

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { OPERATIONS, operationById } from "../../src/service/operations.js";
-import type { ItemKind, Operation, OperationId } from "../../src/service/operations.js";
+import { OPERATIONS, operationById } from "../../src/catalog/operations.js";
+import type { ItemKind, Operation, OperationId } from "../../src/catalog/operations.js";
 import { buildBody, portInStatusPath } from "../../src/service/wire.js";
 import type { WireMembers } from "../../src/service/wire.js";
 import { startSandbox } from "../../src/sandbox/server.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { operationById, type OperationId } from "../../src/service/operations.js";
+import { operationById, type OperationId } from "../../src/catalog/operations.js";
 import { bodySchema, buildBody, describeIssues, type WireMembers } from "../../src/service/wire.js";
 import { PORT_FORM, TOLL_FREE_PORT_FORM } from "../support/port-form.js";
 
