@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import type { FileAttachment, Members } from "../catalog/members.js";
-import type { BodyInput } from "../service/wire.js";
+import type { BodyInput } from "../service/body.js";
 import type { ValidRow } from "../validate/types.js";
 
 /** SPEC §2: `--max-per-request` default. */

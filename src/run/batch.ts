@@ -18,7 +18,7 @@ import type { RowOutcome } from "../results/status.js";
 import { dispatch, type DispatchReport, type StopReason } from "../send/dispatch.js";
 import type { ServiceClient } from "../service/client.js";
 import { describeOperation } from "../catalog/operations.js";
-import { buildBody } from "../service/wire.js";
+import { buildBody } from "../service/body.js";
 import { loadDefaults, NO_DEFAULTS } from "../validate/defaults.js";
 import type { CheckedRow, Lookups, ValidRow } from "../validate/types.js";
 import { createValidator } from "../validate/validator.js";

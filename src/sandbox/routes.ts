@@ -5,7 +5,7 @@
  */
 import { OPERATIONS } from "../catalog/operations.js";
 import type { Operation } from "../catalog/operations.js";
-import { LOOKUPS, portInStatusPath } from "../service/wire.js";
+import { LOOKUPS, portInStatusPath } from "../service/answers.js";
 
 export type LookupName = keyof typeof LOOKUPS;
 

@@ -4,7 +4,7 @@
  * can prefix the column: `portform.RequestedPortDate "2026-13-01" is not a date (YYYY-MM-DD)`.
  */
 import type { ExtraDetail, MemberType, MemberValue } from "../catalog/members.js";
-import type { Provider } from "../service/wire.js";
+import type { Provider } from "../catalog/account.js";
 import { closestNames } from "../closest.js";
 import type { FileAttacher } from "./files.js";
 import { parseNanp } from "./nanp.js";

@@ -9,7 +9,7 @@ import { InputError } from "../errors.js";
 import { portinOwner } from "../input/columns.js";
 import type { MemberInfo, MemberScope, MemberValue } from "../catalog/members.js";
 import { findMember, memberNames } from "../catalog/members.js";
-import type { Provider } from "../service/wire.js";
+import type { Provider } from "../catalog/account.js";
 import { closestNames } from "../closest.js";
 import type { ConvertEnv, Converted, RawValue } from "./convert.js";
 import { converterFor } from "./convert.js";

@@ -1,6 +1,6 @@
 import type { NumberKind, Operation } from "../catalog/operations.js";
 import type { Members } from "../catalog/members.js";
-import type { Offering, Provider, Trunk } from "../service/wire.js";
+import type { Offering, Provider, Trunk } from "../catalog/account.js";
 
 /** What the account has, from the three lookups (SPEC §1.1). */
 export interface Lookups {

@@ -8,7 +8,7 @@ import type { Column, SheetLayout, SheetRow } from "../input/types.js";
 import type { NumberKind, Operation, Route } from "../catalog/operations.js";
 import { describeOperation, isOfferingType, OPERATIONS } from "../catalog/operations.js";
 import type { ExtraDetail, MemberInfo, MemberValue } from "../catalog/members.js";
-import type { Offering } from "../service/wire.js";
+import type { Offering } from "../catalog/account.js";
 import { closestNames } from "../closest.js";
 import type { ConvertEnv, Converted, Converter } from "./convert.js";
 import { converterFor } from "./convert.js";

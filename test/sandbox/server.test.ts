@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { OPERATIONS, operationById } from "../../src/catalog/operations.js";
 import type { ItemKind, Operation, OperationId } from "../../src/catalog/operations.js";
-import { buildBody, portInStatusPath } from "../../src/service/wire.js";
+import { portInStatusPath } from "../../src/service/answers.js";
+import { buildBody } from "../../src/service/body.js";
 import type { Members } from "../../src/catalog/members.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
