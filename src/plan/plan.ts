@@ -5,16 +5,21 @@
  */
 import { createHash } from "node:crypto";
 import type { FileAttachment, Members } from "../catalog/members.js";
-import type { BodyInput } from "../service/body.js";
+import type { Operation } from "../catalog/operations.js";
 import type { ValidRow } from "../validate/types.js";
 
 /** SPEC §2: `--max-per-request` default. */
 export const DEFAULT_MAX_PER_REQUEST = 100;
 
-export interface PortRequest extends BodyInput {
+export interface PortRequest {
   /** 1-based sequence number in this run: the results' `result_batch`. */
   readonly batch: number;
+  readonly operation: Operation;
+  /** The pilot number (10 digits) for trunk operations; the OfferingID otherwise. */
+  readonly target: string;
   readonly group: string;
+  readonly portForm: Members;
+  readonly request: Members;
   /** The rows it carries, in input order; each is also the body's item source. */
   readonly numbers: readonly ValidRow[];
 }

@@ -1,29 +1,23 @@
 /**
  * The body of a port-in request, SPEC §1.2: where the target, the request members and each
  * number go for an operation. buildBody is the one place a body is laid out; the readers
- * below find the numbers again.
+ * below find the numbers again. It reads the plan's own request type: bodies are built
+ * after planning, so service/ may know plan/'s types and plan/ knows nothing of the wire.
  */
 import type { Operation } from "../catalog/operations.js";
-import type { Members } from "../catalog/members.js";
+import type { PortRequest } from "../plan/plan.js";
+import type { ValidRow } from "../validate/types.js";
 
-export interface BodyNumber {
-  /** 10 digits. */
-  readonly number: string;
-  readonly item: Members;
-}
-
-/** What a planned request hands the service layer. */
-export interface BodyInput {
-  readonly operation: Operation;
-  /** The pilot number (10 digits) for trunk operations; the OfferingID otherwise. */
-  readonly target: string;
-  readonly portForm: Members;
-  readonly request: Members;
-  readonly numbers: readonly BodyNumber[];
-}
+/**
+ * The parts of a planned request that reach the wire. The rest (its batch and group, each
+ * row's line and kind) does not, so tests can build bodies from plain objects.
+ */
+type BodySource = Pick<PortRequest, "operation" | "target" | "portForm" | "request"> & {
+  readonly numbers: readonly Pick<ValidRow, "number" | "item">[];
+};
 
 /** Builds the JSON body of one port-in request. `PortForm.NumbersToPort` is always portin's. */
-export function buildBody(input: BodyInput): Record<string, unknown> {
+export function buildBody(input: BodySource): Record<string, unknown> {
   const { operation: op } = input;
   const numbersToPort = input.numbers.map((n) => Number(n.number));
   const body: Record<string, unknown> = { PortForm: { ...input.portForm, NumbersToPort: numbersToPort } };
