@@ -4,7 +4,7 @@
  */
 import type { Argv } from "yargs";
 import { exitCodeForSignal } from "../errors.js";
-import { OFFERING_TYPES, isOfferingType } from "../service/operations.js";
+import { OFFERING_TYPES, isOfferingType } from "../catalog/operations.js";
 import type { ServiceClient } from "../service/client.js";
 import type { PortinCommand } from "./command.js";
 import { connect, withConnectionOptions } from "./connection.js";

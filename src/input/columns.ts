@@ -4,7 +4,7 @@
  * one thing, no number column) are refused here, before anything is read or sent.
  */
 import { InputError } from "../errors.js";
-import { findMember, memberNames, type MemberScope } from "../service/wire.js";
+import { findMember, memberNames, type MemberScope } from "../catalog/members.js";
 import { closestNames } from "../closest.js";
 import type { Column, ColumnRole } from "./types.js";
 

@@ -1,4 +1,4 @@
-import type { MemberInfo } from "../service/wire.js";
+import type { MemberInfo } from "../catalog/members.js";
 
 /** What a header cell means (SPEC §3). */
 export type ColumnRole =

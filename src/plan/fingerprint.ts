@@ -6,7 +6,7 @@
  * `group` label, do not count as a fix (docs/contract.md §5).
  */
 import { createHash } from "node:crypto";
-import type { FileAttachment, WireMembers } from "../service/wire.js";
+import type { FileAttachment, Members } from "../catalog/members.js";
 import type { ValidRow } from "../validate/types.js";
 import { attachmentDigest } from "./plan.js";
 
@@ -16,7 +16,7 @@ export function rowFingerprint(row: ValidRow): string {
 }
 
 /** Members in name order, attachments by digest: the same values always give the same text. */
-function canonicalMembers(members: WireMembers): unknown[] {
+function canonicalMembers(members: Members): unknown[] {
   return Object.keys(members)
     .sort()
     .map((name) => [name, canonicalValue(members[name])]);

@@ -4,16 +4,22 @@
  * group larger than --max-per-request is cut into consecutive requests in input order.
  */
 import { createHash } from "node:crypto";
-import type { BodyInput, FileAttachment, WireMembers } from "../service/wire.js";
+import type { FileAttachment, Members } from "../catalog/members.js";
+import type { Operation } from "../catalog/operations.js";
 import type { ValidRow } from "../validate/types.js";
 
 /** SPEC §2: `--max-per-request` default. */
 export const DEFAULT_MAX_PER_REQUEST = 100;
 
-export interface PortRequest extends BodyInput {
+export interface PortRequest {
   /** 1-based sequence number in this run: the results' `result_batch`. */
   readonly batch: number;
+  readonly operation: Operation;
+  /** The pilot number (10 digits) for trunk operations; the OfferingID otherwise. */
+  readonly target: string;
   readonly group: string;
+  readonly portForm: Members;
+  readonly request: Members;
   /** The rows it carries, in input order; each is also the body's item source. */
   readonly numbers: readonly ValidRow[];
 }
@@ -61,14 +67,14 @@ class GroupKeyer {
    * Equal records get one small number. The validator shares one record object among the rows
    * that state it, so each object is keyed by value once, not once a row.
    */
-  private readonly recordIds = new WeakMap<WireMembers, number>();
+  private readonly recordIds = new WeakMap<Members, number>();
   private readonly idsByValue = new Map<string, number>();
 
   keyOf(row: ValidRow): string {
     return `${row.operation.id}\u0000${row.target}\u0000${row.group}\u0000${this.recordId(row.portForm)}\u0000${this.recordId(row.request)}`;
   }
 
-  private recordId(members: WireMembers): number {
+  private recordId(members: Members): number {
     let id = this.recordIds.get(members);
     if (id === undefined) {
       const key = this.computeKey(members);
@@ -82,7 +88,7 @@ class GroupKeyer {
     return id;
   }
 
-  private computeKey(members: WireMembers): string {
+  private computeKey(members: Members): string {
     const names = Object.keys(members).sort();
     let key = "";
     for (const name of names) key += `${name}=${this.valueKey(members[name])}\u0001`;

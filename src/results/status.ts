@@ -1,4 +1,4 @@
-import type { NumberKind } from "../service/operations.js";
+import type { NumberKind } from "../catalog/operations.js";
 
 /** SPEC §6. */
 export type RowStatus = "submitted" | "planned" | "skipped" | "invalid" | "rejected" | "failed" | "unknown";

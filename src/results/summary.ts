@@ -2,8 +2,8 @@
  * The end-of-run summary (SPEC §6, §7): counts by status, requests per operation, elapsed
  * time; as text for stderr, or one JSON document for stdout with --json.
  */
-import { describeOperation } from "../service/operations.js";
-import type { Operation } from "../service/operations.js";
+import { describeOperation } from "../catalog/operations.js";
+import type { Operation } from "../catalog/operations.js";
 import { BUILT_IN_SANDBOX } from "../journal/identity.js";
 import { ROW_STATUSES, USUAL_NEXT_STEP } from "./status.js";
 import type { NextStep, RowOutcome, RowStatus } from "./status.js";

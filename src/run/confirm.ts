@@ -7,7 +7,7 @@
 import pLimit from "p-limit";
 import { AuthError } from "../errors.js";
 import type { PriorState } from "../journal/prior.js";
-import type { PortInStatus } from "../service/wire.js";
+import type { PortInStatus } from "../catalog/account.js";
 
 /** What PortInStatus said about one unsure number. */
 export type Confirmation =

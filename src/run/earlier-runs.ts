@@ -7,7 +7,7 @@
 import type { PriorState } from "../journal/prior.js";
 import { rowFingerprint } from "../plan/fingerprint.js";
 import type { RowOutcome } from "../results/status.js";
-import { describeOperation } from "../service/operations.js";
+import { describeOperation } from "../catalog/operations.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
 import { confirmNumbers, unsureNumbers } from "./confirm.js";
 import type { Confirmation, ConfirmOptions } from "./confirm.js";

@@ -8,7 +8,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { UsageError } from "../errors.js";
-import { PHONE_RE, describeIssues } from "../service/wire.js";
+import { PHONE_RE } from "../service/body-schema.js";
+import { describeIssues } from "../service/zod-issues.js";
 
 const phone = z
   .number()

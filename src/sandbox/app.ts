@@ -4,7 +4,7 @@
  * refusals, acceptance.
  */
 import type { IncomingMessage } from "node:http";
-import { REPLY, ticketResponseJson } from "../service/wire.js";
+import { REPLY, ticketResponseJson } from "../service/answers.js";
 import type { SandboxAccount } from "./account.js";
 import type { Fault, FaultInjector } from "./faults.js";
 import { THROTTLE_RETRY_AFTER_SECONDS } from "./faults.js";

@@ -4,7 +4,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { exceptionJson } from "../service/wire.js";
+import { exceptionJson } from "../service/answers.js";
 
 export interface Answer {
   readonly status: number;

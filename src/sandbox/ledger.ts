@@ -2,7 +2,7 @@
  * What the sandbox has accepted: the requests in order, and which ticket holds each number.
  * It decides the service's business refusals (Reply 0), which come after a body is valid.
  */
-import type { OperationId } from "../service/operations.js";
+import type { OperationId } from "../catalog/operations.js";
 import type { SandboxAccount } from "./account.js";
 
 export interface AcceptedRequest {

@@ -3,9 +3,9 @@
  * service/wire.ts), never spelled here. Matching is exact and case-sensitive: a client
  * that misspells a path should find out in the sandbox, not in production.
  */
-import { OPERATIONS } from "../service/operations.js";
-import type { Operation } from "../service/operations.js";
-import { LOOKUPS, portInStatusPath } from "../service/wire.js";
+import { OPERATIONS } from "../catalog/operations.js";
+import type { Operation } from "../catalog/operations.js";
+import { LOOKUPS, portInStatusPath } from "../service/answers.js";
 
 export type LookupName = keyof typeof LOOKUPS;
 

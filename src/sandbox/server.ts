@@ -6,7 +6,7 @@ import { createServer } from "node:http";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { UsageError } from "../errors.js";
-import type { OperationId } from "../service/operations.js";
+import type { OperationId } from "../catalog/operations.js";
 import { loadAccount } from "./account.js";
 import { answer } from "./app.js";
 import type { SandboxContext } from "./app.js";

@@ -4,9 +4,12 @@
  * providers. Every problem is reported at once, each naming its member.
  */
 import { z } from "zod";
-import { OFFERING_TYPES, OPERATIONS, TOLL_FREE_AREA_CODES, describeOperation, isOfferingType } from "../service/operations.js";
-import type { Operation } from "../service/operations.js";
-import { LOOKUPS, bodySchema, describeIssues, itemNumbersOfBody, numbersOfBody } from "../service/wire.js";
+import { OFFERING_TYPES, OPERATIONS, TOLL_FREE_AREA_CODES, describeOperation, isOfferingType } from "../catalog/operations.js";
+import type { Operation } from "../catalog/operations.js";
+import { LOOKUPS } from "../service/answers.js";
+import { bodySchema } from "../service/body-schema.js";
+import { itemNumbersOfBody, numbersOfBody } from "../service/body.js";
+import { describeIssues } from "../service/zod-issues.js";
 import type { SandboxAccount } from "./account.js";
 
 

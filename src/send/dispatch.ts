@@ -7,7 +7,7 @@ import pLimit from "p-limit";
 import { PortinError } from "../errors.js";
 import type { PortRequest } from "../plan/plan.js";
 import type { SubmitOutcome } from "../service/outcome.js";
-import { REPLY_NAMES } from "../service/wire.js";
+import { REPLY_NAMES } from "../service/answers.js";
 import type { RejectedNumber } from "../journal/records.js";
 import { rowFingerprint } from "../plan/fingerprint.js";
 import { StartRate } from "./rate.js";

@@ -1,6 +1,6 @@
 /**
  * The HTTP client of the Port-In Request Service, on got. It knows no path of its own:
- * lookups come from wire.ts, port-in operations from operations.ts.
+ * lookups come from answers.ts, port-in operations from catalog/operations.ts.
  */
 import { Agent as HttpAgent } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
@@ -8,10 +8,10 @@ import { got } from "got";
 import type { z } from "zod";
 import type { Got } from "got";
 import { UsageError } from "../errors.js";
-import type { Operation } from "./operations.js";
+import type { Operation } from "../catalog/operations.js";
 import type { SubmitOutcome } from "./outcome.js";
-import { LOOKUPS, portInStatusPath, portInStatusSchema } from "./wire.js";
-import type { Offering, PortInStatus, Provider, Trunk } from "./wire.js";
+import { LOOKUPS, portInStatusPath, portInStatusSchema } from "./answers.js";
+import type { Offering, PortInStatus, Provider, Trunk } from "../catalog/account.js";
 import { checkBaseUrl } from "./base-url.js";
 import type { BaseUrl } from "./base-url.js";
 import { fromError, fromResponse, scrubberFor } from "./exchange.js";

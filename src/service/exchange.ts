@@ -6,7 +6,7 @@
  */
 import { STATUS_CODES } from "node:http";
 import { RequestError } from "got";
-import { exceptionSchema } from "./wire.js";
+import { exceptionSchema } from "./answers.js";
 import { NEVER_CONNECTED_CODES } from "./retry-policy.js";
 import type { BaseUrl } from "./base-url.js";
 

@@ -4,7 +4,7 @@
  */
 import type { z } from "zod";
 import { AuthError, LookupError } from "../errors.js";
-import { describeIssues } from "./wire.js";
+import { describeIssues } from "./zod-issues.js";
 import { exceptionMessage, parseJson, retriesText, statusLine } from "./exchange.js";
 import type { Exchange, Scrub } from "./exchange.js";
 import type { BaseUrl } from "./base-url.js";

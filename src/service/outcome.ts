@@ -1,4 +1,4 @@
-import type { ReplyCode } from "./wire.js";
+import type { ReplyCode } from "./answers.js";
 
 /** What became of one POST, after the retries SPEC §4 allows. */
 export type SubmitOutcome =

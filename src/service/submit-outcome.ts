@@ -3,7 +3,8 @@
  * been through got's retries and has had its credentials scrubbed.
  */
 import type { SubmitOutcome } from "./outcome.js";
-import { REPLY_NAMES, ticketResponseSchema, describeIssues } from "./wire.js";
+import { REPLY_NAMES, ticketResponseSchema } from "./answers.js";
+import { describeIssues } from "./zod-issues.js";
 import { exceptionMessage, parseJson, retriesText, statusLine } from "./exchange.js";
 import type { Exchange, HttpAnswer, Scrub } from "./exchange.js";
 import { MAX_RETRY_AFTER_MS } from "./retry-policy.js";

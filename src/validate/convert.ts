@@ -1,14 +1,15 @@
 /**
- * Cell text to wire values, one converter per MemberType (SPEC §1.2 types, §3 values).
+ * Cell text to member values, one converter per MemberType (SPEC §1.2 types, §3 values).
  * Converters are built once per run; reasons start with the offending value so the caller
  * can prefix the column: `portform.RequestedPortDate "2026-13-01" is not a date (YYYY-MM-DD)`.
  */
-import type { ExtraDetail, MemberType, Provider, WireValue } from "../service/wire.js";
+import type { ExtraDetail, MemberType, MemberValue } from "../catalog/members.js";
+import type { Provider } from "../catalog/account.js";
 import { closestNames } from "../closest.js";
 import type { FileAttacher } from "./files.js";
 import { parseNanp } from "./nanp.js";
 
-export type Converted = { readonly ok: true; readonly value: WireValue } | { readonly ok: false; readonly reason: string };
+export type Converted = { readonly ok: true; readonly value: MemberValue } | { readonly ok: false; readonly reason: string };
 
 /** A trimmed, non-empty cell, or the parts of a list already split (from a JSON array). */
 export type RawValue = string | readonly string[];
@@ -23,7 +24,7 @@ export interface ConvertEnv {
 
 const quote = (text: string): string => JSON.stringify(text);
 const fail = (reason: string): Converted => ({ ok: false, reason });
-const ok = (value: WireValue): Converted => ({ ok: true, value });
+const ok = (value: MemberValue): Converted => ({ ok: true, value });
 
 /** SPEC §3: list members take `;`-separated values; blanks between separators are dropped. */
 export function splitList(raw: RawValue): string[] {

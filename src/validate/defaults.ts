@@ -7,8 +7,9 @@ import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { InputError } from "../errors.js";
 import { portinOwner } from "../input/columns.js";
-import type { MemberInfo, MemberScope, Provider, WireValue } from "../service/wire.js";
-import { findMember, memberNames } from "../service/wire.js";
+import type { MemberInfo, MemberScope, MemberValue } from "../catalog/members.js";
+import { findMember, memberNames } from "../catalog/members.js";
+import type { Provider } from "../catalog/account.js";
 import { closestNames } from "../closest.js";
 import type { ConvertEnv, Converted, RawValue } from "./convert.js";
 import { converterFor } from "./convert.js";
@@ -41,7 +42,7 @@ function rawOf(value: unknown): RawValue | undefined {
 }
 
 /** `ExtraDetails` may be written `{"Key": "Value"}`, `[{"Key": …, "Value": …}]` or `"Key=Value;…"`. */
-function extraDetailsOf(value: unknown): WireValue | undefined {
+function extraDetailsOf(value: unknown): MemberValue | undefined {
   if (isObject(value)) {
     const entries = Object.entries(value);
     if (!entries.every(([, v]) => typeof v === "string" || typeof v === "number" || typeof v === "boolean")) return undefined;
@@ -143,7 +144,7 @@ export async function loadDefaults(path: string, providers: readonly Provider[],
   }
 
   const env: ConvertEnv = { providers, files: createFileAttacher(readAttachment), baseDir: dirname(resolve(path)) };
-  const out: Record<keyof Defaults, Record<string, WireValue>> = { portForm: {}, request: {}, item: {} };
+  const out: Record<keyof Defaults, Record<string, MemberValue>> = { portForm: {}, request: {}, item: {} };
   // Every problem is reported at once, as "path: message", so one edit fixes the file.
   const problems: string[] = [];
   for (const [sectionName, members] of Object.entries(json)) {

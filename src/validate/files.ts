@@ -5,7 +5,7 @@
  */
 import { readFile as fsReadFile } from "node:fs/promises";
 import { basename, extname, resolve } from "node:path";
-import type { FileAttachment } from "../service/wire.js";
+import type { FileAttachment } from "../catalog/members.js";
 import type { Converted } from "./convert.js";
 import { describeSystemError } from "../system-error.js";
 

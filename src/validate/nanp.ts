@@ -5,8 +5,8 @@
  * costs a few hundred library calls, not a million.
  */
 import { parsePhoneNumberFromString } from "libphonenumber-js";
-import type { NumberKind } from "../service/operations.js";
-import { TOLL_FREE_AREA_CODES } from "../service/operations.js";
+import type { NumberKind } from "../catalog/operations.js";
+import { TOLL_FREE_AREA_CODES } from "../catalog/operations.js";
 
 export type ParsedNumber =
   | { readonly ok: true; readonly digits: string; readonly kind: NumberKind }

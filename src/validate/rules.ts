@@ -3,13 +3,13 @@
  * members it cannot send, which defaults apply to it, which members it needs, and the
  * route for every (target, number kind) pair.
  */
-import type { NumberKind, Operation, Route } from "../service/operations.js";
-import { describeOperation, isOfferingType, routeFor } from "../service/operations.js";
-import type { MemberInfo, WireValue } from "../service/wire.js";
-import { ITEM_MEMBERS, REGULAR_PROVIDER_MEMBERS, REQUIRED_PORT_FORM_MEMBERS, findMember, portFormTakes } from "../service/wire.js";
+import type { NumberKind, Operation, Route } from "../catalog/operations.js";
+import { describeOperation, isOfferingType, routeFor } from "../catalog/operations.js";
+import type { MemberInfo, MemberValue } from "../catalog/members.js";
+import { ITEM_MEMBERS, REGULAR_PROVIDER_MEMBERS, REQUIRED_PORT_FORM_MEMBERS, findMember, portFormTakes } from "../catalog/members.js";
 import type { Defaults } from "./types.js";
 
-export type Records = { portForm: Record<string, WireValue>; request: Record<string, WireValue>; item: Record<string, WireValue> };
+export type Records = { portForm: Record<string, MemberValue>; request: Record<string, MemberValue>; item: Record<string, MemberValue> };
 export type Section = keyof Records;
 
 export const SECTION_OF: Readonly<Record<MemberInfo["scope"], Section>> = { portform: "portForm", request: "request", item: "item" };

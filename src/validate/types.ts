@@ -1,5 +1,6 @@
-import type { NumberKind, Operation } from "../service/operations.js";
-import type { Offering, Provider, Trunk, WireMembers } from "../service/wire.js";
+import type { NumberKind, Operation } from "../catalog/operations.js";
+import type { Members } from "../catalog/members.js";
+import type { Offering, Provider, Trunk } from "../catalog/account.js";
 
 /** What the account has, from the three lookups (SPEC §1.1). */
 export interface Lookups {
@@ -10,9 +11,9 @@ export interface Lookups {
 
 /** `--defaults FILE`: members used where a row leaves a cell empty, already checked and converted. */
 export interface Defaults {
-  readonly portForm: WireMembers;
-  readonly request: WireMembers;
-  readonly item: WireMembers;
+  readonly portForm: Members;
+  readonly request: Members;
+  readonly item: Members;
 }
 
 export interface ValidRow {
@@ -27,10 +28,10 @@ export interface ValidRow {
   readonly target: string;
   /** The `group` cell, "" when absent. */
   readonly group: string;
-  readonly portForm: WireMembers;
-  readonly request: WireMembers;
+  readonly portForm: Members;
+  readonly request: Members;
   /** This number's item members (none of portin's own: no Number, PlanID or TN). */
-  readonly item: WireMembers;
+  readonly item: Members;
 }
 
 export interface InvalidRow {

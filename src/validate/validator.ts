@@ -5,9 +5,10 @@
  * million rows cost a table walk each.
  */
 import type { Column, SheetLayout, SheetRow } from "../input/types.js";
-import type { NumberKind, Operation, Route } from "../service/operations.js";
-import { describeOperation, isOfferingType, OPERATIONS } from "../service/operations.js";
-import type { ExtraDetail, MemberInfo, Offering, WireValue } from "../service/wire.js";
+import type { NumberKind, Operation, Route } from "../catalog/operations.js";
+import { describeOperation, isOfferingType, OPERATIONS } from "../catalog/operations.js";
+import type { ExtraDetail, MemberInfo, MemberValue } from "../catalog/members.js";
+import type { Offering } from "../catalog/account.js";
 import { closestNames } from "../closest.js";
 import type { ConvertEnv, Converted, Converter } from "./convert.js";
 import { converterFor } from "./convert.js";
@@ -19,7 +20,7 @@ import { TakenNumbers } from "./taken.js";
 import type { PerOperation, Records, Section } from "./rules.js";
 import { defaultsFor, labelOf, refusalOf, requirementsOf, routeTable, SECTION_OF } from "./rules.js";
 
-const NO_MEMBERS: Record<string, WireValue> = Object.freeze({});
+const NO_MEMBERS: Record<string, MemberValue> = Object.freeze({});
 
 export interface ValidatorContext {
   readonly layout: SheetLayout;
@@ -99,8 +100,8 @@ export function createValidator(context: ValidatorContext): Validator {
   ];
   const itemColumns = memberColumns.filter((c) => c.section === "item");
   const itemAt = itemColumns.map((c) => c.index);
-  const sharedRecords = new Map<string, { readonly portForm: Record<string, WireValue>; readonly request: Record<string, WireValue> }>();
-  const itemRecords = new Map<string, Record<string, WireValue>>();
+  const sharedRecords = new Map<string, { readonly portForm: Record<string, MemberValue>; readonly request: Record<string, MemberValue> }>();
+  const itemRecords = new Map<string, Record<string, MemberValue>>();
   const perOperation = new Map<Operation, PerOperation>(
     OPERATIONS.map((op) => [op, { defaults: defaultsFor(defaults, op), requirements: requirementsOf(op) }]),
   );
@@ -272,7 +273,7 @@ export function createValidator(context: ValidatorContext): Validator {
     digits: string,
     kind: NumberKind,
     operation: Operation,
-  ): { readonly item: Record<string, WireValue> } | InvalidRow | null {
+  ): { readonly item: Record<string, MemberValue> } | InvalidRow | null {
     // Item columns store into `item` alone: the other sections can be one shared, frozen record.
     const records: Records = { portForm: NO_MEMBERS, request: NO_MEMBERS, item: { ...plan.defaults.item } };
     const outcome = convertCells(row, cells, itemColumns, records, digits, kind, operation);
@@ -345,14 +346,14 @@ export function createValidator(context: ValidatorContext): Validator {
     });
   }
 
-  function store(records: Records, column: MemberColumn, value: WireValue): void {
+  function store(records: Records, column: MemberColumn, value: MemberValue): void {
     // An empty list (a cell of only separators) leaves the member out, like an empty cell.
     if (Array.isArray(value) && value.length === 0) return;
     records[column.section][column.member.name] = value;
   }
 
   /** `portform.ExtraDetails.<Key>` cells, in column order, over any defaults with the same Key. */
-  function mergeExtraDetails(portForm: Record<string, WireValue>, cells: readonly string[]): void {
+  function mergeExtraDetails(portForm: Record<string, MemberValue>, cells: readonly string[]): void {
     let details: ExtraDetail[] | null = null;
     for (const column of extraColumns) {
       const value = cellOf(cells, column.index);

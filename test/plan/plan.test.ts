@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { planRequests } from "../../src/plan/plan.js";
-import { operationById, type OperationId } from "../../src/service/operations.js";
-import type { WireMembers } from "../../src/service/wire.js";
+import { operationById, type OperationId } from "../../src/catalog/operations.js";
+import type { Members } from "../../src/catalog/members.js";
 import type { ValidRow } from "../../src/validate/types.js";
 
 const FORM = { CustomerName: "Maple Dental", CustomerCountry: "CA", CurrentProvider: 17 };
@@ -61,7 +61,7 @@ describe("planRequests", () => {
   });
 
   it("treats PortForms with the same members in another order as identical", () => {
-    const reordered: WireMembers = { CurrentProvider: 17, CustomerCountry: "CA", CustomerName: "Maple Dental" };
+    const reordered: Members = { CurrentProvider: 17, CustomerCountry: "CA", CustomerName: "Maple Dental" };
     expect(planRequests([row(0), row(1, { portForm: reordered })], 100)).toHaveLength(1);
   });
 

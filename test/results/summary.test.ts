@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { OPERATIONS } from "../../src/service/operations.js";
-import type { Operation } from "../../src/service/operations.js";
+import { OPERATIONS } from "../../src/catalog/operations.js";
+import type { Operation } from "../../src/catalog/operations.js";
 import { ROW_STATUSES } from "../../src/results/status.js";
 import type { RowOutcome, RowStatus } from "../../src/results/status.js";
 import { exitCodeFor, formatSummary, summarize, summaryJson } from "../../src/results/summary.js";

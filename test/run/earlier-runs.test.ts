@@ -6,8 +6,8 @@ import type { JournalRecord } from "../../src/journal/records.js";
 import { reviewEarlierRuns } from "../../src/run/earlier-runs.js";
 import type { ReviewOptions } from "../../src/run/earlier-runs.js";
 import { createClient } from "../../src/service/client.js";
-import { operationById } from "../../src/service/operations.js";
-import type { Operation } from "../../src/service/operations.js";
+import { operationById } from "../../src/catalog/operations.js";
+import type { Operation } from "../../src/catalog/operations.js";
 import type { ValidRow } from "../../src/validate/types.js";
 import { json, serversClosedAfterEach } from "../service/http-server.js";
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { operationById } from "../../src/service/operations.js";
-import { buildBody } from "../../src/service/wire.js";
+import { operationById } from "../../src/catalog/operations.js";
+import { buildBody } from "../../src/service/body.js";
 import { FaultInjector } from "../../src/sandbox/faults.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox, SandboxOptions } from "../../src/sandbox/server.js";

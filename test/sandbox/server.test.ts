@@ -1,14 +1,15 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { OPERATIONS, operationById } from "../../src/service/operations.js";
-import type { ItemKind, Operation, OperationId } from "../../src/service/operations.js";
-import { buildBody, portInStatusPath } from "../../src/service/wire.js";
-import type { WireMembers } from "../../src/service/wire.js";
+import { OPERATIONS, operationById } from "../../src/catalog/operations.js";
+import type { ItemKind, Operation, OperationId } from "../../src/catalog/operations.js";
+import { portInStatusPath } from "../../src/service/answers.js";
+import { buildBody } from "../../src/service/body.js";
+import type { Members } from "../../src/catalog/members.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
 import { PORT_FORM, TOLL_FREE_PORT_FORM } from "../support/port-form.js";
 
 
-const ITEMS: Record<ItemKind, WireMembers> = {
+const ITEMS: Record<ItemKind, Members> = {
   DID: { Label: "Reception" },
   ResidentialLine: { Account: 1001, Enabled: true, Locale: 2, SecondLocale: 5 },
   BusinessLine: { Account: 1001, BusinessGroupID: "BG-1", Locale: 2, SecondLocale: 9 },
@@ -29,7 +30,7 @@ const TARGETS: Record<OperationId, string> = {
   "virtual-faxes": "OFF-FAX-001",
 };
 
-const REQUEST_MEMBERS: WireMembers = {
+const REQUEST_MEMBERS: Members = {
   ParentSubscriptionID: "SUB-20931",
   BusinessGroupSubscriptionID: "BGS-4410",
   FaxEmail: "fax@acme.example",
@@ -45,7 +46,7 @@ function op(id: OperationId): Operation {
 function validBody(id: OperationId, numbers: readonly string[]): Record<string, unknown> {
   const operation = op(id);
   const itemKind = operation.items?.kind;
-  const request = Object.fromEntries(operation.requestMembers.map((name) => [name, REQUEST_MEMBERS[name]]).filter(([, v]) => v !== undefined)) as WireMembers;
+  const request = Object.fromEntries(operation.requestMembers.map((name) => [name, REQUEST_MEMBERS[name]]).filter(([, v]) => v !== undefined)) as Members;
   return buildBody({
     operation,
     target: TARGETS[id],

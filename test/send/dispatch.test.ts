@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { PortRequest } from "../../src/plan/plan.js";
 import { dispatch } from "../../src/send/dispatch.js";
 import type { DispatchJournal } from "../../src/send/dispatch.js";
-import { OPERATIONS } from "../../src/service/operations.js";
+import { OPERATIONS } from "../../src/catalog/operations.js";
 import type { SubmitOutcome } from "../../src/service/outcome.js";
 import type { ValidRow } from "../../src/validate/types.js";
 

@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { operationById, type OperationId } from "../../src/service/operations.js";
-import { bodySchema, buildBody, describeIssues, type WireMembers } from "../../src/service/wire.js";
+import { operationById, type OperationId } from "../../src/catalog/operations.js";
+import type { Members } from "../../src/catalog/members.js";
+import { bodySchema } from "../../src/service/body-schema.js";
+import { buildBody } from "../../src/service/body.js";
+import { describeIssues } from "../../src/service/zod-issues.js";
 import { PORT_FORM, TOLL_FREE_PORT_FORM } from "../support/port-form.js";
 
 
-function body(id: OperationId, target: string, numbers: [string, WireMembers][], request: WireMembers = {}) {
+function body(id: OperationId, target: string, numbers: [string, Members][], request: Members = {}) {
   const operation = operationById(id)!;
   const portForm = operation.numberKind === "toll-free" ? TOLL_FREE_PORT_FORM : PORT_FORM;
   const built = buildBody({ operation, target, portForm, request, numbers: numbers.map(([number, item]) => ({ number, item })) });

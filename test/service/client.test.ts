@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { AuthError, LookupError, UsageError } from "../../src/errors.js";
 import { createClient } from "../../src/service/client.js";
 import type { ClientOptions } from "../../src/service/client.js";
-import { operationById } from "../../src/service/operations.js";
-import type { Operation } from "../../src/service/operations.js";
+import { operationById } from "../../src/catalog/operations.js";
+import type { Operation } from "../../src/catalog/operations.js";
 import type { SubmitOutcome } from "../../src/service/outcome.js";
 import { json, refusedPort, serversClosedAfterEach } from "./http-server.js";
 

@@ -1,8 +1,8 @@
 import type { Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { createClient, IDLE_SOCKET_TIMEOUT_MS } from "../../src/service/client.js";
-import { operationById } from "../../src/service/operations.js";
-import type { Operation } from "../../src/service/operations.js";
+import { operationById } from "../../src/catalog/operations.js";
+import type { Operation } from "../../src/catalog/operations.js";
 import { json, serversClosedAfterEach } from "./http-server.js";
 
 const DIDS = operationById("dids") as Operation;

@@ -1,7 +1,7 @@
-import type { WireMembers } from "../../src/service/wire.js";
+import type { Members } from "../../src/catalog/members.js";
 
 /** Every member a PortForm requires (SPEC §1.2): enough for a toll-free form. */
-export const TOLL_FREE_PORT_FORM: WireMembers = {
+export const TOLL_FREE_PORT_FORM: Members = {
   CustomerAccountNumber: "ACME-001",
   CustomerName: "Acme Widgets Inc.",
   CustomerStreetNumber: "100",
@@ -14,4 +14,4 @@ export const TOLL_FREE_PORT_FORM: WireMembers = {
 };
 
 /** A regular form also needs its losing carrier: 17 is Bell Canada in fixtures/sandbox-account.json. */
-export const PORT_FORM: WireMembers = { ...TOLL_FREE_PORT_FORM, CurrentProvider: 17 };
+export const PORT_FORM: Members = { ...TOLL_FREE_PORT_FORM, CurrentProvider: 17 };

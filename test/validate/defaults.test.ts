@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InputError } from "../../src/errors.js";
-import type { Provider } from "../../src/service/wire.js";
+import type { Provider } from "../../src/catalog/account.js";
 import { loadDefaults, NO_DEFAULTS } from "../../src/validate/defaults.js";
 
 const PROVIDERS: Provider[] = [

@@ -1,6 +1,6 @@
 import { parsePhoneNumberFromString } from "libphonenumber-js";
 import { describe, expect, it } from "vitest";
-import { TOLL_FREE_AREA_CODES } from "../../src/service/operations.js";
+import { TOLL_FREE_AREA_CODES } from "../../src/catalog/operations.js";
 import { parseNanp } from "../../src/validate/nanp.js";
 
 describe("parseNanp", () => {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { matchColumns } from "../../src/input/columns.js";
 import type { SheetLayout, SheetRow } from "../../src/input/types.js";
-import type { WireMembers } from "../../src/service/wire.js";
+import type { Members } from "../../src/catalog/members.js";
 import { NO_DEFAULTS } from "../../src/validate/defaults.js";
 import type { ReadFile } from "../../src/validate/files.js";
 import type { CheckedRow, Defaults, InvalidRow, Lookups, ValidRow } from "../../src/validate/types.js";
@@ -276,8 +276,8 @@ describe("invalid rows", () => {
 describe("member values", () => {
   const header = (member: string): string[] => [...TRUNK, member];
   const trunkRow = (value: string): string[] => ["4165550101", "4165550000", "", "", value];
-  const portForm = async (member: string, value: string): Promise<WireMembers> => (await valid(header(member), trunkRow(value))).portForm;
-  const item = async (member: string, value: string): Promise<WireMembers> => (await valid(header(member), trunkRow(value))).item;
+  const portForm = async (member: string, value: string): Promise<Members> => (await valid(header(member), trunkRow(value))).portForm;
+  const item = async (member: string, value: string): Promise<Members> => (await valid(header(member), trunkRow(value))).item;
 
   it("sends members under their own spelling, whatever the header's case", async () => {
     expect(await portForm("PortForm.customerName", "  Acme Two  ")).toMatchObject({ CustomerName: "Acme Two" });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { OPERATIONS, routeFor, type NumberKind, type OfferingType, type Target } from "../../src/service/operations.js";
+import { OPERATIONS, routeFor, type NumberKind, type OfferingType, type Target } from "../../src/catalog/operations.js";
 
 const route = (target: Target, kind: NumberKind) => {
   const r = routeFor(target, kind);

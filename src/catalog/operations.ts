@@ -24,7 +24,7 @@ export function isOfferingType(value: number): value is OfferingType {
   return Number.isInteger(value) && value >= 1 && value <= 7;
 }
 
-/** The per-number item kinds and the catalog entry (service/wire.ts) describing their members. */
+/** The per-number item kinds; members.ts says which members each takes. */
 export type ItemKind = "DID" | "ResidentialLine" | "BusinessLine" | "Forward" | "ForwardingInstruction";
 
 export interface ItemShape {

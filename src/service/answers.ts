@@ -1,0 +1,103 @@
+/**
+ * The service's answers, SPEC §1.1 and §1.2: the lookups and a number's PortInStatus
+ * (parsed into catalog/account.ts's types), the TicketResponse of a POST and the error body.
+ * Lookups are read tolerantly (SPEC §1.1): member names in any case, numbers as integers
+ * or numeric strings. Anything that is not a list of such objects is refused.
+ */
+import { z } from "zod";
+import type { Offering, PortInStatus, Provider, Trunk } from "../catalog/account.js";
+
+function lowerKeys(value: unknown): unknown {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.toLowerCase(), v]));
+}
+const tolerant = <T extends z.ZodType>(schema: T) => z.preprocess(lowerKeys, schema);
+const intLike = z.union([z.number().int(), z.string().trim().regex(/^\d+$/).transform(Number)]);
+
+const trunkSchema = tolerant(
+  z.object({
+    number: z.union([z.number().int(), z.string().trim().regex(/^\d+$/)]).transform(String),
+    label: z.string().nullish(),
+  }),
+).transform((t): Trunk => ({ pilotNumber: t.number, label: t.label ?? "" }));
+
+const productName = z.union([
+  z.string(),
+  tolerant(z.object({ en: z.string().nullish(), fr: z.string().nullish() })).transform((n) => n.en ?? n.fr ?? ""),
+]);
+const offeringSchema = tolerant(
+  z.object({
+    offeringid: z.union([z.string().min(1), z.number()]).transform(String),
+    type: intLike,
+    productname: productName.nullish(),
+  }),
+).transform((o): Offering => ({ offeringId: o.offeringid, type: o.type, name: o.productname ?? "" }));
+
+const providerSchema = tolerant(z.object({ id: intLike, name: z.string().min(1) })).transform(
+  (p): Provider => ({ id: p.id, name: p.name }),
+);
+
+export const LOOKUPS = {
+  trunks: { path: "/SipTrunks", what: "SIP trunks", schema: z.array(trunkSchema) },
+  offerings: { path: "/Products/TelephoneOfferings", what: "telephone offerings", schema: z.array(offeringSchema) },
+  providers: { path: "/NumberPorts/Providers", what: "losing-carrier providers", schema: z.array(providerSchema) },
+} as const;
+
+export function portInStatusPath(tenDigits: string): string {
+  return `/v2/NumberPorts/Inbound/Numbers/${tenDigits}/PortInStatus`;
+}
+
+export const portInStatusSchema = tolerant(
+  z.object({
+    ticketid: z.union([z.string(), z.number()]).transform(String),
+    status: z.string(),
+    portdate: z.string().nullish(),
+    rejectreason: z.string().nullish(),
+    rejectsummary: z.string().nullish(),
+  }),
+).transform(
+  (s): PortInStatus => ({
+    ticketId: s.ticketid,
+    status: s.status,
+    portDate: s.portdate ?? "",
+    rejectReason: s.rejectreason ?? "",
+    rejectSummary: s.rejectsummary ?? "",
+  }),
+);
+
+/** Reply codes of a TicketResponse. */
+export const REPLY = { Rejected: 0, Accepted: 1, Deferred: 2, Conditional: 3, Error: 4 } as const;
+export type ReplyCode = (typeof REPLY)[keyof typeof REPLY];
+export const REPLY_NAMES: Readonly<Record<ReplyCode, string>> = {
+  0: "Rejected",
+  1: "Accepted",
+  2: "Deferred",
+  3: "Conditional",
+  4: "Error",
+};
+
+export interface TicketResponse {
+  readonly ticketMask: string;
+  readonly reply: ReplyCode;
+  readonly message: string;
+}
+export const ticketResponseSchema = tolerant(
+  z.object({
+    ticketmask: z.union([z.string(), z.number()]).nullish().transform((t) => (t == null ? "" : String(t))),
+    reply: z.union([z.literal([0, 1, 2, 3, 4]), z.literal(["0", "1", "2", "3", "4"]).transform(Number)]),
+    message: z.string().nullish(),
+  }),
+).transform((t): TicketResponse => ({ ticketMask: t.ticketmask, reply: t.reply as ReplyCode, message: t.message ?? "" }));
+
+/** The service's error body. */
+export const exceptionSchema = tolerant(
+  z.object({ id: z.union([z.string(), z.number()]).nullish(), message: z.string().nullish() }),
+).transform((e) => ({ id: e.id == null ? "" : String(e.id), message: e.message ?? "" }));
+
+/** Serializers for the sandbox, so it answers in the service's own spelling. */
+export function ticketResponseJson(t: TicketResponse): Record<string, unknown> {
+  return { TicketMask: t.ticketMask, Reply: t.reply, Message: t.message };
+}
+export function exceptionJson(id: string, message: string): Record<string, unknown> {
+  return { ID: id, Message: message };
+}
