@@ -1,5 +1,5 @@
 /**
- * Reads a run journal (SPEC §5) for the dispatch figures: how many requests were sent, and
+ * Reads a run journal (docs/contract.md §5) for the dispatch figures: how many requests were sent, and
  * the window from the first intent to the last outcome, which leaves out start-up, reading
  * and results writing.
  */

@@ -72,7 +72,7 @@ const OFFERINGS: readonly { id: string; tollFree: boolean; cells: Cells }[] = [
   { id: "OFF-FAX-001", tollFree: false, cells: { "request.FaxEmail": "fax@example.ca" } },
 ];
 
-/** Common writings of one number (SPEC §3), so the parser sees each. */
+/** Common writings of one number (docs/contract.md §3), so the parser sees each. */
 function written(digits: string, i: number): string {
   const [a, b, c] = [digits.slice(0, 3), digits.slice(3, 6), digits.slice(6)];
   switch (i % 4) {

@@ -1,14 +1,17 @@
 #!/usr/bin/env node
 /**
- * yargs wiring only, and the one place where errors become exit codes (SPEC §7).
+ * yargs wiring only, and the one place where what a command did, or the error that stopped
+ * it, becomes the process's exit code (exit-codes.ts decides which).
  */
 import yargs, { type Argv } from "yargs";
 import { hideBin } from "yargs/helpers";
-import { planCommand, submitCommand } from "./commands/batch.js";
-import type { CommandIO, PortinCommand } from "./commands/command.js";
+import { planCommand, submitCommand } from "./commands/port-in.js";
+import type { PortinCommand } from "./commands/command.js";
 import { offeringsCommand, providersCommand, trunksCommand } from "./commands/lookups.js";
 import { sandboxCommand } from "./commands/sandbox.js";
-import { exitCodeForSignal, PortinError, UsageError } from "./errors.js";
+import { PortinError, UsageError } from "./errors.js";
+import { exitCodeForSignal, exitCodeOf, exitCodeOfError } from "./exit-codes.js";
+import type { CommandIO } from "./io.js";
 import { VERSION } from "./version.js";
 
 async function main(argv: string[]): Promise<number> {
@@ -31,7 +34,7 @@ async function main(argv: string[]): Promise<number> {
   let debug = argv.includes("--debug");
   const register = <A>(y: Argv, command: PortinCommand<A>): Argv =>
     y.command(command.command, command.describe, command.builder, async (args) => {
-      exitCode = await command.run(args as A, io);
+      exitCode = exitCodeOf(await command.run(args as A, io));
     });
 
   let cli: Argv = yargs(argv)
@@ -71,13 +74,13 @@ function report(error: unknown, debug: boolean): number {
     process.stderr.write(`portin: ${error.message}\n`);
     if (error instanceof UsageError) process.stderr.write("Run 'portin --help' for usage.\n");
     if (debug) process.stderr.write(`${error.stack ?? ""}\n`);
-    return error.exitCode;
+    return exitCodeOfError(error);
   }
   // A bug, not a user's mistake: say so, and keep the stack for --debug.
   const message = error instanceof Error ? error.message : String(error);
   process.stderr.write(`portin: internal error: ${message}${debug ? "" : " (run with --debug for details)"}\n`);
   if (debug && error instanceof Error) process.stderr.write(`${error.stack ?? ""}\n`);
-  return 2;
+  return exitCodeOfError(error);
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Every failure a user can see is a PortinError: a stable `code`, the exit code SPEC §7
+ * Every failure a user can see is a PortinError: a stable `code`, the exit code docs/contract.md §7
  * assigns to it, and a one-line message that names the offending value and the next step.
  * Only cli.ts turns these into exit codes; nothing below it calls process.exit.
  */
@@ -55,9 +55,4 @@ export class OutputError extends PortinError {
   constructor(message: string, options: { cause?: unknown } = {}) {
     super("E_OUTPUT", message, options);
   }
-}
-
-/** SPEC §7: 130 for SIGINT, 143 for SIGTERM (128 + the signal's number). */
-export function exitCodeForSignal(signal: unknown): 130 | 143 {
-  return signal === "SIGTERM" ? 143 : 130;
 }

@@ -8,7 +8,7 @@ export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.ur
 export const VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string })
   .version;
 
-/** SPEC §1.2: the User-Agent every request carries. */
+/** docs/contract.md §1.2: the User-Agent every request carries. */
 export const USER_AGENT = `portin/${VERSION}`;
 
 function findPackageRoot(from: string): string {

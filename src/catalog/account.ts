@@ -1,5 +1,5 @@
 /**
- * What the service says the account has (SPEC §1.1: its SIP trunks, offerings and the
+ * What the service says the account has (docs/contract.md §1.1: its SIP trunks, offerings and the
  * losing-carrier providers) and where a number's port-in stands, as portin's stages use
  * them; service/answers.ts parses the service's answers into these.
  */

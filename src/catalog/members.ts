@@ -1,7 +1,7 @@
 /**
- * The member catalog of SPEC §1.2: every PortForm, request and item member, with its type,
+ * The member catalog of docs/contract.md §1.2: every PortForm, request and item member, with its type,
  * its scope, the kind of number whose form takes it, which are required, and which item
- * kinds take which members. The names are the service's own spellings because SPEC §3 has
+ * kinds take which members. The names are the service's own spellings because docs/contract.md §3 has
  * the sheet name members as the service does; how a body is laid out is service/'s.
  */
 import type { ItemKind, NumberKind, RequestMemberName } from "./operations.js";
@@ -130,7 +130,7 @@ const ITEM_TYPES: Readonly<Record<string, MemberType>> = {
   Surecall: "int",
 };
 
-/** The optional item members (SPEC §1.2 "Optional item members include"); the labels are not for every kind. */
+/** The optional item members (docs/contract.md §1.2 "Optional item members include"); the labels are not for every kind. */
 const OPTIONAL_ITEM_MEMBERS = [
   "Label",
   "AdditionalLabel",
@@ -146,7 +146,7 @@ const OPTIONAL_ITEM_MEMBERS = [
   "Surecall",
 ] as const;
 
-/** SPEC §1.2 gives `Label` and `AdditionalLabel` to DIDs, lines and forwards: not to ForwardingInstructions. */
+/** docs/contract.md §1.2 gives `Label` and `AdditionalLabel` to DIDs, lines and forwards: not to ForwardingInstructions. */
 const LABELS: ReadonlySet<string> = new Set(["Label", "AdditionalLabel"]);
 
 export const ITEM_MEMBERS: Readonly<Record<ItemKind, { required: readonly string[]; accepted: ReadonlySet<string> }>> = (() => {
@@ -186,7 +186,7 @@ function indexMembers(scope: MemberScope, entries: [string, MemberType, Flavour]
   return new Map(entries.map(([name, type, flavour]) => [name.toLowerCase(), { scope, name, type, flavour }]));
 }
 
-/** Looks a member up by any casing (SPEC §3: `PortForm.customerName` sends `CustomerName`). */
+/** Looks a member up by any casing (docs/contract.md §3: `PortForm.customerName` sends `CustomerName`). */
 export function findMember(scope: MemberScope, name: string): MemberInfo | undefined {
   return CATALOG[scope].get(name.toLowerCase());
 }

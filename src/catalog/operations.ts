@@ -1,14 +1,14 @@
 /**
- * The route table: the ten port-in operations of SPEC §1.2, as data. Nothing else in the
+ * The route table: the ten port-in operations of docs/contract.md §1.2, as data. Nothing else in the
  * code spells a path. `routeFor` chooses the operation for a (target, number kind) pair.
  */
 
 export type NumberKind = "regular" | "toll-free";
 
-/** SPEC §1.2: the NANP area codes of toll-free numbers, which have operations of their own. */
+/** docs/contract.md §1.2: the NANP area codes of toll-free numbers, which have operations of their own. */
 export const TOLL_FREE_AREA_CODES: ReadonlySet<string> = new Set(["800", "833", "844", "855", "866", "877", "888"]);
 
-/** Offering Types, SPEC §1.1. */
+/** Offering Types, docs/contract.md §1.1. */
 export const OFFERING_TYPES = {
   1: "General Product",
   2: "General Child Product",
@@ -52,7 +52,7 @@ export interface Operation {
   readonly targetMember: "PilotNumber" | "OfferingID" | null;
   /** Null when the numbers travel only in `PortForm.NumbersToPort`. */
   readonly items: ItemShape | null;
-  /** Top-level request members the user must supply (SPEC §1.2, starred). */
+  /** Top-level request members the user must supply (docs/contract.md §1.2, starred). */
   readonly requiredRequestMembers: readonly RequestMemberName[];
   /** Top-level request members this operation accepts from `request.*` columns. */
   readonly requestMembers: readonly RequestMemberName[];

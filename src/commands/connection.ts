@@ -1,5 +1,5 @@
 /**
- * The connection options every command but `sandbox` takes (SPEC §2), and the one function
+ * The connection options every command but `sandbox` takes (docs/contract.md §2), and the one function
  * that turns them into a client: the real service, or the built-in sandbox in-process.
  */
 import type { Argv } from "yargs";
@@ -9,7 +9,7 @@ import { checkBaseUrl } from "../service/base-url.js";
 import { createClient, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from "../service/client.js";
 import type { ServiceClient } from "../service/client.js";
 import { USER_AGENT } from "../version.js";
-import type { CommandIO } from "./command.js";
+import type { CommandIO } from "../io.js";
 import { wholeNumber } from "./values.js";
 
 export interface ConnectionArgs {

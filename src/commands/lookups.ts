@@ -1,9 +1,8 @@
 /**
- * `portin trunks`, `portin offerings`, `portin providers` (SPEC §2): one lookup each, as an
+ * `portin trunks`, `portin offerings`, `portin providers` (docs/contract.md §2): one lookup each, as an
  * aligned table or, with --json, the normalized objects.
  */
 import type { Argv } from "yargs";
-import { exitCodeForSignal } from "../errors.js";
 import { OFFERING_TYPES, isOfferingType } from "../catalog/operations.js";
 import type { ServiceClient } from "../service/client.js";
 import type { PortinCommand } from "./command.js";
@@ -40,9 +39,9 @@ function lookupCommand<T>(spec: LookupSpec<T>): PortinCommand<LookupArgs> {
         const fetched = spec.fetch(connection.client);
         fetched.catch(() => undefined); // its outcome no longer matters once interrupted
         const items = io.signal.aborted ? null : await Promise.race([fetched, interrupted]);
-        if (items === null) return exitCodeForSignal(io.signal.reason);
+        if (items === null) return { kind: "interrupted", signal: String(io.signal.reason) };
         io.stdout.write(args.json ? `${JSON.stringify(items, null, 2)}\n` : table(spec.headers, items.map(spec.row)));
-        return 0;
+        return { kind: "done" };
       } finally {
         await connection.close();
       }

@@ -1,5 +1,5 @@
 /**
- * `portin sandbox` (SPEC §2): serves the built-in simulator of the Port-In Request Service
+ * `portin sandbox` (docs/contract.md §2): serves the built-in simulator of the Port-In Request Service
  * until SIGINT/SIGTERM. The base URL goes alone on stdout, so scripts can capture it.
  */
 import type { Argv } from "yargs";
@@ -68,7 +68,8 @@ export const sandboxCommand: PortinCommand<SandboxArgs> = {
     );
     await aborted(io.signal);
     await sandbox.close();
-    return 0;
+    // Ctrl-C is how a sandbox is meant to stop: its normal end, not an interruption (docs/contract.md §7).
+    return { kind: "done" };
   },
 };
 

@@ -39,7 +39,7 @@ export function nonEmptyPath(option: string) {
 
 /**
  * yargs turns a lone "-" positional into "" (yargs/yargs#1312, yargs-parser#381); "-" is how
- * SPEC spells standard input, and an empty path names no file, so "" can only have been "-".
+ * The contract spells standard input, and an empty path names no file, so "" can only have been "-".
  * (`--results -` is joined into `--results=-` in cli.ts, which yargs reads as meant.)
  */
 export const dashMeansStdio = (value: unknown): string => (value === "" ? "-" : String(value));

@@ -1,5 +1,5 @@
 /**
- * Header matching, SPEC §3: what each column of the sheet means. Problems that make the
+ * Header matching, docs/contract.md §3: what each column of the sheet means. Problems that make the
  * whole sheet untrustworthy (an unknown member, a portin-owned member, two columns meaning
  * one thing, no number column) are refused here, before anything is read or sent.
  */
@@ -17,7 +17,7 @@ const PLAIN_COLUMNS: ReadonlyMap<string, ColumnRole> = new Map<string, ColumnRol
   ["group", { kind: "group" }],
 ]);
 
-/** Members portin fills itself (SPEC §1.2, §3), keyed `scope.member` in lower case, with the column that feeds them. */
+/** Members portin fills itself (docs/contract.md §1.2, §3), keyed `scope.member` in lower case, with the column that feeds them. */
 const PORTIN_OWNED: ReadonlyMap<string, string> = new Map([
   ["portform.numberstoport", "the number column"],
   ["item.number", "the number column"],
@@ -34,7 +34,7 @@ export function portinOwner(scope: MemberScope, member: string): string | undefi
 
 const EXTRA_DETAILS = "extradetails";
 
-/** Case-insensitive, trimmed, with space, `-` and `_` treated alike (SPEC §3). */
+/** Case-insensitive, trimmed, with space, `-` and `_` treated alike (docs/contract.md §3). */
 function normalize(name: string): string {
   return name.trim().toLowerCase().replace(/[\s-]/g, "_");
 }

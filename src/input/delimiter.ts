@@ -1,5 +1,5 @@
 /**
- * Detects the sheet's delimiter from its header line (SPEC §3): `,` `;` or tab, whichever
+ * Detects the sheet's delimiter from its header line (docs/contract.md §3): `,` `;` or tab, whichever
  * appears most often outside quotes. Fed chunk by chunk so the sheet is never buffered
  * beyond its first line.
  */

@@ -1,5 +1,5 @@
 /**
- * csv-parse, configured for sheets (SPEC §3), emitting each record as a SheetRow that knows
+ * csv-parse, configured for sheets (docs/contract.md §3), emitting each record as a SheetRow that knows
  * the line where it starts, and turning its errors into one-line InputErrors.
  */
 import { CsvError, Parser } from "csv-parse";
@@ -34,7 +34,7 @@ export class SheetRecordParser extends Parser {
       delimiter,
       bom: true,
       skip_empty_lines: true,
-      // A ragged row is data for the validator (SPEC §3: "invalid"), not a reason to stop.
+      // A ragged row is data for the validator (docs/contract.md §3: "invalid"), not a reason to stop.
       relax_column_count: true,
     });
   }
@@ -118,7 +118,7 @@ function quotedCrlfs(cells: readonly string[]): number {
   return count;
 }
 
-/** A csv-parse failure (or a read failure mid-stream) as the one-line error SPEC §3 asks for. */
+/** A csv-parse failure (or a read failure mid-stream) as the one-line error docs/contract.md §3 asks for. */
 export function readFailure(source: string, parser: SheetRecordParser, error: unknown): InputError {
   // Already one line naming the file and line (a sheet that is not UTF-8).
   if (error instanceof InputError) return error;

@@ -1,5 +1,5 @@
 /**
- * Opens the input sheet (SPEC §3): reads the header, detects the delimiter, matches the
+ * Opens the input sheet (docs/contract.md §3): reads the header, detects the delimiter, matches the
  * columns, and streams the data rows. Rows are not validated here.
  */
 import { createReadStream } from "node:fs";
@@ -68,7 +68,7 @@ async function readHead(source: string, chunks: AsyncIterator<unknown>): Promise
   return { head, sniffer };
 }
 
-/** SPEC §3: the sheet is UTF-8; a chunk that is not stops the stream before the parser sees it. */
+/** docs/contract.md §3: the sheet is UTF-8; a chunk that is not stops the stream before the parser sees it. */
 function notUtf8(source: string, line: number): InputError {
   return new InputError(`${source}: line ${line}: not UTF-8 text (save the sheet as "CSV UTF-8"); nothing was sent`);
 }

@@ -1,6 +1,6 @@
 import type { MemberInfo } from "../catalog/members.js";
 
-/** What a header cell means (SPEC §3). */
+/** What a header cell means (docs/contract.md §3). */
 export type ColumnRole =
   | { readonly kind: "number" }
   | { readonly kind: "pilot" }

@@ -1,5 +1,5 @@
 /**
- * SPEC §3: the sheet is UTF-8. A sheet saved in another encoding (Windows-1252, Mac Roman,
+ * docs/contract.md §3: the sheet is UTF-8. A sheet saved in another encoding (Windows-1252, Mac Roman,
  * UTF-16) would otherwise reach the service with U+FFFD in place of every accented letter,
  * so it is refused whole, naming the line of the first byte that is not UTF-8.
  *

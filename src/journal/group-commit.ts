@@ -57,13 +57,13 @@ export class GroupCommitWriter {
   }
 
   private async flushLoop(): Promise<void> {
-    // Yield past the current turn (microtasks included) so that every record appended in it joins this batch.
+    // Yield past the current turn (microtasks included) so that every record appended in it joins this group.
     await new Promise((resolve) => setImmediate(resolve));
     while (this.queue.length > 0) {
-      const batch = this.queue;
+      const group = this.queue;
       this.queue = [];
       try {
-        await this.target.write(batch.map((pending) => pending.line).join(""));
+        await this.target.write(group.map((pending) => pending.line).join(""));
         await this.target.sync();
       } catch (cause) {
         this.failure = new OutputError(
@@ -71,11 +71,11 @@ export class GroupCommitWriter {
             "then run again with the same --state",
           { cause },
         );
-        for (const pending of [...batch, ...this.queue]) pending.reject(this.failure);
+        for (const pending of [...group, ...this.queue]) pending.reject(this.failure);
         this.queue = [];
         break;
       }
-      for (const pending of batch) pending.resolve();
+      for (const pending of group) pending.resolve();
     }
     this.flushing = null;
   }

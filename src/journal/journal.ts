@@ -1,5 +1,5 @@
 /**
- * The run journal (SPEC §5): what was about to be sent (intent) and what became of it
+ * The run journal (docs/contract.md §5): what was about to be sent (intent) and what became of it
  * (outcome), durable before a request leaves and after its answer, so a re-run never sends
  * a submitted number again and knows which outcomes it never learned.
  */

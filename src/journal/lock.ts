@@ -1,5 +1,5 @@
 /**
- * `<state>.lock`: one run at a time per journal (SPEC §5), so overlapping cron runs cannot
+ * `<state>.lock`: one run at a time per journal (docs/contract.md §5), so overlapping cron runs cannot
  * both send. Created with O_EXCL; a lock left by a dead process is taken over.
  */
 import { randomBytes } from "node:crypto";

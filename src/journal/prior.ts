@@ -1,5 +1,5 @@
 /**
- * The re-run rules of SPEC §5, applied to the records of earlier runs: pure, no I/O.
+ * The re-run rules of docs/contract.md §5, applied to the records of earlier runs: pure, no I/O.
  */
 import type { JournalRecord } from "./records.js";
 

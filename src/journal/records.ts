@@ -1,5 +1,5 @@
 /**
- * The records of the run journal (SPEC §5): one JSON object per line, appended, never
+ * The records of the run journal (docs/contract.md §5): one JSON object per line, appended, never
  * rewritten. The schemas are strict about what portin itself relies on and lenient about
  * extra members, so a human's note in a record does not make the file unreadable.
  */

@@ -1,5 +1,5 @@
 /**
- * ValidRow[] -> PortRequest[]: pure, no I/O (SPEC §4). Rows that share one operation, one
+ * ValidRow[] -> PortRequest[]: pure, no I/O (docs/contract.md §4). Rows that share one operation, one
  * target, one group label and identical PortForm and request members form one request; a
  * group larger than --max-per-request is cut into consecutive requests in input order.
  */
@@ -8,12 +8,12 @@ import type { FileAttachment, Members } from "../catalog/members.js";
 import type { Operation } from "../catalog/operations.js";
 import type { ValidRow } from "../validate/types.js";
 
-/** SPEC §2: `--max-per-request` default. */
+/** docs/contract.md §2: `--max-per-request` default. */
 export const DEFAULT_MAX_PER_REQUEST = 100;
 
 export interface PortRequest {
   /** 1-based sequence number in this run: the results' `result_batch`. */
-  readonly batch: number;
+  readonly sequence: number;
   readonly operation: Operation;
   /** The pilot number (10 digits) for trunk operations; the OfferingID otherwise. */
   readonly target: string;
@@ -41,7 +41,7 @@ export function planRequests(rows: Iterable<ValidRow>, maxPerRequest: number): P
       const numbers = members.length <= maxPerRequest ? members : members.slice(start, start + maxPerRequest);
       const first = numbers[0] as ValidRow;
       requests.push({
-        batch: requests.length + 1,
+        sequence: requests.length + 1,
         operation: first.operation,
         target: first.target,
         group: first.group,
@@ -57,7 +57,7 @@ export function planRequests(rows: Iterable<ValidRow>, maxPerRequest: number): P
 
 /**
  * The grouping key. Member records are compared by value, key order ignored. An attachment
- * is keyed by a digest of its content, computed once per attachment object: SPEC §4 groups
+ * is keyed by a digest of its content, computed once per attachment object: docs/contract.md §4 groups
  * identical values, and the same file read twice (a cell and the --defaults file name it
  * separately) is two objects; a digest keeps megabytes of base64 out of every key.
  */

@@ -1,6 +1,6 @@
 import type { NumberKind } from "../catalog/operations.js";
 
-/** SPEC §6. */
+/** docs/contract.md §6. */
 export type RowStatus = "submitted" | "planned" | "skipped" | "invalid" | "rejected" | "failed" | "unknown";
 export const ROW_STATUSES: readonly RowStatus[] = ["submitted", "planned", "skipped", "invalid", "rejected", "failed", "unknown"];
 
@@ -44,21 +44,11 @@ export interface RowOutcome {
   readonly numberType: NumberKind | null;
   /** "POST /v2/NumberPorts/Inbound/DIDs", "" when none. */
   readonly operation: string;
-  readonly batch: number | null;
+  /** The sequence number in this run of the request that carried it (the `result_batch` column). */
+  readonly sequence: number | null;
   readonly ticket: string;
   readonly httpStatus: number | null;
   readonly message: string;
   /** When it is not the status's usual one (USUAL_NEXT_STEP). */
   readonly next?: NextStep;
 }
-
-export const RESULT_COLUMNS = [
-  "result_status",
-  "result_number",
-  "result_number_type",
-  "result_operation",
-  "result_batch",
-  "result_ticket",
-  "result_http_status",
-  "result_message",
-] as const;

@@ -1,6 +1,6 @@
 /**
- * The end-of-run summary (SPEC §6, §7): counts by status, requests per operation, elapsed
- * time; as text for stderr, or one JSON document for stdout with --json.
+ * The end-of-run summary (docs/contract.md §6): counts by status, what to do next, requests
+ * per operation, elapsed time; as text for stderr, or one JSON document for stdout with --json.
  */
 import { describeOperation } from "../catalog/operations.js";
 import type { Operation } from "../catalog/operations.js";
@@ -22,7 +22,6 @@ export interface RunSummary {
   readonly results: string;
   /** The base URL, or "the built-in sandbox": a sandbox run must never read as a real one. */
   readonly service: string;
-  readonly exitCode: number;
 }
 
 export interface SummaryInput {
@@ -34,16 +33,6 @@ export interface SummaryInput {
   readonly elapsedMs: number;
   readonly results: string;
   readonly service: string;
-  /** Defaults to exitCodeFor(counts); a stopped run passes its own (2, 130, 143). */
-  readonly exitCode?: number;
-}
-
-const NEEDS_ATTENTION: readonly RowStatus[] = ["invalid", "rejected", "failed", "unknown"];
-
-
-/** SPEC §7: 0 when every row is submitted, skipped or planned; 1 otherwise. */
-export function exitCodeFor(counts: Readonly<Record<RowStatus, number>>): 0 | 1 {
-  return NEEDS_ATTENTION.some((status) => counts[status] > 0) ? 1 : 0;
 }
 
 export function summarize(input: SummaryInput): RunSummary {
@@ -79,7 +68,6 @@ export function summarize(input: SummaryInput): RunSummary {
     elapsedMs: Math.round(input.elapsedMs),
     results: input.results,
     service: input.service,
-    exitCode: input.exitCode ?? exitCodeFor(counts),
   };
 }
 
@@ -108,8 +96,8 @@ export function formatSummary(s: RunSummary): string {
   return lines.join("\n");
 }
 
-/** One JSON document for stdout (--json), keys in a stable order. */
-export function summaryJson(s: RunSummary): string {
+/** One JSON document for stdout (--json), keys in a stable order, with the run's exit code. */
+export function summaryJson(s: RunSummary, exitCode: number): string {
   return JSON.stringify({
     command: s.command,
     counts: Object.fromEntries(ROW_STATUSES.map((status) => [status, s.counts[status]])),
@@ -120,7 +108,7 @@ export function summaryJson(s: RunSummary): string {
     results: s.results,
     service: s.service,
     sandbox: s.service === BUILT_IN_SANDBOX,
-    exitCode: s.exitCode,
+    exitCode,
   });
 }
 

@@ -8,7 +8,7 @@ import { mulberry32, randomSeed } from "./prng.js";
  * - `throttle`: 429 with Retry-After, nothing accepted.
  * - `fail-before`: 500 before the request is looked at, nothing accepted.
  * - `fail-after`: the request is handled as usual (a valid one is accepted and recorded),
- *   and the answer is then replaced by a 500. This is the real danger SPEC §4 guards
+ *   and the answer is then replaced by a 500. This is the real danger docs/contract.md §4 guards
  *   against: a 500 does not prove the service did nothing, so portin must call the outcome
  *   `unknown` and never resend it on its own.
  */

@@ -1,5 +1,5 @@
 /**
- * The built-in sandbox: a strict simulator of the Port-In Request Service (SPEC §1) over
+ * The built-in sandbox: a strict simulator of the Port-In Request Service (docs/contract.md §1) over
  * real HTTP, for `portin sandbox`, for runs without --base-url, and for tests.
  */
 import { createServer } from "node:http";
@@ -18,7 +18,7 @@ import type { AcceptedRequest } from "./ledger.js";
 
 export type { AcceptedRequest, OperationId };
 
-/** The port `portin sandbox` listens on unless told otherwise (SPEC §2). */
+/** The port `portin sandbox` listens on unless told otherwise (docs/contract.md §2). */
 export const DEFAULT_SANDBOX_PORT = 4010;
 export const DEFAULT_SANDBOX_USER = "sandbox";
 export const DEFAULT_SANDBOX_PASSWORD = "sandbox";

@@ -1,6 +1,6 @@
 /**
  * Sends planned requests with bounded concurrency and start rate, and maps each service
- * outcome to what its rows become (SPEC §4). The journal's intent is durable before a
+ * outcome to what its rows become (docs/contract.md §4). The journal's intent is durable before a
  * request leaves; its outcome is recorded after the answer.
  */
 import pLimit from "p-limit";
@@ -13,7 +13,7 @@ import { rowFingerprint } from "../plan/fingerprint.js";
 import { StartRate } from "./rate.js";
 import { rejectionsByNumber } from "./rejection.js";
 
-/** SPEC §2: `--concurrency` default. */
+/** docs/contract.md §2: `--concurrency` default. */
 export const DEFAULT_CONCURRENCY = 4;
 
 export type SentStatus = "submitted" | "rejected" | "failed" | "unknown";
@@ -55,7 +55,7 @@ export type StopReason =
   | { readonly kind: "journal"; readonly error: PortinError };
 
 export interface DispatchReport {
-  /** By batch number; a request never started has no entry. */
+  /** By sequence number; a request never started has no entry. */
   readonly results: ReadonlyMap<number, RequestResult>;
   /** Requests made during the run for the numbers a rejection did not name, numbered after the planned ones. */
   readonly resent: readonly PortRequest[];
@@ -70,7 +70,7 @@ export async function dispatch(requests: readonly PortRequest[], options: Dispat
   const crash: { error?: unknown; happened: boolean } = { happened: false };
 
   const resent: PortRequest[] = [];
-  let nextBatch = requests.length + 1;
+  let nextSequence = requests.length + 1;
 
   const recordOutcome = async (requestId: string, request: PortRequest, result: RequestResult): Promise<void> => {
     try {
@@ -101,11 +101,11 @@ export async function dispatch(requests: readonly PortRequest[], options: Dispat
     let result = resultOf(outcome, request);
     const rest = result.named === null ? [] : request.numbers.filter((row) => !(result.named as ReadonlyMap<string, string>).has(row.number));
     if (mayResend && rest.length > 0) {
-      const again: PortRequest = { ...request, batch: nextBatch++, numbers: rest };
+      const again: PortRequest = { ...request, sequence: nextSequence++, numbers: rest };
       resent.push(again);
       result = { ...result, resentAs: again };
     }
-    results.set(request.batch, result);
+    results.set(request.sequence, result);
     if (outcome.kind === "auth") stopped ??= { kind: "auth", message: outcome.message };
     if (options.journal) {
       // The slot is free once the answer is in: the outcome is made durable in the background,
@@ -167,7 +167,7 @@ function resultOf(outcome: SubmitOutcome, request: PortRequest): RequestResult {
   const whole = { named: null, resentAs: null };
   switch (outcome.kind) {
     case "accepted": {
-      // SPEC §4: for Deferred and Conditional the message says which.
+      // docs/contract.md §4: for Deferred and Conditional the message says which.
       const message =
         outcome.reply === 1
           ? outcome.message

@@ -1,7 +1,7 @@
 /**
- * The service's answers, SPEC §1.1 and §1.2: the lookups and a number's PortInStatus
+ * The service's answers, docs/contract.md §1.1 and §1.2: the lookups and a number's PortInStatus
  * (parsed into catalog/account.ts's types), the TicketResponse of a POST and the error body.
- * Lookups are read tolerantly (SPEC §1.1): member names in any case, numbers as integers
+ * Lookups are read tolerantly (docs/contract.md §1.1): member names in any case, numbers as integers
  * or numeric strings. Anything that is not a list of such objects is refused.
  */
 import { z } from "zod";

@@ -1,5 +1,5 @@
 /**
- * Checks a base URL before any credential is attached to it (SPEC §2: plain http only to
+ * Checks a base URL before any credential is attached to it (docs/contract.md §2: plain http only to
  * loopback unless --allow-insecure-http).
  */
 import { isIPv4 } from "node:net";

@@ -1,5 +1,5 @@
 /**
- * What the service accepts, SPEC §1.2: the zod schema of each operation's body, built from
+ * What the service accepts, docs/contract.md §1.2: the zod schema of each operation's body, built from
  * the catalog. The sandbox validates every POST with these; the body tests check buildBody
  * against them.
  */

@@ -1,5 +1,5 @@
 /**
- * The body of a port-in request, SPEC §1.2: where the target, the request members and each
+ * The body of a port-in request, docs/contract.md §1.2: where the target, the request members and each
  * number go for an operation. buildBody is the one place a body is laid out; the readers
  * below find the numbers again. It reads the plan's own request type: bodies are built
  * after planning, so service/ may know plan/'s types and plan/ knows nothing of the wire.
@@ -9,7 +9,7 @@ import type { PortRequest } from "../plan/plan.js";
 import type { ValidRow } from "../validate/types.js";
 
 /**
- * The parts of a planned request that reach the wire. The rest (its batch and group, each
+ * The parts of a planned request that reach the wire. The rest (its sequence number and group, each
  * row's line and kind) does not, so tests can build bodies from plain objects.
  */
 type BodySource = Pick<PortRequest, "operation" | "target" | "portForm" | "request"> & {

@@ -20,9 +20,9 @@ import { DEFAULT_BACKOFF_LIMIT_MS, retryPolicy } from "./retry-policy.js";
 import { submitOutcome } from "./submit-outcome.js";
 import { lookupAnswer } from "./lookup-answer.js";
 
-/** SPEC §2: `--timeout MS`, per request. */
+/** docs/contract.md §2: `--timeout MS`, per request. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
-/** SPEC §2: `--retries N`. */
+/** docs/contract.md §2: `--retries N`. */
 export const DEFAULT_RETRIES = 5;
 
 /**
@@ -38,7 +38,7 @@ export const IDLE_SOCKET_TIMEOUT_MS = 1_000;
  * request and kept dispatch from filling --concurrency (issue 5). The hazard is a server
  * closing an idle connection just as a POST is written on it: the POST then fails as a
  * "connection cut". Nothing on the client's side can prove that such a request never reached
- * the service, so it stays `unknown` (SPEC §4) and is never resent on its own; the short idle
+ * the service, so it stays `unknown` (docs/contract.md §4) and is never resent on its own; the short idle
  * timeout above makes it rare. The agent's timeout only ever closes *idle* sockets: on a
  * socket in use it emits an event that nothing here listens to, and --timeout still governs.
  */
@@ -49,7 +49,7 @@ export interface ClientOptions {
   user: string;
   password: string;
   timeoutMs: number;
-  /** Automatic retries of what SPEC §4 calls retryable; 0 turns them off. */
+  /** Automatic retries of what docs/contract.md §4 calls retryable; 0 turns them off. */
   retries: number;
   allowInsecureHttp: boolean;
   userAgent: string;
@@ -81,7 +81,7 @@ export function createClient(options: ClientOptions): ServiceClient {
       "user-agent": options.userAgent,
     },
     timeout: { request: options.timeoutMs },
-    // Statuses are SPEC §4's to map, not got's to throw.
+    // Statuses are docs/contract.md §4's to map, not got's to throw.
     throwHttpErrors: false,
     // A redirect could carry the Authorization header to another host.
     followRedirect: false,

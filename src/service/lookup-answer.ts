@@ -1,6 +1,6 @@
 /**
  * What a lookup's exchange means: the parsed list, or the error that stops the run
- * (SPEC §7: lookups failed, auth refused => exit 2). Pure, like submit-outcome.ts.
+ * (docs/contract.md §7: lookups failed, auth refused => exit 2). Pure, like submit-outcome.ts.
  */
 import type { z } from "zod";
 import { AuthError, LookupError } from "../errors.js";

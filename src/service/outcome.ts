@@ -1,6 +1,6 @@
 import type { ReplyCode } from "./answers.js";
 
-/** What became of one POST, after the retries SPEC §4 allows. */
+/** What became of one POST, after the retries docs/contract.md §4 allows. */
 export type SubmitOutcome =
   /** 200 with Reply 1, 2 or 3. */
   | { readonly kind: "accepted"; readonly httpStatus: number; readonly reply: ReplyCode; readonly ticket: string; readonly message: string }

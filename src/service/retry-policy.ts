@@ -1,5 +1,5 @@
 /**
- * The one place that says what is retried (SPEC §4, STYLE habit 4). got does the waiting:
+ * The one place that says what is retried (docs/contract.md §4, STYLE habit 4). got does the waiting:
  * exponential backoff from 1 s with up to 100 ms of jitter, or the service's Retry-After.
  */
 import type { RetryOptions } from "got";
@@ -10,7 +10,7 @@ import type { RetryOptions } from "got";
  */
 export const NEVER_CONNECTED_CODES: readonly string[] = ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"];
 
-/** SPEC §4: throttling answers, retried for every method. */
+/** docs/contract.md §4: throttling answers, retried for every method. */
 const THROTTLED_STATUSES = [429, 503];
 
 /** A GET changes nothing, so it may also be resent after a server error or a timeout. */

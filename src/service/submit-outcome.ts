@@ -1,5 +1,5 @@
 /**
- * SPEC §4: what one POST's exchange means for its rows. Pure: the exchange has already
+ * docs/contract.md §4: what one POST's exchange means for its rows. Pure: the exchange has already
  * been through got's retries and has had its credentials scrubbed.
  */
 import type { SubmitOutcome } from "./outcome.js";
@@ -30,7 +30,7 @@ export function submitOutcome(exchange: Exchange, user: string, scrub: Scrub): S
   if (status === 401 || status === 403) return { kind: "auth", httpStatus: status, message: authRefusal(user, status, said) };
   if (status === 429 || status === 503) return { kind: "failed", httpStatus: status, message: throttledMessage(exchange, said) };
   if (status >= 300 && status < 400) {
-    // Credentials must never travel to another host, so no redirect is followed (SPEC §2).
+    // Credentials must never travel to another host, so no redirect is followed (docs/contract.md §2).
     const where = exchange.location === null ? "" : ` to ${exchange.location}`;
     return { kind: "rejected", httpStatus: status, message: `HTTP ${statusLine(status)}: redirect${where} not followed; check --base-url` };
   }

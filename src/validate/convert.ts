@@ -1,5 +1,5 @@
 /**
- * Cell text to member values, one converter per MemberType (SPEC §1.2 types, §3 values).
+ * Cell text to member values, one converter per MemberType (docs/contract.md §1.2 types, §3 values).
  * Converters are built once per run; reasons start with the offending value so the caller
  * can prefix the column: `portform.RequestedPortDate "2026-13-01" is not a date (YYYY-MM-DD)`.
  */
@@ -26,7 +26,7 @@ const quote = (text: string): string => JSON.stringify(text);
 const fail = (reason: string): Converted => ({ ok: false, reason });
 const ok = (value: MemberValue): Converted => ({ ok: true, value });
 
-/** SPEC §3: list members take `;`-separated values; blanks between separators are dropped. */
+/** docs/contract.md §3: list members take `;`-separated values; blanks between separators are dropped. */
 export function splitList(raw: RawValue): string[] {
   const parts = typeof raw === "string" ? raw.split(";") : raw;
   const out: string[] = [];

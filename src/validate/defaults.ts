@@ -1,5 +1,5 @@
 /**
- * `--defaults FILE` (SPEC §2): `{"portForm": {…}, "request": {…}, "item": {…}}`, values used
+ * `--defaults FILE` (docs/contract.md §2): `{"portForm": {…}, "request": {…}, "item": {…}}`, values used
  * where a row leaves a member empty. Checked and converted once, up front, with the same
  * converters as cells; anything wrong refuses the run (exit 2) naming the file and member.
  */

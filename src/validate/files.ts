@@ -1,5 +1,5 @@
 /**
- * `portform.File…` values (SPEC §3): paths read and sent base64 with a content type from
+ * `portform.File…` values (docs/contract.md §3): paths read and sent base64 with a content type from
  * the extension. Each distinct file is read once per run and its attachment shared by
  * every row naming it, so a sheet of a million rows citing one LOA reads it once.
  */

@@ -1,5 +1,5 @@
 /**
- * NANP telephone numbers (SPEC §1.2, §3): any common writing in, 10 digits and a kind out.
+ * NANP telephone numbers (docs/contract.md §1.2, §3): any common writing in, 10 digits and a kind out.
  * Structure is checked per call; libphonenumber-js's verdict on whether an area code and
  * exchange are in service is asked once per NPA-NXX and cached, so a million-row sheet
  * costs a few hundred library calls, not a million.

@@ -1,5 +1,5 @@
 /**
- * What each operation accepts and requires (SPEC §1.2), worked out once per run: which
+ * What each operation accepts and requires (docs/contract.md §1.2), worked out once per run: which
  * members it cannot send, which defaults apply to it, which members it needs, and the
  * route for every (target, number kind) pair.
  */
@@ -16,7 +16,7 @@ export const SECTION_OF: Readonly<Record<MemberInfo["scope"], Section>> = { port
 
 export const labelOf = (member: MemberInfo): string => `${member.scope}.${member.name}`;
 
-/** Why `op` cannot send `member`, or undefined when it can (SPEC §1.2 member tables). */
+/** Why `op` cannot send `member`, or undefined when it can (docs/contract.md §1.2 member tables). */
 export function refusalOf(member: MemberInfo, op: Operation): string | undefined {
   const label = labelOf(member);
   if (member.scope === "portform") {

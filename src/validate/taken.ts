@@ -1,5 +1,5 @@
 /**
- * The numbers valid rows have taken, for "duplicate of row N" (SPEC §3). A million-row sheet
+ * The numbers valid rows have taken, for "duplicate of row N" (docs/contract.md §3). A million-row sheet
  * holds a million numbers: kept as 10-digit doubles in an open-addressing table of typed
  * arrays (~24 bytes a number at most), not as a Map of strings, which costs twice that and
  * gives the garbage collector a million entries to trace.

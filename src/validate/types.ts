@@ -2,7 +2,7 @@ import type { NumberKind, Operation } from "../catalog/operations.js";
 import type { Members } from "../catalog/members.js";
 import type { Offering, Provider, Trunk } from "../catalog/account.js";
 
-/** What the account has, from the three lookups (SPEC §1.1). */
+/** What the account has, from the three lookups (docs/contract.md §1.1). */
 export interface Lookups {
   readonly trunks: readonly Trunk[];
   readonly offerings: readonly Offering[];

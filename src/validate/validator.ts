@@ -1,5 +1,5 @@
 /**
- * Row validation (SPEC §3 "Values" and the `invalid` rules): a SheetRow becomes a ValidRow
+ * Row validation (docs/contract.md §3 "Values" and the `invalid` rules): a SheetRow becomes a ValidRow
  * ready for planning, or an InvalidRow with one line saying why. A bad row is data, never
  * an exception. What to do with each column is worked out once from the layout, so a
  * million rows cost a table walk each.
@@ -187,7 +187,7 @@ export function createValidator(context: ValidatorContext): Validator {
     const numberText = cellOf(cells, numberAt);
     const parsed = numberText === "" ? null : parseNanp(numberText);
     if (cells.length !== layout.header.length) {
-      // The results still name the number (SPEC §6 result_number) when its cell parses.
+      // The results still name the number (docs/contract.md §6 result_number) when its cell parses.
       const fields = `has ${cells.length} field${cells.length === 1 ? "" : "s"}, the header has ${layout.header.length}`;
       return parsed?.ok === true ? invalid(row, fields, parsed.digits, parsed.kind) : invalid(row, fields);
     }

@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import yargs from "yargs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CommandIO } from "../../src/commands/command.js";
+import type { CommandIO } from "../../src/io.js";
 import { connect, withConnectionOptions } from "../../src/commands/connection.js";
 import type { ConnectionArgs } from "../../src/commands/connection.js";
 import { offeringsCommand, providersCommand, trunksCommand } from "../../src/commands/lookups.js";
@@ -47,14 +47,14 @@ function args(extra: Partial<ConnectionArgs & { json: boolean }> = {}) {
 describe("portin trunks / offerings / providers", () => {
   it("prints the trunks as an aligned table and exits 0", async () => {
     const { io, out, err } = memoryIO();
-    expect(await trunksCommand.run(args(), io)).toBe(0);
+    expect(await trunksCommand.run(args(), io)).toEqual({ kind: "done" });
     expect(out()).toBe(["PILOT NUMBER  LABEL", "4165550000    HQ trunk", "6135550000    Ottawa", ""].join("\n"));
     expect(err()).toBe("");
   });
 
   it("prints the offerings with the name of their Type", async () => {
     const { io, out } = memoryIO();
-    expect(await offeringsCommand.run(args(), io)).toBe(0);
+    expect(await offeringsCommand.run(args(), io)).toEqual({ kind: "done" });
     expect(out()).toBe(
       [
         "OFFERING ID  TYPE  TYPE NAME         PRODUCT NAME",
@@ -67,7 +67,7 @@ describe("portin trunks / offerings / providers", () => {
 
   it("prints the providers as JSON with --json", async () => {
     const { io, out } = memoryIO();
-    expect(await providersCommand.run(args({ json: true }), io)).toBe(0);
+    expect(await providersCommand.run(args({ json: true }), io)).toEqual({ kind: "done" });
     expect(JSON.parse(out())).toEqual([
       { id: 17, name: "Bell Canada" },
       { id: 204, name: "Rogers" },
@@ -155,7 +155,7 @@ describe("connection options", () => {
 
   it("without --base-url, runs against the built-in sandbox and says so on stderr", async () => {
     const { io, out, err } = memoryIO();
-    expect(await trunksCommand.run({ timeout: 2_000, allowInsecureHttp: false, json: true }, io)).toBe(0);
+    expect(await trunksCommand.run({ timeout: 2_000, allowInsecureHttp: false, json: true }, io)).toEqual({ kind: "done" });
     expect(err()).toMatch(/^portin: no --base-url given: using the built-in sandbox at http:\/\/127\.0\.0\.1:\d+; nothing real is ported\n$/);
     const trunks = JSON.parse(out()) as { pilotNumber: string }[];
     expect(trunks.length).toBeGreaterThan(0);

@@ -24,7 +24,7 @@ const HEADER = [
   "item.BusinessGroupID",
 ];
 
-/** Each row breaks one rule of SPEC §3; `expected` is what its result_message must say. */
+/** Each row breaks one rule of docs/contract.md §3; `expected` is what its result_message must say. */
 const ROWS: [rule: string, cells: string, expected: RegExp][] = [
   ["valid", "416-555-3000,4165550100,,Acme,Bell Canada,,,,", /^Accepted$/],
   ["not NANP", "416-555-300,4165550100,,Acme,Bell Canada,,,,", /"416-555-300" is not a valid NANP number/],

@@ -31,7 +31,7 @@ describe("planRequests", () => {
   it("cuts 250 numbers for one trunk into requests of 100, 100 and 50, in input order", () => {
     const requests = planRequests(rows(250), 100);
     expect(requests.map((r) => r.numbers.length)).toEqual([100, 100, 50]);
-    expect(requests.map((r) => r.batch)).toEqual([1, 2, 3]);
+    expect(requests.map((r) => r.sequence)).toEqual([1, 2, 3]);
     expect(requests.flatMap((r) => r.numbers.map((n) => n.index))).toEqual(rows(250).map((r) => r.index));
   });
 
@@ -83,8 +83,8 @@ describe("planRequests", () => {
 
   it("yields the same requests for the same input every time", () => {
     const sheet = rows(30, (i) => row(i, { group: `g${i % 3}`, op: i % 5 === 0 ? "tollfree-dids" : "dids" }));
-    const once = planRequests(sheet, 4).map((r) => [r.batch, r.operation.id, r.group, r.numbers.map((n) => n.index)]);
-    const twice = planRequests(sheet, 4).map((r) => [r.batch, r.operation.id, r.group, r.numbers.map((n) => n.index)]);
+    const once = planRequests(sheet, 4).map((r) => [r.sequence, r.operation.id, r.group, r.numbers.map((n) => n.index)]);
+    const twice = planRequests(sheet, 4).map((r) => [r.sequence, r.operation.id, r.group, r.numbers.map((n) => n.index)]);
     expect(twice).toEqual(once);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { escapeFormula, isPasswordHeader, resultsHeader, rowShaper } from "../../src/results/cells.js";
-import { RESULT_COLUMNS } from "../../src/results/status.js";
+import { RESULT_COLUMN_NAMES } from "../../src/results/columns.js";
 import type { RowOutcome } from "../../src/results/status.js";
 
 const submitted: RowOutcome = {
@@ -8,7 +8,7 @@ const submitted: RowOutcome = {
   number: "4165550101",
   numberType: "regular",
   operation: "POST /v2/NumberPorts/Inbound/DIDs",
-  batch: 3,
+  sequence: 3,
   ticket: "T-1",
   httpStatus: 200,
   message: "",
@@ -57,7 +57,7 @@ describe("isPasswordHeader", () => {
 });
 
 describe("rowShaper", () => {
-  it("puts the result cells after the input's own cells, in RESULT_COLUMNS order", () => {
+  it("puts the result cells after the input's own cells, in RESULT_COLUMN_NAMES order", () => {
     const shape = rowShaper(["number", "note"]);
     expect(shape(["4165550101", "hello"], submitted)).toEqual([
       "4165550101",
@@ -71,12 +71,12 @@ describe("rowShaper", () => {
       "200",
       "",
     ]);
-    expect(resultsHeader(["number", "note"])).toEqual(["number", "note", ...RESULT_COLUMNS]);
+    expect(resultsHeader(["number", "note"])).toEqual(["number", "note", ...RESULT_COLUMN_NAMES]);
   });
 
   it("writes absent number type, batch and HTTP status as empty cells", () => {
     const shape = rowShaper(["number"]);
-    const invalid: RowOutcome = { ...submitted, status: "invalid", number: "", numberType: null, operation: "", batch: null, ticket: "", httpStatus: null, message: "no number" };
+    const invalid: RowOutcome = { ...submitted, status: "invalid", number: "", numberType: null, operation: "", sequence: null, ticket: "", httpStatus: null, message: "no number" };
     expect(shape(["x"], invalid)).toEqual(["x", "invalid", "", "", "", "", "", "", "no number"]);
   });
 

@@ -3,7 +3,7 @@ import { OPERATIONS } from "../../src/catalog/operations.js";
 import type { Operation } from "../../src/catalog/operations.js";
 import { ROW_STATUSES } from "../../src/results/status.js";
 import type { RowOutcome, RowStatus } from "../../src/results/status.js";
-import { exitCodeFor, formatSummary, summarize, summaryJson } from "../../src/results/summary.js";
+import { formatSummary, summarize, summaryJson } from "../../src/results/summary.js";
 
 function op(id: string): Operation {
   const found = OPERATIONS.find((operation) => operation.id === id);
@@ -22,17 +22,6 @@ function counts(spec: Partial<Record<RowStatus, number>>): Record<RowStatus, num
 const SERVICE = "https://api.thinktel.ca/rest.svc";
 const dids = op("dids");
 const lines = op("residential-lines");
-
-describe("exitCodeFor", () => {
-  it("is 0 when every row is submitted, skipped or planned", () => {
-    expect(exitCodeFor(counts({ submitted: 3, skipped: 2, planned: 1 }))).toBe(0);
-    expect(exitCodeFor(counts({}))).toBe(0);
-  });
-
-  it.each(["invalid", "rejected", "failed", "unknown"] as const)("is 1 when one row is %s", (status) => {
-    expect(exitCodeFor(counts({ submitted: 10, [status]: 1 }))).toBe(1);
-  });
-});
 
 describe("summarize", () => {
   it("counts every status, zeros included, and requests per operation", () => {
@@ -53,13 +42,7 @@ describe("summarize", () => {
       elapsedMs: 1234,
       results: "in.results.csv",
       service: SERVICE,
-      exitCode: 1,
     });
-  });
-
-  it("keeps an exit code the caller decided, such as 130 after SIGINT", () => {
-    const summary = summarize({ command: "submit", outcomes: statuses({ submitted: 1 }), requests: [], elapsedMs: 5, results: "-", service: SERVICE, exitCode: 130 });
-    expect(summary.exitCode).toBe(130);
   });
 });
 
@@ -161,6 +144,7 @@ describe("summaryJson", () => {
         results: "-",
         service: "the built-in sandbox",
       }),
+      1,
     );
     expect(json).not.toContain("\n");
     const parsed = JSON.parse(json) as Record<string, unknown>;

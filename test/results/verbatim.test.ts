@@ -23,7 +23,7 @@ function outcome(overrides: Partial<RowOutcome> = {}): RowOutcome {
     number: "4165550101",
     numberType: "regular",
     operation: "POST /v2/NumberPorts/Inbound/DIDs",
-    batch: 3,
+    sequence: 3,
     ticket: "",
     httpStatus: 400,
     message: 'PortForm.CustomerName: "x", required; see\nline two',
@@ -60,7 +60,7 @@ describe("copying rows the results do not change", () => {
       const rows: { cells: string[]; text: string; result: RowOutcome }[] = TRICKY.map((note, i) => ({
         cells: ["4165550101", note],
         text: stringify([["4165550101", note]], { delimiter, record_delimiter: lineEnd }).slice(0, -lineEnd.length),
-        result: outcome({ batch: i, message: TRICKY[(i + 3) % TRICKY.length] ?? "", ticket: TRICKY[(i + 5) % TRICKY.length] ?? "" }),
+        result: outcome({ sequence: i, message: TRICKY[(i + 3) % TRICKY.length] ?? "", ticket: TRICKY[(i + 5) % TRICKY.length] ?? "" }),
       }));
       const fromCells = join(dir, `cells-${rows.length}.csv`);
       const writer = await openResults(fromCells, header, { delimiter, bom, lineEnd, stdout: unusedStdout });

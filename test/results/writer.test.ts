@@ -5,7 +5,7 @@ import { Writable } from "node:stream";
 import { parse } from "csv-parse/sync";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OutputError } from "../../src/errors.js";
-import { RESULT_COLUMNS } from "../../src/results/status.js";
+import { RESULT_COLUMN_NAMES } from "../../src/results/columns.js";
 import type { RowOutcome } from "../../src/results/status.js";
 import { openResults } from "../../src/results/writer.js";
 import { defaultResultsPath } from "../../src/paths.js";
@@ -16,7 +16,7 @@ function outcome(overrides: Partial<RowOutcome> = {}): RowOutcome {
     number: "4165550101",
     numberType: "regular",
     operation: "POST /v2/NumberPorts/Inbound/DIDs",
-    batch: 1,
+    sequence: 1,
     ticket: "T-1",
     httpStatus: 200,
     message: "",
@@ -55,12 +55,12 @@ describe("openResults to a file", () => {
   it("writes the input's header then the result columns, and one row per input row in input order", async () => {
     const path = join(dir, "in.results.csv");
     const text = await writeRows(path, ["number", "note"], [
-      [["4165550101", "first"], outcome({ batch: 2 })],
-      [["bad", "second"], outcome({ status: "invalid", number: "", numberType: null, operation: "", batch: null, ticket: "", httpStatus: null, message: "not a NANP number: bad" })],
+      [["4165550101", "first"], outcome({ sequence: 2 })],
+      [["bad", "second"], outcome({ status: "invalid", number: "", numberType: null, operation: "", sequence: null, ticket: "", httpStatus: null, message: "not a NANP number: bad" })],
       [["8005550199", "third"], outcome({ status: "planned", number: "8005550199", numberType: "toll-free", ticket: "", httpStatus: null })],
     ]);
     expect(parse(text)).toEqual([
-      ["number", "note", ...RESULT_COLUMNS],
+      ["number", "note", ...RESULT_COLUMN_NAMES],
       ["4165550101", "first", "submitted", "4165550101", "regular", "POST /v2/NumberPorts/Inbound/DIDs", "2", "T-1", "200", ""],
       ["bad", "second", "invalid", "", "", "", "", "", "", "not a NANP number: bad"],
       ["8005550199", "third", "planned", "8005550199", "toll-free", "POST /v2/NumberPorts/Inbound/DIDs", "1", "", "", ""],
@@ -69,7 +69,7 @@ describe("openResults to a file", () => {
 
   it("keeps 1,000 rows in input order across the writer's internal batches", async () => {
     const path = join(dir, "many.results.csv");
-    const rows = Array.from({ length: 1000 }, (_, i): [string[], RowOutcome] => [[String(i)], outcome({ batch: i })]);
+    const rows = Array.from({ length: 1000 }, (_, i): [string[], RowOutcome] => [[String(i)], outcome({ sequence: i })]);
     const records = parse(await writeRows(path, ["row"], rows));
     expect(records).toHaveLength(1001);
     expect(records.slice(1).map((record) => record[0])).toEqual(rows.map(([cells]) => cells[0]));
@@ -93,7 +93,7 @@ describe("openResults to a file", () => {
   ])("uses the input's %j delimiter (%s)", async (delimiter) => {
     const path = join(dir, "d.results.csv");
     const text = await writeRows(path, ["number", "note"], [[["4165550101", "a,b"], outcome()]], delimiter);
-    expect(text.split("\n")[0]).toBe(["number", "note", ...RESULT_COLUMNS].join(delimiter));
+    expect(text.split("\n")[0]).toBe(["number", "note", ...RESULT_COLUMN_NAMES].join(delimiter));
     expect(text.split("\n")[1]?.startsWith(`4165550101${delimiter}a,b${delimiter}submitted`)).toBe(true);
     expect(parse(text, { delimiter })[1]?.[1]).toBe("a,b");
   });
@@ -136,7 +136,7 @@ describe("openResults to a file", () => {
 
   it("writes a header-only file when there are no rows", async () => {
     const path = join(dir, "empty.results.csv");
-    expect(await writeRows(path, ["number"], [])).toBe(["number", ...RESULT_COLUMNS].join(",") + "\n");
+    expect(await writeRows(path, ["number"], [])).toBe(["number", ...RESULT_COLUMN_NAMES].join(",") + "\n");
   });
 
   it("can be closed twice", async () => {
@@ -184,7 +184,7 @@ describe("openResults to standard output", () => {
     await writer.write(["4165550101", "=1+1"], outcome());
     await writer.close();
     expect(parse(stdout.text)).toEqual([
-      ["number", "note", ...RESULT_COLUMNS],
+      ["number", "note", ...RESULT_COLUMN_NAMES],
       ["4165550101", "'=1+1", "submitted", "4165550101", "regular", "POST /v2/NumberPorts/Inbound/DIDs", "1", "T-1", "200", ""],
     ]);
     expect(stdout.writableEnded).toBe(false);

@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, test } from "vitest";
 import yargs from "yargs";
-import type { CommandIO } from "../../src/commands/command.js";
+import type { CommandIO } from "../../src/io.js";
 import { sandboxCommand } from "../../src/commands/sandbox.js";
 import type { SandboxArgs } from "../../src/commands/sandbox.js";
 import { UsageError } from "../../src/errors.js";
@@ -52,7 +52,7 @@ afterEach(async () => {
 });
 
 describe("portin sandbox", () => {
-  test("prints its base URL alone on stdout, serves until aborted, then resolves 0", async () => {
+  test("prints its base URL alone on stdout, serves until aborted, then resolves done", async () => {
     const h = harness();
     const running = sandboxCommand.run(await parse(["--port", "0", "--user", "acme", "--password", "hunter2-secret", "--seed", "9"]), h.io);
     const url = await h.firstLine();
@@ -61,7 +61,7 @@ describe("portin sandbox", () => {
     const res = await fetch(`${url}/NumberPorts/Providers`, { headers: { Authorization: auth } });
     expect(res.status).toBe(200);
     h.stop.abort("SIGINT");
-    expect(await running).toBe(0);
+    expect(await running).toEqual({ kind: "done" });
     expect(h.stdout()).toBe(`${url}\n`);
     expect(h.stderr()).toContain("fault seed 9");
     expect(h.stderr()).toContain("GET /NumberPorts/Providers 200");
@@ -101,6 +101,6 @@ describe("portin sandbox", () => {
   test("stops at once when the signal was aborted before it was ready", async () => {
     const h = harness();
     h.stop.abort("SIGTERM");
-    expect(await sandboxCommand.run(await parse(["--port", "0"]), h.io)).toBe(0);
+    expect(await sandboxCommand.run(await parse(["--port", "0"]), h.io)).toEqual({ kind: "done" });
   });
 });

@@ -23,7 +23,7 @@ function requests(count: number): PortRequest[] {
       request: {},
       item: {},
     };
-    return { batch: i + 1, operation: DIDS, target: "4165550000", group: "", portForm: {}, request: {}, numbers: [row] };
+    return { sequence: i + 1, operation: DIDS, target: "4165550000", group: "", portForm: {}, request: {}, numbers: [row] };
   });
 }
 
@@ -69,7 +69,7 @@ describe("dispatch", () => {
       journal: null,
       concurrency: 4,
       submit: async (request) => {
-        sent.push(request.batch);
+        sent.push(request.sequence);
         most = Math.max(most, ++inFlight);
         await sleep(2);
         inFlight--;
@@ -118,7 +118,7 @@ describe("dispatch", () => {
       journal,
       concurrency: 1,
       submit: async (request) => {
-        submitted.push(request.batch);
+        submitted.push(request.sequence);
         await sleep(1);
         return ACCEPTED;
       },
@@ -134,8 +134,8 @@ describe("dispatch", () => {
       journal: null,
       concurrency: 3,
       submit: async (request) => {
-        await sleep(request.batch === 2 ? 1 : 5);
-        if (request.batch === 2) throw new Error("bug");
+        await sleep(request.sequence === 2 ? 1 : 5);
+        if (request.sequence === 2) throw new Error("bug");
         ended++;
         return ACCEPTED;
       },

@@ -79,7 +79,7 @@ describe("submit: what the service receives", () => {
   });
 });
 
-describe("submit: outcomes of SPEC §4", () => {
+describe("submit: outcomes of docs/contract.md §4", () => {
   it.each([
     [1, "Accepted"],
     [2, "Deferred"],

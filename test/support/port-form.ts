@@ -1,6 +1,6 @@
 import type { Members } from "../../src/catalog/members.js";
 
-/** Every member a PortForm requires (SPEC §1.2): enough for a toll-free form. */
+/** Every member a PortForm requires (docs/contract.md §1.2): enough for a toll-free form. */
 export const TOLL_FREE_PORT_FORM: Members = {
   CustomerAccountNumber: "ACME-001",
   CustomerName: "Acme Widgets Inc.",

@@ -1,5 +1,5 @@
 /**
- * What a valid row becomes because of earlier runs on the same journal (SPEC §5): a number
+ * What a valid row becomes because of earlier runs on the same journal (docs/contract.md §5): a number
  * already submitted is `skipped` with its ticket; one rejected earlier stays `rejected` until
  * its row changes; one an earlier run left unsure is first confirmed with PortInStatus
  * (confirm.ts) and then `skipped`, `unknown`, or planned again.
@@ -35,7 +35,7 @@ export async function reviewEarlierRuns(prior: PriorState | null, rows: Iterable
 }
 
 function settleRow(row: ValidRow, prior: PriorState, confirmations: ReadonlyMap<string, Confirmation>, options: ReviewOptions): RowOutcome | null {
-  const base = { number: row.number, numberType: row.numberKind, operation: describeOperation(row.operation), batch: null, httpStatus: null };
+  const base = { number: row.number, numberType: row.numberKind, operation: describeOperation(row.operation), sequence: null, httpStatus: null };
   const submitted = prior.submitted.get(row.number);
   if (submitted) {
     return { ...base, status: "skipped", ticket: submitted.ticket, message: "submitted by an earlier run; not sent again" };

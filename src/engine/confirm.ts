@@ -1,6 +1,6 @@
 /**
  * Confirm before resending: a number an earlier run sent without learning the outcome
- * (intent without outcome, or `unknown`) may already have a port-in at the service. SPEC §5
+ * (intent without outcome, or `unknown`) may already have a port-in at the service. docs/contract.md §5
  * calls such numbers `unknown` unless --retry-unknown; portin first asks PortInStatus, so a
  * re-run resends only what the service is known to lack, and never on a guess.
  */
@@ -32,7 +32,7 @@ export interface ConfirmOptions {
 
 /**
  * A port-in the service rejected or that was cancelled is no longer pending: it must not make
- * the number `skipped` for good. SPEC names only SUBMITTED; these are the ended states'
+ * the number `skipped` for good. The contract names only SUBMITTED; these are the ended states'
  * spellings we guard against, whole and case-insensitively: anything else (CANCEL_PENDING)
  * may still be live, and is taken as present, the side that never resends.
  */

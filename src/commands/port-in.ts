@@ -1,13 +1,27 @@
+/**
+ * `portin submit` and `portin plan` (docs/contract.md §2): the flags, then the run prepared
+ * for the engine — the sheet opened, the service connected, the paths resolved — and its
+ * report printed.
+ */
 import type { Argv } from "yargs";
+import { runPortIn } from "../engine/port-in.js";
+import { UsageError } from "../errors.js";
+import type { CommandResult } from "../exit-codes.js";
+import { exitCodeOfRun } from "../exit-codes.js";
+import { openSheet } from "../input/sheet.js";
+import type { CommandIO } from "../io.js";
+import { defaultResultsPath } from "../paths.js";
 import { DEFAULT_MAX_PER_REQUEST } from "../plan/plan.js";
-import { runBatch } from "../run/batch.js";
+import { formatSummary, summaryJson } from "../results/summary.js";
 import { DEFAULT_CONCURRENCY } from "../send/dispatch.js";
 import { DEFAULT_RETRIES } from "../service/client.js";
+import { VERSION } from "../version.js";
 import type { PortinCommand } from "./command.js";
-import { withConnectionOptions, type ConnectionArgs } from "./connection.js";
+import { connect, withConnectionOptions, type ConnectionArgs } from "./connection.js";
+import { resolveRunPaths } from "./run-paths.js";
 import { dashMeansStdio, nonEmptyPath, wholeNumber } from "./values.js";
 
-interface BatchArgs extends ConnectionArgs {
+interface PortInArgs extends ConnectionArgs {
   input: string;
   results?: string;
   defaults?: string;
@@ -25,7 +39,7 @@ interface BatchArgs extends ConnectionArgs {
 const MAX_CONCURRENCY = 256;
 const MAX_RETRIES = 20;
 
-function batchOptions(yargs: Argv): Argv<BatchArgs> {
+function portInOptions(yargs: Argv): Argv<PortInArgs> {
   return withConnectionOptions(
     yargs
       .positional("input", { type: "string", demandOption: true, coerce: dashMeansStdio, describe: "the sheet: a CSV path, or - for standard input" })
@@ -81,43 +95,59 @@ function batchOptions(yargs: Argv): Argv<BatchArgs> {
         },
         json: { type: "boolean", default: false, describe: "print a machine-readable summary on stdout at the end" },
       }),
-  ) as unknown as Argv<BatchArgs>;
+  ) as unknown as Argv<PortInArgs>;
 }
 
-function batchCommand(command: "submit" | "plan", describe: string, example: string): PortinCommand<BatchArgs> {
+function portInCommand(command: "submit" | "plan", describe: string, example: string): PortinCommand<PortInArgs> {
   return {
     command: `${command} <input>`,
     describe,
-    builder: (yargs) => batchOptions(yargs).example(example, ""),
-    run: (args, io) =>
-      runBatch(
-        {
-          command,
-          input: args.input,
-          results: args.results,
-          defaults: args.defaults,
-          state: args.state,
-          concurrency: args.concurrency,
-          rate: args.rate ?? null,
-          maxPerRequest: args.maxPerRequest,
-          retries: args.retries,
-          retryUnknown: args.retryUnknown,
-          retryRejected: args.retryRejected,
-          json: args.json,
-          connection: args,
-        },
-        io,
-      ),
+    builder: (yargs) => portInOptions(yargs).example(example, ""),
+    run: (args, io) => run(command, args, io),
   };
 }
 
-export const submitCommand = batchCommand(
+async function run(command: "submit" | "plan", args: PortInArgs, io: CommandIO): Promise<CommandResult> {
+  if (args.json && (args.results ?? defaultResultsPath(args.input, command)) === "-") {
+    throw new UsageError("--json and results on standard output would mix on stdout: give --results PATH");
+  }
+  // Header problems refuse the file before anything connects.
+  const sheet = await openSheet(args.input, { stdin: io.stdin });
+  const connection = await connect(args, io, { retries: args.retries });
+  try {
+    const paths = await resolveRunPaths(args, command, connection.sandbox, io);
+    const identity = { baseUrl: connection.serviceName, user: connection.user, version: VERSION };
+    const report = await runPortIn(
+      {
+        command,
+        sheet,
+        ...paths,
+        concurrency: args.concurrency,
+        rate: args.rate ?? null,
+        maxPerRequest: args.maxPerRequest,
+        retryUnknown: args.retryUnknown,
+        retryRejected: args.retryRejected,
+      },
+      { client: connection.client, identity },
+      io,
+    );
+    io.stderr.write(formatSummary(report.summary) + "\n");
+    if (args.json) io.stdout.write(summaryJson(report.summary, exitCodeOfRun(report)) + "\n");
+    if (report.stopped?.kind === "journal") io.stderr.write(`portin: ${report.stopped.error.message}\n`);
+    if (report.stopped?.kind === "auth") io.stderr.write(`portin: stopped sending: ${report.stopped.message}\n`);
+    return { kind: "port-in", report };
+  } finally {
+    await connection.close();
+  }
+}
+
+export const submitCommand = portInCommand(
   "submit",
   "validate, look up, group, send, and write results",
   "$0 submit numbers.csv --base-url https://api.thinktel.ca/rest.svc --defaults customer.json",
 );
 
-export const planCommand = batchCommand(
+export const planCommand = portInCommand(
   "plan",
   "the dry run: everything submit does except the POSTs",
   "$0 plan numbers.csv --max-per-request 50",

@@ -1,0 +1,80 @@
+/**
+ * The files a `submit` or `plan` run reads and writes, resolved before the engine runs
+ * (docs/contract.md §2): beside the sheet by default, named so that neither a dry run nor a
+ * run on the built-in sandbox can overwrite a real run's results.
+ */
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { UsageError } from "../errors.js";
+import type { CommandIO } from "../io.js";
+import { BUILT_IN_SANDBOX } from "../journal/identity.js";
+import { journalService } from "../journal/read.js";
+import { besideInput, defaultResultsPath, defaultStatePath } from "../paths.js";
+
+export interface RunPathArgs {
+  readonly input: string;
+  readonly results?: string | undefined;
+  readonly defaults?: string | undefined;
+  readonly state?: string | undefined;
+}
+
+export interface RunPaths {
+  readonly results: string;
+  readonly defaults: string | null;
+  readonly state: string | null;
+}
+
+/** Resolves the paths, says on stderr what a user could not guess, and refuses paths that would overwrite each other. */
+export async function resolveRunPaths(args: RunPathArgs, command: "submit" | "plan", sandbox: boolean, io: CommandIO): Promise<RunPaths> {
+  const results = args.results ?? defaultResultsPath(args.input, command === "plan" ? "plan" : sandbox ? "sandbox" : "submit");
+  // With the in-process sandbox no journal is kept unasked: its tickets are make-believe.
+  const state = args.state ?? (sandbox ? null : defaultStatePath(args.input));
+  const defaults = args.defaults ?? defaultsBeside(args.input);
+  refuseOverwrites(args.input, results, state);
+  if (sandbox) await noticeRealJournal(args.input, results, io);
+  if (defaults !== null && args.defaults === undefined) io.stderr.write(`portin: using defaults from ${defaults}\n`);
+  if (state === null && !sandbox && command === "submit") {
+    io.stderr.write("portin: no --state: nothing records what is sent, so running this again would send these numbers again\n");
+  }
+  return { results, defaults, state };
+}
+
+/**
+ * `<input without .csv>.defaults.json`, when such a file exists: a customer's sheet and the
+ * members it states once travel together, like its results and state files.
+ */
+function defaultsBeside(input: string): string | null {
+  if (input === "-") return null;
+  const path = besideInput(input, ".defaults.json");
+  return existsSync(path) ? path : null;
+}
+
+/**
+ * A sandbox run beside a real migration's journal is most likely a forgotten PORTIN_BASE_URL:
+ * say so, since the sandbox's "submitted" rows port nothing.
+ */
+async function noticeRealJournal(input: string, results: string, io: CommandIO): Promise<void> {
+  const journal = defaultStatePath(input);
+  const service = journal === null ? null : await journalService(journal);
+  if (service === null || service === BUILT_IN_SANDBOX) return;
+  io.stderr.write(
+    `portin: this sheet has a journal for ${service} (${journal}): did you mean to set PORTIN_BASE_URL? ` +
+      `This sandbox run leaves it and the real results untouched and writes ${results === "-" ? "standard output" : results}\n`,
+  );
+}
+
+/** The results or the journal written over the sheet (or each other) would lose what they replace. */
+function refuseOverwrites(input: string, results: string, state: string | null): void {
+  const named = [
+    ["the input sheet", input],
+    ["--results", results],
+    ["--state", state],
+  ].filter((entry): entry is [string, string] => entry[1] !== null && entry[1] !== "-");
+  for (let i = 0; i < named.length; i++) {
+    for (let j = i + 1; j < named.length; j++) {
+      const [a, pathA] = named[i] as [string, string];
+      const [b, pathB] = named[j] as [string, string];
+      if (resolve(pathA) === resolve(pathB)) throw new UsageError(`${b} ${pathB} is also ${a}: give ${b} another path`);
+    }
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * Stage 3 of a run, execute: send the planned requests (send/dispatch.ts), each body built
+ * by the service's one body builder. A dry run has no such stage.
+ */
+import type { Journal } from "../journal/journal.js";
+import { newRequestId } from "../journal/journal.js";
+import type { PortRequest } from "../plan/plan.js";
+import { dispatch } from "../send/dispatch.js";
+import type { DispatchReport } from "../send/dispatch.js";
+import { buildBody } from "../service/body.js";
+import type { ServiceClient } from "../service/client.js";
+
+export interface ExecuteOptions {
+  readonly client: ServiceClient;
+  readonly journal: Journal | null;
+  readonly concurrency: number;
+  readonly rate: number | null;
+  readonly signal: AbortSignal;
+}
+
+export function execute(requests: readonly PortRequest[], options: ExecuteOptions): Promise<DispatchReport> {
+  return dispatch(requests, {
+    submit: (request) => options.client.submit(request.operation, buildBody(request)),
+    journal: options.journal,
+    newRequestId,
+    concurrency: options.concurrency,
+    ratePerSecond: options.rate,
+    signal: options.signal,
+  });
+}

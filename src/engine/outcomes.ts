@@ -1,0 +1,84 @@
+/**
+ * What each row became, from the plan and, for a submit, what the service answered: the one
+ * place a row's outcome is worked out, for the results and the summary alike.
+ */
+import { describeOperation } from "../catalog/operations.js";
+import type { PortRequest } from "../plan/plan.js";
+import type { RowOutcome } from "../results/status.js";
+import type { DispatchReport, StopReason } from "../send/dispatch.js";
+import type { ValidRow } from "../validate/types.js";
+import type { RunPlan } from "./plan-run.js";
+
+/** The fields of a row's outcome it shares with the other rows of its request. */
+type SharedOutcome = Pick<RowOutcome, "status" | "httpStatus" | "message" | "ticket" | "next">;
+
+const PLANNED: SharedOutcome = { status: "planned", httpStatus: null, message: "", ticket: "" };
+
+/** Returns `outcomeOf(i)` for row i; `report` null for a dry run. */
+export function rowOutcomes(rows: readonly unknown[], plan: RunPlan, report: DispatchReport | null): (index: number) => RowOutcome {
+  // A typed array rather than a Map: a million rows (issue 5).
+  const requestOf = new Uint32Array(rows.length);
+  plan.requests.forEach((request, at) => {
+    for (const row of request.numbers) requestOf[row.index] = at + 1;
+  });
+  return (index) => {
+    const settled = plan.settled[index];
+    if (settled !== undefined) return settled;
+    const request = plan.requests[(requestOf[index] ?? 0) - 1] as PortRequest;
+    const row = rows[index] as ValidRow;
+    return report === null ? rowOutcome(request, row, PLANNED) : sentOutcome(request, row, report);
+  };
+}
+
+function rowOutcome(request: PortRequest, row: ValidRow, shared: SharedOutcome): RowOutcome {
+  return {
+    status: shared.status,
+    number: row.number,
+    numberType: row.numberKind,
+    operation: describeOperation(request.operation),
+    sequence: request.sequence,
+    ticket: shared.ticket,
+    httpStatus: shared.httpStatus,
+    message: shared.message,
+    ...(shared.next === undefined ? {} : { next: shared.next }),
+  };
+}
+
+/**
+ * What a sent row became: its request's outcome, or, when a rejection named some of the
+ * request's numbers, its own part of the message or the outcome of the request that carried
+ * it again (docs/contract.md §4). Never another row's reason.
+ */
+function sentOutcome(planned: PortRequest, row: ValidRow, report: DispatchReport): RowOutcome {
+  for (let request = planned; ; ) {
+    const result = report.results.get(request.sequence);
+    if (result === undefined) return rowOutcome(request, row, notSent(report.stopped));
+    if (result.named === null) return rowOutcome(request, row, result);
+    const part = result.named.get(row.number);
+    if (part !== undefined) return rowOutcome(request, row, { ...result, message: part });
+    if (result.resentAs === null) {
+      return rowOutcome(request, row, {
+        status: "failed",
+        httpStatus: result.httpStatus,
+        ticket: "",
+        message: "not accepted: the service rejected its request again because of other numbers; run again to send it",
+      });
+    }
+    request = result.resentAs;
+  }
+}
+
+/** Rows whose request never started because the run stopped sending. */
+function notSent(stopped: StopReason | null): SharedOutcome {
+  const base = { status: "failed", httpStatus: null, ticket: "" } as const;
+  switch (stopped?.kind) {
+    case "auth":
+      return { ...base, message: `not sent: run stopped after ${stopped.message}`, next: "fix-credentials" };
+    case "signal":
+      return { ...base, message: "not sent: the run was interrupted; run again", next: "run-again-interrupted" };
+    case "journal":
+      return { ...base, message: `not sent: ${stopped.error.message}` };
+    default:
+      return { ...base, message: "not sent" };
+  }
+}

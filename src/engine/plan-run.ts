@@ -1,0 +1,48 @@
+/**
+ * Stage 2 of a run, plan: what earlier runs on the journal settled (earlier-runs.ts, which may
+ * ask PortInStatus about unsure numbers), then the requests the remaining valid rows make.
+ */
+import { describeOperation } from "../catalog/operations.js";
+import type { PriorState } from "../journal/prior.js";
+import { planRequests } from "../plan/plan.js";
+import type { PortRequest } from "../plan/plan.js";
+import type { RowOutcome } from "../results/status.js";
+import type { CheckedRow, ValidRow } from "../validate/types.js";
+import { reviewEarlierRuns } from "./earlier-runs.js";
+import type { ReviewOptions } from "./earlier-runs.js";
+
+export interface RunPlan {
+  /** By row index: the outcome of each row settled without sending (invalid, or settled by earlier runs). */
+  readonly settled: readonly (RowOutcome | undefined)[];
+  /** What the other rows make, in order of sequence number. */
+  readonly requests: readonly PortRequest[];
+}
+
+export interface PlanOptions extends ReviewOptions {
+  readonly maxPerRequest: number;
+}
+
+export async function planRun(rows: readonly CheckedRow[], prior: PriorState | null, options: PlanOptions): Promise<RunPlan> {
+  const earlier = await reviewEarlierRuns(prior, rows, options);
+  const settled = new Array<RowOutcome | undefined>(rows.length);
+  const toPlan: ValidRow[] = [];
+  for (const [i, row] of rows.entries()) {
+    const outcome = row.valid ? earlier.settle(row) : invalidOutcome(row);
+    if (outcome) settled[i] = outcome;
+    else toPlan.push(row as ValidRow);
+  }
+  return { settled, requests: planRequests(toPlan, options.maxPerRequest) };
+}
+
+function invalidOutcome(row: Extract<CheckedRow, { valid: false }>): RowOutcome {
+  return {
+    status: "invalid",
+    number: row.number,
+    numberType: row.numberKind,
+    operation: row.operation ? describeOperation(row.operation) : "",
+    sequence: null,
+    ticket: "",
+    httpStatus: null,
+    message: row.reason,
+  };
+}

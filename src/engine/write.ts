@@ -1,0 +1,30 @@
+/**
+ * Stage 4 of a run, write: one results row per input row, in input order, whatever happened
+ * before, so a stopped run still accounts for every row.
+ */
+import type { CommandIO } from "../io.js";
+import type { ResultsWriter } from "../results/writer.js";
+import type { RowOutcome } from "../results/status.js";
+import type { PreparedRun } from "./prepare.js";
+
+/** A row left out of the results' own columns (its input changed during the run): padded with empty cells. */
+const NO_CELLS: readonly string[] = [];
+
+export async function writeResults(prepared: PreparedRun, outcomeOf: (index: number) => RowOutcome, results: ResultsWriter, io: CommandIO): Promise<void> {
+  const { sheet, rows, keptCells } = prepared;
+  const input = await sheet.reread();
+  if (sheet.rereadable && input === null) {
+    io.stderr.write(`portin: ${sheet.layout.source} changed during the run: its cells are left out of the results\n`);
+  }
+  try {
+    for (let i = 0; i < rows.length; i++) {
+      const cells = keptCells.get(i);
+      const text = cells === undefined && input !== null ? (input.rowAt(i) ?? (await input.read(i))) : null;
+      if (text !== null) await results.writeVerbatim(text, outcomeOf(i));
+      else await results.write(cells ?? NO_CELLS, outcomeOf(i));
+    }
+  } finally {
+    await input?.close();
+  }
+  await results.close();
+}

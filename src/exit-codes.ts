@@ -1,0 +1,57 @@
+/**
+ * Every exit code portin returns is decided here (docs/contract.md §7), from what a command
+ * reports or from the error that stopped it. Only cli.ts calls these, and process.exit.
+ */
+import type { RunReport } from "./engine/port-in.js";
+import { PortinError } from "./errors.js";
+import type { RowStatus } from "./results/status.js";
+
+/** What a command did, for its exit code. */
+export type CommandResult =
+  /** A lookup printed its list; the sandbox was stopped as it is meant to be, with Ctrl-C. */
+  | { readonly kind: "done" }
+  /** Stopped by SIGINT/SIGTERM before it had anything to report. */
+  | { readonly kind: "interrupted"; readonly signal: string }
+  /** A run of `submit` or `plan`. */
+  | { readonly kind: "port-in"; readonly report: RunReport };
+
+const NEEDS_ATTENTION: readonly RowStatus[] = ["invalid", "rejected", "failed", "unknown"];
+
+export function exitCodeOf(result: CommandResult): number {
+  switch (result.kind) {
+    case "done":
+      return 0;
+    case "interrupted":
+      return exitCodeForSignal(result.signal);
+    case "port-in":
+      return exitCodeOfRun(result.report);
+  }
+}
+
+/** 2 when sending stopped on refused credentials or an unwritable journal; 130/143 after a signal; else by the rows. */
+export function exitCodeOfRun(report: RunReport): number {
+  switch (report.stopped?.kind) {
+    case "auth":
+    case "journal":
+      return 2;
+    case "signal":
+      return exitCodeForSignal(report.stopped.signal);
+    case undefined:
+      return exitCodeForCounts(report.summary.counts);
+  }
+}
+
+/** 0 when every row is submitted, skipped or planned; 1 otherwise. */
+export function exitCodeForCounts(counts: Readonly<Record<RowStatus, number>>): 0 | 1 {
+  return NEEDS_ATTENTION.some((status) => counts[status] > 0) ? 1 : 0;
+}
+
+/** 2 for anything that stopped a command: a user's mistake (a PortinError) or a bug. */
+export function exitCodeOfError(error: unknown): number {
+  return error instanceof PortinError ? error.exitCode : 2;
+}
+
+/** 130 for SIGINT, 143 for SIGTERM (128 + the signal's number). */
+export function exitCodeForSignal(signal: unknown): 130 | 143 {
+  return signal === "SIGTERM" ? 143 : 130;
+}

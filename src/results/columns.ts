@@ -1,0 +1,35 @@
+/**
+ * The result columns (docs/contract.md §6), in order, each with how it reads a row's outcome:
+ * the one shape every results encoder writes after the input's own cells.
+ */
+import { escapeFormula } from "./cells.js";
+import type { RowOutcome } from "./status.js";
+
+interface ResultColumn {
+  readonly name: string;
+  /** The cell as the outcome gives it, before it is made safe for spreadsheets. */
+  readonly cell: (outcome: RowOutcome) => string;
+}
+
+const optional = (value: number | null): string => (value === null ? "" : String(value));
+
+export const RESULT_COLUMNS: readonly ResultColumn[] = [
+  { name: "result_status", cell: (o) => o.status },
+  { name: "result_number", cell: (o) => o.number },
+  { name: "result_number_type", cell: (o) => o.numberType ?? "" },
+  { name: "result_operation", cell: (o) => o.operation },
+  // The contract names the column for what the code calls a request's sequence number.
+  { name: "result_batch", cell: (o) => optional(o.sequence) },
+  { name: "result_ticket", cell: (o) => o.ticket },
+  { name: "result_http_status", cell: (o) => optional(o.httpStatus) },
+  { name: "result_message", cell: (o) => o.message },
+];
+
+export const RESULT_COLUMN_NAMES: readonly string[] = RESULT_COLUMNS.map((column) => column.name);
+
+/** A row's result cells in column order, each made safe for spreadsheets. */
+export function resultCells(outcome: RowOutcome): string[] {
+  const cells = new Array<string>(RESULT_COLUMNS.length);
+  for (let i = 0; i < RESULT_COLUMNS.length; i++) cells[i] = escapeFormula((RESULT_COLUMNS[i] as ResultColumn).cell(outcome));
+  return cells;
+}

@@ -1,0 +1,165 @@
+/**
+ * The CSV encoder of the results (docs/contract.md §6): rows stringified by csv-stringify, or,
+ * for a row whose own cells need no change, its input bytes followed by the result cells.
+ */
+import { stringify } from "csv-stringify/sync";
+import type { Options as StringifyOptions } from "csv-stringify/sync";
+import type { OutputError } from "../errors.js";
+import { resultTail, resultsHeader, rowShaper } from "./cells.js";
+import { fileSink, outputError, stdoutSink } from "./sink.js";
+import type { Sink } from "./sink.js";
+import type { RowOutcome } from "./status.js";
+import type { ResultsOptions, ResultsWriter } from "./writer.js";
+
+/** Opens the destination and writes the header row. */
+export async function openCsvResults(destination: string, header: readonly string[], options: ResultsOptions): Promise<ResultsWriter> {
+  const sink = destination === "-" ? stdoutSink(options.stdout) : await fileSink(destination);
+  const csv: StringifyOptions = {
+    delimiter: options.delimiter,
+    record_delimiter: options.lineEnd,
+    // A cell holding any line break is quoted, whichever line end the file uses (cells.ts csvCell).
+    quote_record_delimiter: true,
+  };
+  const writer = new CsvResultsWriter(sink, header, csv, options.bom);
+  await writer.writeHeader(header);
+  return writer;
+}
+
+const READY: Promise<void> = Promise.resolve();
+
+// Rows reach the sink in chunks: csv-stringify's stream costs about as much per record as
+// the stringifying itself, and a run may hold 1,000,000 rows. 64 KB is ~400 rows of a wide sheet.
+const CHUNK_BYTES = 64 * 1024;
+
+class CsvResultsWriter implements ResultsWriter {
+  private readonly shape: (cells: readonly string[], outcome: RowOutcome) => string[];
+  private readonly delimiter: string;
+  private readonly lineEnd: string;
+  /** Records waiting to be stringified together, ahead of anything staged after them. */
+  private records: string[][] = [];
+  private recordChars = 0;
+  /** The chunk's bytes so far, in order. */
+  private stage: Buffer = Buffer.allocUnsafe(CHUNK_BYTES * 2);
+  private staged = 0;
+  /** A chunk buffer the stream has finished with, reused rather than left to the GC. */
+  private spare: Buffer | null = null;
+  private lastWrite: Promise<void> = READY;
+  private failure: OutputError | null = null;
+  private closing: Promise<void> | null = null;
+
+  constructor(
+    private readonly sink: Sink,
+    header: readonly string[],
+    private readonly csv: StringifyOptions,
+    bom: boolean,
+  ) {
+    this.shape = rowShaper(header);
+    this.delimiter = typeof csv.delimiter === "string" ? csv.delimiter : ",";
+    this.lineEnd = typeof csv.record_delimiter === "string" ? csv.record_delimiter : "\n";
+    if (bom) this.stageText("\uFEFF");
+    sink.stream.on("error", (error) => this.fail(error));
+  }
+
+  writeHeader(header: readonly string[]): Promise<void> {
+    return this.push(resultsHeader(header));
+  }
+
+  write(cells: readonly string[], outcome: RowOutcome): Promise<void> {
+    return this.push(this.shape(cells, outcome));
+  }
+
+  private push(record: string[]): Promise<void> {
+    if (this.failure !== null) return Promise.reject(this.failure);
+    if (this.closing !== null) throw new Error("results written after close()");
+    this.records.push(record);
+    for (const cell of record) this.recordChars += cell.length + 1;
+    return this.staged + this.recordChars < CHUNK_BYTES ? READY : this.flush();
+  }
+
+  writeVerbatim(text: Uint8Array, outcome: RowOutcome): Promise<void> {
+    if (this.failure !== null) return Promise.reject(this.failure);
+    if (this.closing !== null) throw new Error("results written after close()");
+    this.stageRecords();
+    this.stageBytes(text);
+    this.stageText(resultTail(outcome, this.delimiter, this.lineEnd));
+    return this.staged < CHUNK_BYTES ? READY : this.flush();
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.finish();
+    return this.closing;
+  }
+
+  private stageRecords(): void {
+    if (this.records.length === 0) return;
+    const text = stringify(this.records, this.csv);
+    this.records = [];
+    this.recordChars = 0;
+    this.stageText(text);
+  }
+
+  private stageText(text: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    this.reserve(text.length * 3);
+    this.staged += this.stage.write(text, this.staged);
+  }
+
+  private stageBytes(bytes: Uint8Array): void {
+    this.reserve(bytes.length);
+    this.stage.set(bytes, this.staged);
+    this.staged += bytes.length;
+  }
+
+  private reserve(bytes: number): void {
+    if (this.staged + bytes <= this.stage.length) return;
+    const grown = Buffer.allocUnsafe(Math.max(this.stage.length * 2, this.staged + bytes));
+    this.stage.copy(grown, 0, 0, this.staged);
+    this.stage = grown;
+  }
+
+  /** Resolves at once when the sink takes the chunk, else once it has written it (drained). */
+  private flush(): Promise<void> {
+    this.stageRecords();
+    const chunk = this.stage;
+    const bytes = chunk.subarray(0, this.staged);
+    // The stream keeps the bytes until written: the next chunk gets another buffer.
+    this.stage = this.spare ?? Buffer.allocUnsafe(CHUNK_BYTES * 2);
+    this.spare = null;
+    this.staged = 0;
+    let accepted = true;
+    // The write callback runs even when the stream fails or is destroyed, so no waiter hangs.
+    const written = new Promise<void>((resolve) => {
+      accepted = this.sink.stream.write(bytes, (error) => {
+        if (error) this.fail(error);
+        else if (chunk.length === CHUNK_BYTES * 2) this.spare = chunk;
+        resolve();
+      });
+    });
+    this.lastWrite = written;
+    if (accepted) return READY;
+    return written.then(() => (this.failure === null ? undefined : Promise.reject(this.failure)));
+  }
+
+  private async finish(): Promise<void> {
+    if (this.failure === null) {
+      // A failure here is recorded in `failure`, which is checked below.
+      if (this.records.length > 0 || this.staged > 0) this.flush().catch(() => undefined);
+      await this.lastWrite;
+    }
+    if (this.failure === null && this.sink.endStream) {
+      const stream = this.sink.stream;
+      await new Promise<void>((resolve) => {
+        stream.end(() => resolve());
+      });
+    }
+    if (this.failure !== null) {
+      await this.sink.discard();
+      throw this.failure;
+    }
+    await this.sink.commit();
+  }
+
+  private fail(error: unknown): void {
+    this.failure ??= outputError(this.sink.label, error);
+  }
+}

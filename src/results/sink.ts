@@ -1,0 +1,125 @@
+/**
+ * Where a results file's bytes go, whatever its format: a temporary sibling renamed into place
+ * once complete (so a results file on disk is always whole), or standard output.
+ */
+import { close, createWriteStream, fsync, open, rmSync } from "node:fs";
+import { readdir, rename, rm, stat } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import { promisify } from "node:util";
+import { OutputError } from "../errors.js";
+import { describeSystemError } from "../system-error.js";
+
+/** Where the stringified text goes, and how a run's end (or failure) is made final. */
+export interface Sink {
+  readonly label: string;
+  readonly stream: NodeJS.WritableStream;
+  /** End the stream on close? False for stdout, which is the caller's. */
+  readonly endStream: boolean;
+  /** Called once every byte is in the stream. */
+  commit(): Promise<void>;
+  /** Called after a failure: leave nothing that looks like a results file. */
+  discard(): Promise<void>;
+}
+
+export function stdoutSink(stream: NodeJS.WritableStream): Sink {
+  return {
+    label: "standard output",
+    stream,
+    endStream: false,
+    commit: () => Promise.resolve(),
+    discard: () => Promise.resolve(),
+  };
+}
+
+const openFile = promisify(open);
+const syncFile = promisify(fsync);
+const closeFile = promisify(close);
+
+export async function fileSink(path: string): Promise<Sink> {
+  // Written beside the destination so the rename stays on one file system and is atomic.
+  const temporary = `${path}.tmp-${process.pid}`;
+  await refuseDirectory(path);
+  await removeDeadTemporaries(path);
+  let fd: number;
+  try {
+    fd = await openFile(temporary, "w");
+  } catch (error) {
+    throw outputError(path, error);
+  }
+  // A plain descriptor rather than a FileHandle: a FileHandle's close() waits for a stream
+  // with autoClose off forever. autoClose is off so the file is synced before the rename,
+  // and a crash right after the rename cannot leave an empty file looking complete.
+  const stream = createWriteStream(temporary, { fd, autoClose: false });
+  // A second Ctrl-C exits at once: leave no half-written temporary behind.
+  const onExit = (): void => rmSync(temporary, { force: true });
+  process.once("exit", onExit);
+  let isOpen = true;
+  const release = async (): Promise<void> => {
+    if (!isOpen) return;
+    isOpen = false;
+    await closeFile(fd).catch(() => undefined);
+  };
+  return {
+    label: path,
+    stream,
+    endStream: true,
+    async commit() {
+      try {
+        await syncFile(fd);
+        isOpen = false;
+        await closeFile(fd);
+        await rename(temporary, path);
+        process.off("exit", onExit);
+      } catch (error) {
+        await release();
+        await rm(temporary, { force: true });
+        throw outputError(path, error);
+      }
+    },
+    async discard() {
+      process.off("exit", onExit);
+      await release();
+      await rm(temporary, { force: true });
+    },
+  };
+}
+
+/**
+ * A run killed with SIGKILL (or a power cut) leaves its `<results>.tmp-<pid>` behind. Those of
+ * processes no longer alive on this host are removed; a live run's is left alone.
+ */
+async function removeDeadTemporaries(path: string): Promise<void> {
+  const prefix = `${basename(path)}.tmp-`;
+  const names = await readdir(dirname(path)).catch(() => [] as string[]);
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length));
+    if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
+    await rm(join(dirname(path), name), { force: true }).catch(() => undefined);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: alive, but another user's.
+    return (error as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
+
+// The temporary sibling would open fine beside a directory; the rename would fail only at the end.
+async function refuseDirectory(path: string): Promise<void> {
+  const existing = await stat(path).catch(() => null);
+  if (existing?.isDirectory() === true) {
+    throw new OutputError(`cannot write results to ${path}: it is a directory (use --results PATH)`);
+  }
+}
+
+export function outputError(label: string, error: unknown): OutputError {
+  const reason = describeSystemError(error, "no such directory");
+  const next = label === "standard output" ? "" : " (use --results PATH)";
+  return new OutputError(`cannot write results to ${label}: ${reason}${next}`, { cause: error });
+}
+

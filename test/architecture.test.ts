@@ -1,0 +1,65 @@
+/**
+ * The import rule of docs/architecture.md: data flows one way, so every import in src/ points
+ * at a layer below its own (or within it). A test rather than a lint rule: it reads the
+ * imports as text, which is all the rule is about.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { PACKAGE_ROOT } from "../src/version.js";
+
+const SRC = join(PACKAGE_ROOT, "src");
+
+/** Lowest first. Files at the top of src/ beside cli.ts are named by their own name. */
+const LAYERS: readonly (readonly string[])[] = [
+  ["errors", "io", "paths", "version", "closest", "system-error"],
+  ["catalog"],
+  ["input"],
+  ["validate"],
+  ["plan"],
+  ["service"],
+  ["journal"],
+  ["send"],
+  ["sandbox"],
+  ["results"],
+  ["engine"],
+  ["exit-codes"],
+  ["commands"],
+  ["cli"],
+];
+
+function layerOf(path: string): number {
+  const [first = "", second] = relative(SRC, path).split("/");
+  const name = second === undefined ? first.replace(/\.ts$|\.js$/, "") : first;
+  const layer = LAYERS.findIndex((names) => names.includes(name));
+  if (layer === -1) throw new Error(`${relative(SRC, path)} is in no layer of docs/architecture.md`);
+  return layer;
+}
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sources(join(dir, entry.name)) : entry.name.endsWith(".ts") ? [join(dir, entry.name)] : [],
+  );
+}
+
+const imports = sources(SRC).flatMap((file) =>
+  [...readFileSync(file, "utf8").matchAll(/from "(\.[^"]+)"|import\("(\.[^"]+)"\)/g)].map((match) => ({
+    file: relative(SRC, file),
+    target: relative(SRC, resolve(dirname(file), (match[1] ?? match[2]) as string)),
+    upward: layerOf(resolve(dirname(file), (match[1] ?? match[2]) as string)) > layerOf(file),
+  })),
+);
+
+describe("the import rule", () => {
+  it("reads the imports of every source file", () => {
+    expect(imports.length).toBeGreaterThan(100);
+  });
+
+  it("has no import from a lower layer to a higher one", () => {
+    expect(imports.filter((i) => i.upward).map((i) => `${i.file} -> ${i.target}`)).toEqual([]);
+  });
+
+  it("keeps the engine out of the commands: it is handed a ready client", () => {
+    expect(imports.filter((i) => i.file.startsWith("engine/") && /^(commands|sandbox)\/|^cli/.test(i.target))).toEqual([]);
+  });
+});
