@@ -6,7 +6,7 @@ import { describeOperation } from "../catalog/operations.js";
 import type { PortRequest } from "../plan/plan.js";
 import type { RowOutcome } from "../results/status.js";
 import type { DispatchReport, StopReason } from "../send/dispatch.js";
-import type { ValidRow } from "../validate/types.js";
+import type { CheckedRow, ValidRow } from "../validate/types.js";
 import type { RunPlan } from "./plan-run.js";
 
 /** The fields of a row's outcome it shares with the other rows of its request. */
@@ -15,7 +15,7 @@ type SharedOutcome = Pick<RowOutcome, "status" | "httpStatus" | "message" | "tic
 const PLANNED: SharedOutcome = { status: "planned", httpStatus: null, message: "", ticket: "" };
 
 /** Returns `outcomeOf(i)` for row i; `report` null for a dry run. */
-export function rowOutcomes(rows: readonly unknown[], plan: RunPlan, report: DispatchReport | null): (index: number) => RowOutcome {
+export function rowOutcomes(rows: readonly CheckedRow[], plan: RunPlan, report: DispatchReport | null): (index: number) => RowOutcome {
   // A typed array rather than a Map: a million rows (issue 5).
   const requestOf = new Uint32Array(rows.length);
   plan.requests.forEach((request, at) => {

@@ -7,7 +7,7 @@ import type { PriorState } from "../journal/prior.js";
 import { planRequests } from "../plan/plan.js";
 import type { PortRequest } from "../plan/plan.js";
 import type { RowOutcome } from "../results/status.js";
-import type { CheckedRow, ValidRow } from "../validate/types.js";
+import type { CheckedRow, InvalidRow, ValidRow } from "../validate/types.js";
 import { reviewEarlierRuns } from "./earlier-runs.js";
 import type { ReviewOptions } from "./earlier-runs.js";
 
@@ -34,7 +34,7 @@ export async function planRun(rows: readonly CheckedRow[], prior: PriorState | n
   return { settled, requests: planRequests(toPlan, options.maxPerRequest) };
 }
 
-function invalidOutcome(row: Extract<CheckedRow, { valid: false }>): RowOutcome {
+function invalidOutcome(row: InvalidRow): RowOutcome {
   return {
     status: "invalid",
     number: row.number,

@@ -8,6 +8,7 @@ import { readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { StateError } from "../errors.js";
 import { describe } from "./read.js";
+import { isAlive } from "../pid.js";
 
 /** A lock that cannot be read may be one being written right now; only after this long is it taken as abandoned. */
 export const UNREADABLE_LOCK_GRACE_MS = 60_000;
@@ -144,16 +145,6 @@ function parseOwner(text: string): LockOwner | null {
     };
   } catch {
     return null;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (cause) {
-    // EPERM: the process exists but belongs to another user.
-    return (cause as NodeJS.ErrnoException).code !== "ESRCH";
   }
 }
 

@@ -8,6 +8,7 @@ import { basename, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { OutputError } from "../errors.js";
 import { describeSystemError } from "../system-error.js";
+import { isAlive } from "../pid.js";
 
 /** Where the stringified text goes, and how a run's end (or failure) is made final. */
 export interface Sink {
@@ -96,16 +97,6 @@ async function removeDeadTemporaries(path: string): Promise<void> {
     const pid = Number(name.slice(prefix.length));
     if (!Number.isSafeInteger(pid) || pid <= 0 || pid === process.pid || isAlive(pid)) continue;
     await rm(join(dirname(path), name), { force: true }).catch(() => undefined);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, but another user's.
-    return (error as NodeJS.ErrnoException).code !== "ESRCH";
   }
 }
 
