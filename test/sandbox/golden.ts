@@ -19,7 +19,9 @@ export interface Golden {
   readonly required: readonly string[];
   readonly items: {
     readonly list: string;
-    /** Where the number sits, PlanID where the offering rides in the items, and the kind's required members. */
+    /** Where each item holds its number. */
+    readonly numberAt: "Number" | "Number.Number" | "TN";
+    /** The kind's required members, and PlanID where the offering rides in the items; the number is required too. */
     readonly required: readonly string[];
     /** Members that only some item kinds take (see KIND_SPECIFIC) and this kind takes without requiring them. */
     readonly takes: readonly string[];
@@ -34,14 +36,14 @@ export const GOLDEN: readonly Golden[] = [
     path: "/v2/NumberPorts/Inbound/DIDs",
     numbers: "regular",
     required: ["PilotNumber", "DIDs"],
-    items: { list: "DIDs", required: ["Number"], takes: LABELS },
+    items: { list: "DIDs", numberAt: "Number", required: [], takes: LABELS },
   },
   {
     file: "tollfree-dids.json",
     path: "/v2/NumberPorts/Inbound/TollFree/DIDs",
     numbers: "toll-free",
     required: ["PilotNumber", "DIDs"],
-    items: { list: "DIDs", required: ["Number"], takes: LABELS },
+    items: { list: "DIDs", numberAt: "Number", required: [], takes: LABELS },
   },
   { file: "general-products.json", path: "/NumberPorts/Inbound/GeneralProducts", numbers: "regular", required: ["OfferingID"], items: null },
   {
@@ -56,14 +58,14 @@ export const GOLDEN: readonly Golden[] = [
     path: "/v2/NumberPorts/Inbound/ResidentialLines",
     numbers: "regular",
     required: ["Lines"],
-    items: { list: "Lines", required: ["Number", "PlanID", "Account", "Enabled", "Locale", "SecondLocale"], takes: LABELS },
+    items: { list: "Lines", numberAt: "Number.Number", required: ["PlanID", "Account", "Enabled", "Locale", "SecondLocale"], takes: LABELS },
   },
   {
     file: "business-lines.json",
     path: "/v2/NumberPorts/Inbound/BusinessLines",
     numbers: "regular",
     required: ["Lines"],
-    items: { list: "Lines", required: ["Number", "PlanID", "Account", "BusinessGroupID", "Locale", "SecondLocale"], takes: LABELS },
+    items: { list: "Lines", numberAt: "Number.Number", required: ["PlanID", "Account", "BusinessGroupID", "Locale", "SecondLocale"], takes: LABELS },
   },
   {
     file: "permanent-call-forwards.json",
@@ -72,7 +74,8 @@ export const GOLDEN: readonly Golden[] = [
     required: ["Forwards"],
     items: {
       list: "Forwards",
-      required: ["Number", "PlanID", "Account", "CallForwardingNumber", "Enabled", "PCFProvisioningInstructions"],
+      numberAt: "Number.Number",
+      required: ["PlanID", "Account", "CallForwardingNumber", "Enabled", "PCFProvisioningInstructions"],
       takes: LABELS,
     },
   },
@@ -83,7 +86,8 @@ export const GOLDEN: readonly Golden[] = [
     required: ["Forwards"],
     items: {
       list: "Forwards",
-      required: ["Number", "PlanID", "Account", "CallForwardingNumber", "Enabled", "PCFProvisioningInstructions"],
+      numberAt: "Number.Number",
+      required: ["PlanID", "Account", "CallForwardingNumber", "Enabled", "PCFProvisioningInstructions"],
       takes: LABELS,
     },
   },
@@ -93,7 +97,7 @@ export const GOLDEN: readonly Golden[] = [
     numbers: "regular",
     required: ["OfferingID", "BusinessGroupSubscriptionID", "ForwardingInstructions"],
     // SPEC gives the labels to DIDs, lines and forwards, not to forwarding instructions.
-    items: { list: "ForwardingInstructions", required: ["TN", "ForwardingTN"], takes: [] },
+    items: { list: "ForwardingInstructions", numberAt: "TN", required: ["ForwardingTN"], takes: [] },
   },
   {
     file: "virtual-faxes.json",
