@@ -1,10 +1,12 @@
 import { describe, expect, test } from "vitest";
 import { describeOperation, operationById } from "../../src/service/operations.js";
 import type { OperationId } from "../../src/service/operations.js";
-import { buildBody } from "../../src/service/wire.js";
+import { bodySchema, buildBody, describeIssues } from "../../src/service/wire.js";
 import type { WireMembers } from "../../src/service/wire.js";
 import { GOLDEN, readGolden } from "../sandbox/golden.js";
-import type { Body } from "../sandbox/golden.js";
+import type { Body, Golden } from "../sandbox/golden.js";
+import { FAMILIES, SHAPE_FAMILIES, acceptableVariantsOf, mutationsOf, namesMember } from "../sandbox/mutations.js";
+import type { Family } from "../sandbox/mutations.js";
 
 /**
  * What plan hands buildBody for each golden body, written by hand: the operation, the
@@ -81,5 +83,42 @@ describe("the golden request bodies, as buildBody makes them", () => {
       numbers: numbers.map((number, i) => ({ number, item: rowItem(items[i]) })),
     });
     expect(built).toStrictEqual(expected);
+  });
+});
+
+/**
+ * The client's body schemas are its catalog's account of the contract: a catalog mistake
+ * (a wrong type, a member on the wrong item kind, a wrong required flag) shows here as a
+ * golden body refused or a mutated copy let through.
+ */
+describe("the client's body schemas agree with the contract on the golden request bodies", () => {
+  // One schema per operation: zod compiles a schema on its first parse, which is most of the cost.
+  const schemas = new Map(GOLDEN.map((g) => [g.file, bodySchema(inputOf(g.file).operation)]));
+  const verdict = (file: string, body: Body): string => {
+    const parsed = schemas.get(file)!.safeParse(body);
+    return parsed.success ? "valid" : describeIssues(parsed.error);
+  };
+
+  test.each(GOLDEN.map((g) => [g.file, g] as const))("takes %s as it is, without any one of its optional members, and with either way of naming a losing carrier", (file, g) => {
+    expect(verdict(file, readGolden(file))).toBe("valid");
+    const refused = acceptableVariantsOf(g, readGolden(file))
+      .map((variant) => ({ what: variant.what, verdict: verdict(file, variant.body) }))
+      .filter((v) => v.verdict !== "valid");
+    expect(refused).toEqual([]);
+  });
+
+  // The rules across members and against the account are the service's, not a schema's: see test/sandbox.
+  const cases = GOLDEN.flatMap((g) => {
+    const families = new Set(mutationsOf(g, readGolden(g.file)).map((m) => m.family));
+    return SHAPE_FAMILIES.filter((f) => families.has(f)).map((family) => [g.file, FAMILIES[family], g, family] as const);
+  });
+
+  test.each(cases)("refuses every copy of %s %s, naming the member", (file, _title, g: Golden, family: Family) => {
+    const misfits = mutationsOf(g, readGolden(file))
+      .filter((m) => m.family === family)
+      .map((m) => ({ what: m.what, at: m.at, verdict: verdict(file, m.body), m }))
+      .filter(({ verdict, m }) => verdict === "valid" || !namesMember(verdict, m))
+      .map(({ what, at, verdict }) => ({ what, at, verdict }));
+    expect(misfits).toEqual([]);
   });
 });
