@@ -45,7 +45,7 @@ const RULES: Readonly<Record<Rule, z.ZodType>> = {
 function shapeOf(required: Members, optional: Members = {}): Record<string, z.ZodType> {
   const shape: Record<string, z.ZodType> = {};
   for (const [name, rule] of Object.entries(required)) shape[name] = RULES[rule];
-  // A member both lists name (CallForwardingNumber on forwards) stays required.
+  // A member named in both (CallForwardingNumber on forwards) stays required.
   for (const [name, rule] of Object.entries(optional)) shape[name] ??= RULES[rule].optional();
   return shape;
 }

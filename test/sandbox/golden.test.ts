@@ -79,7 +79,12 @@ describe("the sandbox refuses mutated copies of the golden request bodies with a
     expect(misfits).toEqual([]);
   });
 
-  const edit = (change: (body: Body) => void) => (body: Body) => (change(body), body);
+  const edit =
+    (change: (body: Body) => void) =>
+    (body: Body): Body => {
+      change(body);
+      return body;
+    };
   const first = (body: Body, list: string) => (body[list] as Body[])[0] as Body;
   const form = (body: Body) => body["PortForm"] as Body;
 
