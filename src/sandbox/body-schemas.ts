@@ -1,8 +1,9 @@
 /**
  * The shape of every port-in body, as zod schemas made from the sandbox's reading of the
- * contract (contract.ts). All ten are built when the module loads, and each is compiled by
- * zod on its first parse only: compiling per request once cost the sandbox more CPU than
- * everything else it does (issue 5's benchmark).
+ * contract (contract.ts). Each is built on its operation's first request and kept: zod
+ * compiles a schema on its first parse, and compiling per request once cost the sandbox
+ * more CPU than everything else it does (issue 5's benchmark). Not at load, because every
+ * CLI start loads this module for the `sandbox` command.
  */
 import { z } from "zod";
 import type { Items, Members, NumberKind, PortInOperation, Rule } from "./contract.js";
@@ -11,7 +12,6 @@ import {
   LOSING_CARRIER,
   PORT_FORM_OPTIONAL,
   PORT_FORM_REQUIRED,
-  PORT_IN_OPERATIONS,
   REGULAR_PORT_FORM_ONLY,
   TOLL_FREE_PORT_FORM_ONLY,
 } from "./contract.js";
@@ -88,14 +88,17 @@ function bodySchema(op: PortInOperation): z.ZodType<Record<string, unknown>> {
   return z.strictObject(shape);
 }
 
-const SCHEMAS: ReadonlyMap<PortInOperation, z.ZodType<Record<string, unknown>>> = new Map(PORT_IN_OPERATIONS.map((op) => [op, bodySchema(op)]));
+const schemas = new Map<PortInOperation, z.ZodType<Record<string, unknown>>>();
 
 export type Shaped = { readonly ok: true; readonly body: Record<string, unknown> } | { readonly ok: false; readonly message: string };
 
 /** Checks a body's shape: members, types, formats. Every problem at once, each as `path: message`. */
 export function checkShape(op: PortInOperation, raw: unknown): Shaped {
-  const schema = SCHEMAS.get(op);
-  if (schema === undefined) throw new Error(`the sandbox has no schema for ${op.path}`);
+  let schema = schemas.get(op);
+  if (schema === undefined) {
+    schema = bodySchema(op);
+    schemas.set(op, schema);
+  }
   const parsed = schema.safeParse(raw, { reportInput: true });
   return parsed.success ? { ok: true, body: parsed.data } : { ok: false, message: describe(parsed.error) };
 }
