@@ -1,43 +1,30 @@
 /**
- * What the service refuses with a 400: a body that does not match the operation's schema
- * (service/wire.ts), then the service's own rules about numbers, trunks, offerings and
- * providers. Every problem is reported at once, each naming its member.
+ * What the service refuses with a 400: a body whose shape breaks the contract
+ * (body-schemas.ts), then the service's own rules about numbers, trunks, offerings and
+ * providers. Every problem is reported at once, each naming its member. Nothing here comes
+ * from the client's catalog: see contract.ts for why.
  */
-import { z } from "zod";
-import { OFFERING_TYPES, OPERATIONS, TOLL_FREE_AREA_CODES, describeOperation, isOfferingType } from "../catalog/operations.js";
-import type { Operation } from "../catalog/operations.js";
 import { LOOKUPS } from "../service/answers.js";
-import { bodySchema } from "../service/body-schema.js";
-import { itemNumbersOfBody, numbersOfBody } from "../service/body.js";
-import { describeIssues } from "../service/zod-issues.js";
 import type { SandboxAccount } from "./account.js";
-
-
-function isTollFree(tenDigits: string): boolean {
-  return TOLL_FREE_AREA_CODES.has(tenDigits.slice(0, 3));
-}
+import { checkShape } from "./body-schemas.js";
+import type { PortInOperation } from "./contract.js";
+import { OFFERING_TYPE_NAMES, PORT_IN_OPERATIONS, TOLL_FREE_AREA_CODES, describePortIn } from "./contract.js";
 
 export type Checked =
   | { readonly ok: true; readonly body: Record<string, unknown>; readonly numbers: string[] }
   | { readonly ok: false; readonly message: string };
 
-// Built once per operation: zod compiles a schema on its first parse, which cost the
-// sandbox more CPU per request than everything else it does (issue 5's benchmark).
-const schemas = new Map<Operation, ReturnType<typeof bodySchema>>();
-function schemaOf(op: Operation): ReturnType<typeof bodySchema> {
-  let schema = schemas.get(op);
-  if (schema === undefined) {
-    schema = bodySchema(op);
-    schemas.set(op, schema);
-  }
-  return schema;
+type Body = Record<string, unknown>;
+
+function isTollFree(tenDigits: string): boolean {
+  return TOLL_FREE_AREA_CODES.has(tenDigits.slice(0, 3));
 }
 
-export function checkBody(op: Operation, raw: unknown, account: SandboxAccount): Checked {
-  const parsed = schemaOf(op).safeParse(raw, { reportInput: true });
-  if (!parsed.success) return { ok: false, message: describeIssues(withMissingNamed(parsed.error)) };
-  const body = parsed.data;
-  const numbers = numbersOfBody(body);
+export function checkBody(op: PortInOperation, raw: unknown, account: SandboxAccount): Checked {
+  const shaped = checkShape(op, raw);
+  if (!shaped.ok) return shaped;
+  const body = shaped.body;
+  const numbers = ((body["PortForm"] as Body)["NumbersToPort"] as number[]).map(String);
   const problems = [
     ...checkNumbersMatchItems(op, body, numbers),
     ...checkNumberKind(op, numbers),
@@ -47,34 +34,29 @@ export function checkBody(op: Operation, raw: unknown, account: SandboxAccount):
   return problems.length > 0 ? { ok: false, message: problems.join("; ") } : { ok: true, body, numbers };
 }
 
-/** "is required" reads better than zod's "expected string, received undefined" for an absent member. */
-function withMissingNamed(error: z.ZodError): z.ZodError {
-  return new z.ZodError(
-    error.issues.map((issue) =>
-      issue.input === undefined && (issue.code === "invalid_type" || issue.code === "invalid_value") && issue.path.length > 0
-        ? { ...issue, message: "required member is missing" }
-        : issue,
-    ),
-  );
+/** The number an item carries, as 10 digits; the shape check has made sure it is there. */
+function itemNumber(op: PortInOperation, item: Body): string {
+  if (op.items?.numberAt === "TN") return String(item["TN"]);
+  if (op.items?.numberAt === "Number.Number") return String((item["Number"] as Body)["Number"]);
+  return String(item["Number"]);
 }
 
-function checkNumbersMatchItems(op: Operation, body: Record<string, unknown>, numbers: readonly string[]): string[] {
+function checkNumbersMatchItems(op: PortInOperation, body: Body, numbers: readonly string[]): string[] {
   const problems: string[] = [];
   const listed = new Set<string>();
   for (const n of numbers) {
     if (listed.has(n)) problems.push(`PortForm.NumbersToPort: ${n} is listed twice`);
     listed.add(n);
   }
-  const itemNumbers = itemNumbersOfBody(op, body);
-  if (itemNumbers === null || op.items === null) return problems;
-  const list = op.items.listMember;
-  const member = op.items.numberAt === "TN" ? "TN" : op.items.numberAt === "NestedNumber" ? "Number.Number" : "Number";
+  if (op.items === null) return problems;
+  const { list, numberAt } = op.items;
   const firstItem = new Map<string, number>();
-  itemNumbers.forEach((n, i) => {
+  (body[list] as Body[]).forEach((item, i) => {
+    const n = itemNumber(op, item);
     const earlier = firstItem.get(n);
-    if (earlier !== undefined) problems.push(`${list}.${i}.${member}: ${n} repeats ${list}.${earlier}`);
+    if (earlier !== undefined) problems.push(`${list}.${i}.${numberAt}: ${n} repeats ${list}.${earlier}`);
     else firstItem.set(n, i);
-    if (!listed.has(n)) problems.push(`${list}.${i}.${member}: ${n} is not in PortForm.NumbersToPort`);
+    if (!listed.has(n)) problems.push(`${list}.${i}.${numberAt}: ${n} is not in PortForm.NumbersToPort`);
   });
   for (const n of listed) {
     if (!firstItem.has(n)) problems.push(`PortForm.NumbersToPort: ${n} has no item in ${list}`);
@@ -82,31 +64,30 @@ function checkNumbersMatchItems(op: Operation, body: Record<string, unknown>, nu
   return problems;
 }
 
-function checkNumberKind(op: Operation, numbers: readonly string[]): string[] {
-  const where = describeOperation(op);
-  if (op.numberKind === "toll-free") {
+function checkNumberKind(op: PortInOperation, numbers: readonly string[]): string[] {
+  const where = describePortIn(op);
+  if (op.numbers === "toll-free") {
     return numbers
       .filter((n) => !isTollFree(n))
       .map((n) => `PortForm.NumbersToPort: ${n} is not a toll-free number (area codes ${[...TOLL_FREE_AREA_CODES].join(", ")}), and ${where} takes toll-free numbers only`);
   }
-  const tollFreeTwin = OPERATIONS.find((o) => o.numberKind === "toll-free" && o.targetKind === op.targetKind && o.offeringType === op.offeringType);
-  const hint = tollFreeTwin ? `: send it to ${describeOperation(tollFreeTwin)}` : "";
+  const tollFreeTwin = PORT_IN_OPERATIONS.find((o) => o.numbers === "toll-free" && o.offeringType === op.offeringType);
+  const hint = tollFreeTwin ? `: send it to ${describePortIn(tollFreeTwin)}` : "";
   return numbers.filter(isTollFree).map((n) => `PortForm.NumbersToPort: ${n} is a toll-free number, which ${where} does not take${hint}`);
 }
 
-function checkTarget(op: Operation, body: Record<string, unknown>, account: SandboxAccount): string[] {
-  if (op.targetMember === "PilotNumber") {
+function checkTarget(op: PortInOperation, body: Body, account: SandboxAccount): string[] {
+  if (op.target === "PilotNumber") {
     const pilot = body["PilotNumber"] as number;
     if (account.trunks.some((t) => t.Number === pilot)) return [];
     const known = account.trunks.map((t) => t.Number).join(", ");
     return [`PilotNumber: ${pilot} is not one of the account's SIP trunks (${known})`];
   }
-  if (op.targetMember === "OfferingID") return checkOffering(op, "OfferingID", body["OfferingID"] as string, account);
+  if (op.target === "OfferingID") return checkOffering(op, "OfferingID", body["OfferingID"] as string, account);
   if (op.items?.planId) {
-    const list = op.items.listMember;
-    const items = body[list] as readonly Record<string, unknown>[];
+    const list = op.items.list;
     const reported = new Set<string>();
-    return items.flatMap((item, i) => {
+    return (body[list] as Body[]).flatMap((item, i) => {
       const planId = item["PlanID"] as string;
       // One report per distinct plan: a request of 100 lines on one wrong plan is one mistake.
       if (reported.has(planId)) return [];
@@ -117,21 +98,21 @@ function checkTarget(op: Operation, body: Record<string, unknown>, account: Sand
   return [];
 }
 
-function checkOffering(op: Operation, member: string, offeringId: string, account: SandboxAccount): string[] {
+function checkOffering(op: PortInOperation, member: string, offeringId: string, account: SandboxAccount): string[] {
   const offering = account.offerings.find((o) => o.OfferingID === offeringId);
   if (!offering) return [`${member}: "${offeringId}" is not an offering of the account (see GET ${LOOKUPS.offerings.path})`];
   if (offering.Type === op.offeringType) return [];
   const expected = op.offeringType === null ? "no offering" : describeType(op.offeringType);
-  return [`${member}: "${offeringId}" is a ${describeType(offering.Type)} offering, but ${describeOperation(op)} takes ${expected}`];
+  return [`${member}: "${offeringId}" is a ${describeType(offering.Type)} offering, but ${describePortIn(op)} takes ${expected}`];
 }
 
 function describeType(type: number): string {
-  return isOfferingType(type) ? `Type ${type} (${OFFERING_TYPES[type]})` : `Type ${type}`;
+  const name = OFFERING_TYPE_NAMES[type];
+  return name === undefined ? `Type ${type}` : `Type ${type} (${name})`;
 }
 
-function checkProvider(body: Record<string, unknown>, account: SandboxAccount): string[] {
-  const form = body["PortForm"] as Record<string, unknown>;
-  const provider = form["CurrentProvider"] as number | undefined;
+function checkProvider(body: Body, account: SandboxAccount): string[] {
+  const provider = (body["PortForm"] as Body)["CurrentProvider"] as number | undefined;
   if (provider === undefined || account.providers.some((p) => p.ID === provider)) return [];
   return [`PortForm.CurrentProvider: ${String(provider)} is not a known provider ID (see GET ${LOOKUPS.providers.path})`];
 }

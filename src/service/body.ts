@@ -4,7 +4,6 @@
  * below find the numbers again. It reads the plan's own request type: bodies are built
  * after planning, so service/ may know plan/'s types and plan/ knows nothing of the wire.
  */
-import type { Operation } from "../catalog/operations.js";
 import type { PortRequest } from "../plan/plan.js";
 import type { ValidRow } from "../validate/types.js";
 
@@ -40,25 +39,4 @@ export function buildBody(input: BodySource): Record<string, unknown> {
     });
   }
   return body;
-}
-
-/** The numbers a body asks to port, as 10-digit strings (for the sandbox and tests). */
-export function numbersOfBody(body: Record<string, unknown>): string[] {
-  const form = body["PortForm"] as { NumbersToPort?: unknown } | undefined;
-  const list = Array.isArray(form?.NumbersToPort) ? (form.NumbersToPort as unknown[]) : [];
-  return list.map((n) => String(n));
-}
-
-/** The numbers carried in a body's items, in order; null when the operation has no items. */
-export function itemNumbersOfBody(op: Operation, body: Record<string, unknown>): string[] | null {
-  const items = op.items;
-  if (!items) return null;
-  const list = body[items.listMember];
-  if (!Array.isArray(list)) return [];
-  return list.map((raw) => {
-    const item = raw as Record<string, unknown>;
-    if (items.numberAt === "TN") return String(item["TN"]);
-    if (items.numberAt === "NestedNumber") return String((item["Number"] as { Number?: unknown } | undefined)?.Number);
-    return String(item["Number"]);
-  });
 }
