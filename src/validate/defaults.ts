@@ -142,7 +142,9 @@ export async function loadDefaults(path: string, providers: readonly Provider[],
     throw new InputError(`${where} must hold a JSON object {"portForm": {…}, "request": {…}, "item": {…}}`);
   }
 
-  const env: ConvertEnv = { providers, files: createFileAttacher(readAttachment), baseDir: dirname(resolve(path)) };
+  // Attachments a defaults file names are confined to its own folder, as a sheet's are to the sheet's.
+  const folder = { dir: dirname(resolve(path)), name: "the --defaults file's folder" };
+  const env: ConvertEnv = { providers, files: createFileAttacher(folder, readAttachment) };
   const out: Record<keyof Defaults, Record<string, WireValue>> = { portForm: {}, request: {}, item: {} };
   // Every problem is reported at once, as "path: message", so one edit fixes the file.
   const problems: string[] = [];
