@@ -27,6 +27,8 @@ export interface TransportFailure {
   readonly timedOut: boolean;
   /** "connection refused by 127.0.0.1:4010", "no answer within 200 ms", … */
   readonly text: string;
+  /** The service answered, but more than portin reads (client.ts MAX_ANSWER_BYTES). */
+  readonly oversize?: true;
   readonly retries: number;
 }
 
@@ -123,6 +125,15 @@ function transportText(
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `host ${base.hostPort.replace(/:\d+$/, "")} not resolved (${code})`;
   if (code === "ECONNRESET" || code === "EPIPE") return `connection cut before the answer (${code})`;
   return `${code}: ${scrub(message)}`;
+}
+
+/**
+ * An answer cut off at client.ts's size cap. The request reached the service and its answer
+ * went unread: a POST may have been accepted (SPEC §4 `unknown`), a lookup failed.
+ */
+export function answerTooLarge(limitBytes: number): TransportFailure {
+  const text = `the answer passed ${limitBytes / 1024 / 1024} MiB, more than portin reads, and was not read`;
+  return { kind: "transport", reachedService: true, timedOut: false, text, retries: 0, oversize: true };
 }
 
 export function retriesText(retries: number): string {
