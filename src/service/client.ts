@@ -14,7 +14,7 @@ import { LOOKUPS, portInStatusPath, portInStatusSchema } from "./wire.js";
 import type { Offering, PortInStatus, Provider, Trunk } from "./wire.js";
 import { checkBaseUrl } from "./base-url.js";
 import type { BaseUrl } from "./base-url.js";
-import { answerTooLarge, fromError, fromResponse, scrubberFor } from "./exchange.js";
+import { answerTooLarge, fromError, fromResponse, passwordValuesIn, scrubberFor, valuesScrubber } from "./exchange.js";
 import type { Exchange, Scrub } from "./exchange.js";
 import { DEFAULT_BACKOFF_LIMIT_MS, retryPolicy } from "./retry-policy.js";
 import { submitOutcome } from "./submit-outcome.js";
@@ -117,7 +117,10 @@ export function createClient(options: ClientOptions): ServiceClient {
       return lookupAnswer(await exchange("GET", path), portInStatusSchema, context, true);
     },
     async submit(op, body) {
-      return submitOutcome(await exchange(op.method, op.path, body), options.user, scrub);
+      // The request's own item passwords join the credentials in what is scrubbed from the answer.
+      const secrets = passwordValuesIn(body);
+      const hide = secrets.length === 0 ? scrub : (text: string) => valuesScrubber(secrets)(scrub(text));
+      return submitOutcome(await exchange(op.method, op.path, body), options.user, hide);
     },
   };
 }
