@@ -18,7 +18,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["eslint.config.js", "vitest.config.ts"],
+    files: ["eslint.config.js", "vitest.config.ts", "vitest.fuzz.config.ts"],
     rules: { "no-restricted-syntax": "off" },
   },
 );

@@ -64,7 +64,7 @@ export const sandboxCommand: PortinCommand<SandboxArgs> = {
     io.stdout.write(`${sandbox.url}\n`);
     // The password is the user's to know: it is never echoed, not even the sandbox's.
     io.stderr.write(
-      `sandbox: serving a simulated Port-In Request Service for user "${sandbox.user}" (fault seed ${sandbox.seed}); accepted requests at ${sandbox.url}/_sandbox/requests; Ctrl-C stops\n`,
+      `sandbox: serving a simulated Port-In Request Service for user "${sandbox.user}" (fault seed ${sandbox.seed}); accepted requests at ${sandbox.url}/_sandbox/requests (100 a page; ?after=SEQ&limit=N, Link: rel="next"); Ctrl-C stops\n`,
     );
     await aborted(io.signal);
     await sandbox.close();

@@ -2,9 +2,11 @@
  * csv-parse, configured for sheets (docs/contract.md §3), emitting each record as a SheetRow that knows
  * the line where it starts, and turning its errors into one-line InputErrors.
  */
+import type { TransformCallback } from "node:stream";
 import { CsvError, Parser } from "csv-parse";
 import { InputError } from "../errors.js";
 import type { Delimiter } from "./delimiter.js";
+import { LimitExceeded, MAX_CELL_CHARS, MAX_FIELDS, MAX_ROW_CHARS, MAX_ROWS } from "./limits.js";
 import type { SheetRow } from "./types.js";
 import { describeSystemError } from "../system-error.js";
 
@@ -36,6 +38,25 @@ export class SheetRecordParser extends Parser {
       skip_empty_lines: true,
       // A ragged row is data for the validator (docs/contract.md §3: "invalid"), not a reason to stop.
       relax_column_count: true,
+      // Bounds a row, and the buffer a quote left open fills, however long the file. csv-parse
+      // counts a row's last character only once the next one arrives: one less admits exactly N.
+      max_record_size: MAX_ROW_CHARS - 1,
+    });
+  }
+
+  /**
+   * Empty fields add nothing to a record's size, so a row of a million `,` would pass
+   * max_record_size: its fields are counted after each chunk, while the record is still
+   * being built (replay in sheet.ts hands over chunks of at most 64 KiB).
+   */
+  override _transform(chunk: Buffer, encoding: BufferEncoding, callback: TransformCallback): void {
+    super._transform(chunk, encoding, (error?: Error | null) => {
+      const building = (this as unknown as { state: { record: unknown[] } }).state.record;
+      if (error == null && building.length > MAX_FIELDS) {
+        callback(new LimitExceeded(`a row of more than ${MAX_FIELDS.toLocaleString("en-US")} fields, more than a spreadsheet has columns`));
+        return;
+      }
+      callback(error);
     });
   }
 
@@ -48,6 +69,7 @@ export class SheetRecordParser extends Parser {
     if (chunk === null) return super.push(chunk, encoding);
     const cells = chunk as string[];
     const line = this.currentRecordLine();
+    checkLimits(cells, line);
     // Only a record spanning lines can hold a quoted CRLF, so one-line records cost nothing here.
     if (this.info.lines - this.overCounted > line) this.overCounted += quotedCrlfs(cells);
     // Lines of only delimiters and spaces (`,,,`, which spreadsheet exports end with) carry
@@ -59,6 +81,9 @@ export class SheetRecordParser extends Parser {
     this.lastEndLine = this.info.lines - this.overCounted;
     this.lastEmptyLines = this.info.empty_lines;
     if (blank) return true;
+    if (this.nextIndex >= MAX_ROWS) {
+      throw new LimitExceeded(`more than ${MAX_ROWS.toLocaleString("en-US")} data rows, the most portin reads in one sheet: split the sheet`, line);
+    }
     return super.push({ index: this.nextIndex++, line, cells } satisfies SheetRow);
   }
 
@@ -105,6 +130,17 @@ export class RecordEnds {
   }
 }
 
+/** A record's own limits: its fields (the last chunk's record escapes _transform's count) and its cells. */
+function checkLimits(cells: readonly string[], line: number): void {
+  if (cells.length > MAX_FIELDS) throw new LimitExceeded(`a row of ${cells.length.toLocaleString("en-US")} fields, more than the ${MAX_FIELDS.toLocaleString("en-US")} a spreadsheet has columns`, line);
+  for (let column = 0; column < cells.length; column++) {
+    const length = (cells[column] as string).length;
+    if (length > MAX_CELL_CHARS) {
+      throw new LimitExceeded(`the cell in column ${column + 1} has ${length.toLocaleString("en-US")} characters, more than the ${MAX_CELL_CHARS.toLocaleString("en-US")} portin reads in a cell`, line);
+    }
+  }
+}
+
 function isBlank(cells: readonly string[]): boolean {
   for (const cell of cells) if (cell.trim() !== "") return false;
   return true;
@@ -122,6 +158,9 @@ function quotedCrlfs(cells: readonly string[]): number {
 export function readFailure(source: string, parser: SheetRecordParser, error: unknown): InputError {
   // Already one line naming the file and line (a sheet that is not UTF-8).
   if (error instanceof InputError) return error;
+  if (error instanceof LimitExceeded) {
+    return new InputError(`${source}: line ${error.line ?? parser.currentRecordLine()}: ${error.what}; nothing was sent`, { cause: error });
+  }
   if (!(error instanceof CsvError)) {
     return new InputError(`cannot read ${source}: ${describeSystemError(error)}`, { cause: error });
   }
@@ -142,6 +181,11 @@ export function readFailure(source: string, parser: SheetRecordParser, error: un
     case "INVALID_OPENING_QUOTE":
       return new InputError(
         `${where}: a quote in the middle of an unquoted cell${column}; quote the whole cell and write inner quotes as "", then run again; nothing was sent`,
+        { cause: error },
+      );
+    case "CSV_MAX_RECORD_SIZE":
+      return new InputError(
+        `${where}: a row of more than ${MAX_ROW_CHARS.toLocaleString("en-US")} characters, the most portin reads in a row (a quote left open makes one); nothing was sent`,
         { cause: error },
       );
     default:

@@ -9,6 +9,7 @@ import { Readable, pipeline } from "node:stream";
 import { InputError } from "../errors.js";
 import { matchColumns } from "./columns.js";
 import { DelimiterSniffer } from "./delimiter.js";
+import { LimitExceeded, MAX_ROW_CHARS, MAX_SHEET_BYTES } from "./limits.js";
 import { RawRows } from "./raw.js";
 import { SheetRecordParser, readFailure } from "./records.js";
 import { describeSystemError } from "../system-error.js";
@@ -18,6 +19,8 @@ import { Utf8Check } from "./utf8.js";
 export interface OpenSheetOptions {
   /** Where `-` reads from; process.stdin unless a test supplies another stream. */
   readonly stdin?: NodeJS.ReadableStream;
+  /** MAX_SHEET_BYTES unless a test lowers it: reading 256 MiB to reach the real one takes 7 s. */
+  readonly maxBytes?: number;
 }
 
 export interface Sheet {
@@ -50,16 +53,28 @@ function toBuffer(chunk: unknown): Buffer {
   return typeof chunk === "string" ? Buffer.from(chunk, "utf8") : (chunk as Buffer);
 }
 
+/**
+ * Bytes read for the header line before the delimiter is decided on what was seen: a file
+ * without a line break (or with a quote left open in its header) must not be held whole.
+ * Four bytes a character (UTF-8's longest) of the longest row: a real header always ends before.
+ */
+const MAX_HEAD_BYTES = 4 * MAX_ROW_CHARS;
+
+/** Chunks handed to the parser at most this long, so that its per-chunk field count bounds a row's fields. */
+const MAX_PARSER_CHUNK = 64 * 1024;
+
 /** Reads chunks until the header line is complete, so the delimiter is known before parsing starts. */
 async function readHead(source: string, chunks: AsyncIterator<unknown>): Promise<{ head: Buffer[]; sniffer: DelimiterSniffer }> {
   const sniffer = new DelimiterSniffer();
   const head: Buffer[] = [];
+  let bytes = 0;
   try {
-    while (!sniffer.done) {
+    while (!sniffer.done && bytes < MAX_HEAD_BYTES) {
       const next = await chunks.next();
       if (next.done === true) break;
       const chunk = toBuffer(next.value);
       head.push(chunk);
+      bytes += chunk.length;
       sniffer.feed(chunk);
     }
   } catch (error) {
@@ -73,19 +88,24 @@ function notUtf8(source: string, line: number): InputError {
   return new InputError(`${source}: line ${line}: not UTF-8 text (save the sheet as "CSV UTF-8"); nothing was sent`);
 }
 
-async function* replay(source: string, head: readonly Buffer[], rest: AsyncIterator<unknown>): AsyncGenerator<Buffer> {
+async function* replay(source: string, head: readonly Buffer[], rest: AsyncIterator<unknown>, maxBytes: number): AsyncGenerator<Buffer> {
   const utf8 = new Utf8Check();
-  const checked = (chunk: Buffer): Buffer => {
+  let bytes = 0;
+  function* checked(chunk: Buffer): Generator<Buffer> {
+    bytes += chunk.length;
+    if (bytes > maxBytes) {
+      throw new LimitExceeded(`the sheet passes ${(maxBytes / 1024 / 1024).toLocaleString("en-US")} MiB, the most portin reads in one sheet: split the sheet`);
+    }
     const bad = utf8.feed(chunk);
     if (bad > 0) throw notUtf8(source, bad);
-    return chunk;
-  };
+    for (let at = 0; at < chunk.length; at += MAX_PARSER_CHUNK) yield chunk.subarray(at, at + MAX_PARSER_CHUNK);
+  }
   try {
-    for (const chunk of head) yield checked(chunk);
+    for (const chunk of head) yield* checked(chunk);
     for (;;) {
       const next = await rest.next();
       if (next.done === true) break;
-      yield checked(toBuffer(next.value));
+      yield* checked(toBuffer(next.value));
     }
     const cut = utf8.end();
     if (cut > 0) throw notUtf8(source, cut);
@@ -121,7 +141,7 @@ export async function openSheet(path: string, options: OpenSheetOptions = {}): P
   const { head, sniffer } = await readHead(source, chunks);
   const parser = new SheetRecordParser(sniffer.delimiter);
   // Errors reach the consumer through the parser's iterator; this callback only has to exist.
-  pipeline(Readable.from(replay(source, head, chunks)), parser, () => undefined);
+  pipeline(Readable.from(replay(source, head, chunks, options.maxBytes ?? MAX_SHEET_BYTES)), parser, () => undefined);
   const records = parser[Symbol.asyncIterator]() as AsyncIterator<SheetRow>;
 
   let header: SheetRow | undefined;

@@ -9,7 +9,8 @@ import type { SandboxAccount } from "./account.js";
 import type { Fault, FaultInjector } from "./faults.js";
 import { THROTTLE_RETRY_AFTER_SECONDS } from "./faults.js";
 import type { Answer, Credentials } from "./http.js";
-import { authorized, exception, isJsonContentType } from "./http.js";
+import { authorized, bodyTooLarge, exception, isJsonContentType } from "./http.js";
+import { requestsPage } from "./log.js";
 import type { Ledger } from "./ledger.js";
 import type { Route } from "./routes.js";
 import { matchRoute } from "./routes.js";
@@ -49,13 +50,13 @@ export function answer(ctx: SandboxContext, req: IncomingMessage, pathname: stri
     };
   }
   if (route.kind === "operation") return post(ctx, req, route, text);
-  return { answer: get(ctx, route), body: undefined };
+  return { answer: get(ctx, route, new URL(req.url ?? "/", "http://sandbox").searchParams), body: undefined };
 }
 
-function get(ctx: SandboxContext, route: Exclude<Route, { kind: "operation" }>): Answer {
+function get(ctx: SandboxContext, route: Exclude<Route, { kind: "operation" }>, query: URLSearchParams): Answer {
   switch (route.kind) {
     case "requests":
-      return { status: 200, body: ctx.ledger.list() };
+      return requestsPage(ctx.ledger.list(), query);
     case "lookup":
       return { status: 200, body: ctx.account[route.lookup] };
     case "status": {
@@ -80,7 +81,7 @@ function post(ctx: SandboxContext, req: IncomingMessage, route: Extract<Route, {
 }
 
 function portIn(ctx: SandboxContext, req: IncomingMessage, route: Extract<Route, { kind: "operation" }>, text: string | null): Received {
-  if (text === null) return { answer: exception(413, "RequestEntityTooLarge", "the request body is too large"), body: null };
+  if (text === null) return { answer: bodyTooLarge(), body: null };
   if (!isJsonContentType(req)) {
     const given = req.headers["content-type"] ?? "none";
     return { answer: exception(415, "UnsupportedMediaType", `Content-Type must be application/json, not ${given}`), body: text };

@@ -16,7 +16,7 @@ import {
   TOLL_FREE_PORT_FORM_ONLY,
 } from "./contract.js";
 
-/** NANP: area code and exchange both start 2-9, and no leading 1 (SPEC §1.2: 10-digit integers). */
+/** NANP: area code and exchange both start 2-9, and no leading 1 (docs/contract.md §1.2: 10-digit integers). */
 const NANP = /^[2-9]\d{2}[2-9]\d{6}$/;
 const tn = z
   .number()

@@ -1,5 +1,5 @@
 /**
- * The ten port-in operations and what their bodies may hold, as the sandbox reads SPEC §1.2.
+ * The ten port-in operations and what their bodies may hold, as the sandbox reads docs/contract.md §1.2.
  * Written here from the contract on purpose, not taken from the client's tables in
  * service/: a simulator that judges bodies by the client's own catalog agrees with every
  * mistake in it, and then a catalog mistake is found only in production.
@@ -8,7 +8,7 @@ import type { OperationId } from "../catalog/operations.js";
 
 export type NumberKind = "regular" | "toll-free";
 
-/** How a member must look on the wire (SPEC §1.2 "Member types", and the formats given beside members). */
+/** How a member must look on the wire (docs/contract.md §1.2 "Member types", and the formats given beside members). */
 export type Rule =
   | "text" // a non-empty string
   | "integer"
@@ -27,7 +27,7 @@ export type Rule =
 
 export type Members = Readonly<Record<string, Rule>>;
 
-/** SPEC §1.2: required in every PortForm. */
+/** docs/contract.md §1.2: required in every PortForm. */
 export const PORT_FORM_REQUIRED: Members = {
   CustomerAccountNumber: "text",
   CustomerName: "text",
@@ -43,7 +43,7 @@ export const PORT_FORM_REQUIRED: Members = {
 /** A regular-number PortForm names its losing carrier by one of these; a toll-free one may. */
 export const LOSING_CARRIER: Members = { CurrentProvider: "providerId", CurrentReseller: "text" };
 
-/** SPEC §1.2: optional in every PortForm. */
+/** docs/contract.md §1.2: optional in every PortForm. */
 export const PORT_FORM_OPTIONAL: Members = {
   CustomerUnit: "text",
   CustomerFloor: "text",
@@ -68,10 +68,10 @@ export const PORT_FORM_OPTIONAL: Members = {
   FileBlifSpreadsheet: "files",
 };
 
-/** SPEC §1.2: only toll-free forms take these. */
+/** docs/contract.md §1.2: only toll-free forms take these. */
 export const TOLL_FREE_PORT_FORM_ONLY: Members = { FileRespOrgForm: "files" };
 
-/** SPEC §1.2 "Regular-number forms also take". */
+/** docs/contract.md §1.2 "Regular-number forms also take". */
 export const REGULAR_PORT_FORM_ONLY: Members = {
   NumbersToRemain: "tnList",
   NumbersToDisconnect: "tnList",
@@ -84,7 +84,7 @@ export const REGULAR_PORT_FORM_ONLY: Members = {
 
 export type ItemKind = "DID" | "ResidentialLine" | "BusinessLine" | "Forward" | "ForwardingInstruction";
 
-/** SPEC §1.2 "Optional item members include", but for the labels, which not every kind takes. */
+/** docs/contract.md §1.2 "Optional item members include", but for the labels, which not every kind takes. */
 const OPTIONAL_ITEM: Members = {
   CallerName: "text",
   CallerID: "tn",
@@ -98,7 +98,7 @@ const OPTIONAL_ITEM: Members = {
   Surecall: "integer",
 };
 
-/** SPEC §1.2 gives `Label` and `AdditionalLabel` to DIDs, lines and forwards: not to forwarding instructions. */
+/** docs/contract.md §1.2 gives `Label` and `AdditionalLabel` to DIDs, lines and forwards: not to forwarding instructions. */
 const LABELS: Members = { Label: "text", AdditionalLabel: "text" };
 
 /** Each item kind's members besides its number and PlanID, which the operation places. */
@@ -146,7 +146,7 @@ export interface PortInOperation {
 const DIDS: Items = { list: "DIDs", kind: "DID", numberAt: "Number", planId: false };
 const FORWARDS: Items = { list: "Forwards", kind: "Forward", numberAt: "Number.Number", planId: true };
 
-/** SPEC §1.2's table, row by row. */
+/** docs/contract.md §1.2's table, row by row. */
 export const PORT_IN_OPERATIONS: readonly PortInOperation[] = [
   { id: "dids", path: "/v2/NumberPorts/Inbound/DIDs", numbers: "regular", offeringType: null, target: "PilotNumber", requestMembers: {}, items: DIDS },
   {
@@ -232,7 +232,7 @@ export const PORT_IN_OPERATIONS: readonly PortInOperation[] = [
   },
 ];
 
-/** SPEC §1.1's offering Types, for the messages that name one. */
+/** docs/contract.md §1.1's offering Types, for the messages that name one. */
 export const OFFERING_TYPE_NAMES: Readonly<Record<number, string>> = {
   1: "General Product",
   2: "General Child Product",
@@ -243,7 +243,7 @@ export const OFFERING_TYPE_NAMES: Readonly<Record<number, string>> = {
   7: "Virtual Fax",
 };
 
-/** SPEC §1.2: the NANP area codes of toll-free numbers. */
+/** docs/contract.md §1.2: the NANP area codes of toll-free numbers. */
 export const TOLL_FREE_AREA_CODES: ReadonlySet<string> = new Set(["800", "833", "844", "855", "866", "877", "888"]);
 
 /** "POST /v2/NumberPorts/Inbound/DIDs", as the service's messages name an operation. */

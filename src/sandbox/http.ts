@@ -16,18 +16,61 @@ export function exception(status: number, id: string, message: string, headers?:
   return { status, body: exceptionJson(id, message), ...(headers ? { headers } : {}) };
 }
 
-/** Base64 files ride in the body; beyond this the sandbox answers 413 rather than buffer without end. */
-export const MAX_BODY_BYTES = 20 * 1024 * 1024;
+/**
+ * Largest request body, in bytes. The service's own limit is not published; a service on IIS
+ * (its `.svc` endpoints) refuses bodies past 30,000,000 bytes unless told otherwise
+ * (maxAllowedContentLength's default), so the sandbox does the same. portin's own limits on
+ * attachments (validate/files.ts: 16 MiB a request, 22.4 MB in base64) stay under it.
+ */
+export const MAX_BODY_BYTES = 30_000_000;
 
-/** The body as text, or null when it exceeds MAX_BODY_BYTES (the rest is drained and dropped). */
-export async function readBody(req: IncomingMessage): Promise<string | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-  }
-  return size > MAX_BODY_BYTES ? null : Buffer.concat(chunks).toString("utf8");
+/**
+ * How long a connection whose body was refused stays open after the 413. The 413 is sent
+ * at once, while the client may still be sending; node then stops reading that request. A
+ * client that reads as it sends (got, fetch) takes the 413 and stops; one that does not is
+ * cut off after this, so that it holds no connection open for ever.
+ */
+export const DRAIN_MS = 2_000;
+
+/**
+ * The body as text, or null when it passes MAX_BODY_BYTES: refused on its Content-Length
+ * before any of it is kept, or as soon as the bytes read pass it. Nothing past the limit is
+ * held, and the connection is cut DRAIN_MS later if the client is still sending.
+ */
+export function readBody(req: IncomingMessage): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let refused = false;
+    const refuse = (): void => {
+      refused = true;
+      chunks.length = 0;
+      const cutOff = setTimeout(() => req.socket.destroy(), DRAIN_MS);
+      cutOff.unref();
+      req.once("end", () => clearTimeout(cutOff));
+      req.once("close", () => clearTimeout(cutOff));
+      resolve(null);
+    };
+    if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) refuse();
+    req.on("data", (chunk: Buffer) => {
+      if (refused) return;
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+      else refuse();
+    });
+    req.once("end", () => resolve(refused ? null : Buffer.concat(chunks).toString("utf8")));
+    req.once("error", reject);
+    req.once("close", () => reject(new Error("the client closed the connection before the whole body arrived")));
+  });
+}
+
+/** The 413 that names the limit. */
+export function bodyTooLarge(): Answer {
+  return exception(
+    413,
+    "RequestEntityTooLarge",
+    `the request body passes ${MAX_BODY_BYTES.toLocaleString("en-US")} bytes, the most the service takes: send fewer or smaller attachments in one request`,
+  );
 }
 
 export interface Credentials {
@@ -58,8 +101,13 @@ export function isJsonContentType(req: IncomingMessage): boolean {
   return type === "application/json";
 }
 
+/** A body already serialized as JSON (a page of the request log, built to a size). */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 export function writeAnswer(res: ServerResponse, answer: Answer): void {
-  const text = JSON.stringify(answer.body);
+  const text = answer.body instanceof JsonText ? answer.body.text : JSON.stringify(answer.body);
   res.writeHead(answer.status, {
     "Content-Type": "application/json; charset=utf-8",
     "Content-Length": Buffer.byteLength(text),

@@ -4,6 +4,7 @@
  */
 import type { OperationId } from "../catalog/operations.js";
 import type { SandboxAccount } from "./account.js";
+import { kept } from "./keep.js";
 
 export interface AcceptedRequest {
   /** 1 for the first request accepted, in order of acceptance. */
@@ -13,6 +14,7 @@ export interface AcceptedRequest {
   path: string;
   /** 10-digit strings, as in PortForm.NumbersToPort. */
   numbers: string[];
+  /** The body as accepted, each attachment kept as its size and SHA-256 (keep.ts). */
   body: Record<string, unknown>;
 }
 
@@ -52,7 +54,7 @@ export class Ledger {
 
   accept(operation: OperationId, path: string, numbers: readonly string[], body: Record<string, unknown>): AcceptedRequest {
     const seq = this.requests.length + 1;
-    const request: AcceptedRequest = { seq, ticket: ticketMask(seq), operation, path, numbers: [...numbers], body };
+    const request: AcceptedRequest = { seq, ticket: ticketMask(seq), operation, path, numbers: [...numbers], body: kept(body) as Record<string, unknown> };
     this.requests.push(request);
     for (const n of numbers) this.ticketOf.set(n, request);
     return request;

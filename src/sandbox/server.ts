@@ -13,6 +13,7 @@ import type { SandboxContext } from "./app.js";
 import { FaultInjector } from "./faults.js";
 import { exception, readBody, sleep, writeAnswer } from "./http.js";
 import type { Answer } from "./http.js";
+import { kept } from "./keep.js";
 import { Ledger } from "./ledger.js";
 import type { AcceptedRequest } from "./ledger.js";
 
@@ -48,6 +49,7 @@ export interface SandboxOptions {
 export interface ReceivedPost {
   path: string;
   status: number;
+  /** The parsed body (or its text), as kept: each attachment as its size and SHA-256 (keep.ts). */
   body: unknown;
 }
 
@@ -88,12 +90,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       result = { answer: exception(500, "InternalServerError", `sandbox failure: ${(error as Error).message}`), body: undefined };
     }
     await sleep(latencyMs);
-    if (isPost) received.push({ path: pathname, status: result.answer.status, body: result.body });
+    // Kept without attachment bytes (keep.ts): a long session must not hold every upload.
+    if (isPost) received.push({ path: pathname, status: result.answer.status, body: kept(result.body) });
     options.log?.(describe(req.method ?? "?", pathname, result.answer));
     writeAnswer(res, result.answer);
   }
 
-  const server = createServer((req, res) => void handle(req, res));
+  /** No request, however odd, may take the sandbox and its ledger down. */
+  function handleSafely(req: IncomingMessage, res: ServerResponse): void {
+    handle(req, res).catch((error: unknown) => {
+      options.log?.(`${req.method ?? "?"} ${req.url ?? ""} failed: ${(error as Error).message}`);
+      if (!res.headersSent) writeAnswer(res, exception(500, "InternalServerError", "sandbox failure"));
+      else res.destroy();
+    });
+  }
+
+  const server = createServer(handleSafely);
   await new Promise<void>((resolve, reject) => {
     server.once("error", (error: NodeJS.ErrnoException) => {
       if (error.code === "EADDRINUSE") reject(new UsageError(`port ${port} on ${host} is already in use: pass --port 0 for a free one, or another port`));

@@ -14,11 +14,20 @@ import { LOOKUPS, portInStatusPath, portInStatusSchema } from "./answers.js";
 import type { Offering, PortInStatus, Provider, Trunk } from "../catalog/account.js";
 import { checkBaseUrl } from "./base-url.js";
 import type { BaseUrl } from "./base-url.js";
-import { fromError, fromResponse, scrubberFor } from "./exchange.js";
+import { answerTooLarge, fromError, fromResponse, passwordValuesIn, scrubberFor, valuesScrubber } from "./exchange.js";
 import type { Exchange, Scrub } from "./exchange.js";
 import { DEFAULT_BACKOFF_LIMIT_MS, retryPolicy } from "./retry-policy.js";
 import { submitOutcome } from "./submit-outcome.js";
 import { lookupAnswer } from "./lookup-answer.js";
+
+/**
+ * Largest answer portin reads from the service. The largest real answers are the lookup
+ * lists: an account's offerings or the providers run to thousands of entries of 100-200
+ * bytes, well under 1 MiB. Past 8 MiB the base URL is not the service (a file server, a
+ * proxy's error loop): reading on would only fill memory. Counted after decompression, so
+ * a small gzip of a huge body is stopped too.
+ */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 /** docs/contract.md §2: `--timeout MS`, per request. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -108,7 +117,10 @@ export function createClient(options: ClientOptions): ServiceClient {
       return lookupAnswer(await exchange("GET", path), portInStatusSchema, context, true);
     },
     async submit(op, body) {
-      return submitOutcome(await exchange(op.method, op.path, body), options.user, scrub);
+      // The request's own item passwords join the credentials in what is scrubbed from the answer.
+      const secrets = passwordValuesIn(body);
+      const hide = secrets.length === 0 ? scrub : (text: string) => valuesScrubber(secrets)(scrub(text));
+      return submitOutcome(await exchange(op.method, op.path, body), options.user, hide);
     },
   };
 }
@@ -130,15 +142,25 @@ interface SendOptions {
 }
 
 async function send(http: Got, o: SendOptions): Promise<Exchange> {
+  const request = http(o.path.replace(/^\//, ""), {
+    method: o.method,
+    ...(o.body === undefined ? {} : { json: o.body, headers: { "content-type": "application/json" } }),
+    retry: retryPolicy(o.method, o.retries, o.backoffLimitMs),
+    resolveBodyOnly: false,
+  });
+  // got has no size limit of its own; its documented way is to cancel on downloadProgress,
+  // whose `total` is the announced Content-Length (refused before reading) and `transferred`
+  // what has been read so far.
+  let oversize = false;
+  void request.on("downloadProgress", (progress) => {
+    if (oversize || (progress.transferred <= MAX_ANSWER_BYTES && (progress.total ?? 0) <= MAX_ANSWER_BYTES)) return;
+    oversize = true;
+    request.cancel();
+  });
   try {
-    const response = await http(o.path.replace(/^\//, ""), {
-      method: o.method,
-      ...(o.body === undefined ? {} : { json: o.body, headers: { "content-type": "application/json" } }),
-      retry: retryPolicy(o.method, o.retries, o.backoffLimitMs),
-      resolveBodyOnly: false,
-    });
-    return fromResponse(response, o.scrub);
+    return fromResponse(await request, o.scrub);
   } catch (error) {
+    if (oversize) return answerTooLarge(MAX_ANSWER_BYTES);
     // got's error holds the request options, Authorization header included: keep only text.
     return fromError(error, o.base, o.timeoutMs, o.scrub);
   }

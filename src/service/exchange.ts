@@ -27,6 +27,8 @@ export interface TransportFailure {
   readonly timedOut: boolean;
   /** "connection refused by 127.0.0.1:4010", "no answer within 200 ms", … */
   readonly text: string;
+  /** The service answered, but more than portin reads (client.ts MAX_ANSWER_BYTES). */
+  readonly oversize?: true;
   readonly retries: number;
 }
 
@@ -37,15 +39,49 @@ export type Scrub = (text: string) => string;
 
 export function scrubberFor(user: string, password: string): Scrub {
   const encoded = [Buffer.from(`${user}:${password}`).toString("base64"), Buffer.from(password).toString("base64")];
-  // A short password ("0", "1234") also occurs inside tickets and numbers: scrub it only where
-  // it stands alone, so "PI-000001" survives a password of "0" and the password still does not.
-  const escaped = password.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const alone = password.length >= SHORT_PASSWORD ? new RegExp(escaped, "g") : new RegExp(`(?<![A-Za-z0-9])${escaped}(?![A-Za-z0-9])`, "g");
-  return (text) => {
-    let out = encoded.reduce((acc, secret) => acc.split(secret).join("***"), text);
-    if (password.length > 0) out = out.replace(alone, "***");
-    return out;
+  const plain = valuesScrubber([password]);
+  return (text) => plain(encoded.reduce((acc, secret) => acc.split(secret).join("***"), text));
+}
+
+/**
+ * Replaces each of `secrets` with `***`. A short one ("0", "1234") also occurs inside tickets
+ * and numbers: it is scrubbed only where it stands alone, so "PI-000001" survives a secret of
+ * "0" and the secret still does not.
+ */
+export function valuesScrubber(secrets: readonly string[]): Scrub {
+  const patterns = secrets
+    .filter((secret) => secret.length > 0)
+    // Longest first: a secret holding another is replaced whole.
+    .sort((a, b) => b.length - a.length)
+    .map((secret) => {
+      const escaped = secret.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      return secret.length >= SHORT_PASSWORD ? new RegExp(escaped, "g") : new RegExp(`(?<![A-Za-z0-9])${escaped}(?![A-Za-z0-9])`, "g");
+    });
+  return (text) => patterns.reduce((acc, pattern) => acc.replace(pattern, "***"), text);
+}
+
+/**
+ * The values of a body's password members (`SipPassword`, `WebSelfCarePassword`, any member
+ * whose name ends in "password", docs/contract.md §6's rule for columns). SPEC sends them to the service
+ * and nowhere else; a service that quotes the body back in its message must not carry them
+ * into the results, the journal or the terminal.
+ */
+export function passwordValuesIn(body: unknown): string[] {
+  const found = new Set<string>();
+  const visit = (value: unknown, depth: number): void => {
+    // Bodies portin builds nest four levels (Lines[].Number.Number).
+    if (depth > 8 || value === null || typeof value !== "object") return;
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item, depth + 1);
+      return;
+    }
+    for (const [name, member] of Object.entries(value)) {
+      if (/password$/i.test(name) && (typeof member === "string" || typeof member === "number")) found.add(String(member));
+      else visit(member, depth + 1);
+    }
   };
+  visit(body, 0);
+  return [...found];
 }
 
 /** Below this length a password is scrubbed only where it stands alone. */
@@ -123,6 +159,15 @@ function transportText(
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `host ${base.hostPort.replace(/:\d+$/, "")} not resolved (${code})`;
   if (code === "ECONNRESET" || code === "EPIPE") return `connection cut before the answer (${code})`;
   return `${code}: ${scrub(message)}`;
+}
+
+/**
+ * An answer cut off at client.ts's size cap. The request reached the service and its answer
+ * went unread: a POST may have been accepted (docs/contract.md §4 `unknown`), a lookup failed.
+ */
+export function answerTooLarge(limitBytes: number): TransportFailure {
+  const text = `the answer passed ${limitBytes / 1024 / 1024} MiB, more than portin reads, and was not read`;
+  return { kind: "transport", reachedService: true, timedOut: false, text, retries: 0, oversize: true };
 }
 
 export function retriesText(retries: number): string {

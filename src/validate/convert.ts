@@ -17,9 +17,8 @@ export type Converter = (raw: RawValue) => Converted | Promise<Converted>;
 
 export interface ConvertEnv {
   readonly providers: readonly Provider[];
+  /** Reads `File…` paths, confined to the folder they are relative to (files.ts). */
   readonly files: FileAttacher;
-  /** Where relative file paths resolve. */
-  readonly baseDir: string;
 }
 
 const quote = (text: string): string => JSON.stringify(text);
@@ -197,7 +196,7 @@ export function converterFor(type: MemberType, env: ConvertEnv): Converter {
     case "time":
       return toTime;
     case "files":
-      return (raw) => env.files.attach(splitList(raw), env.baseDir);
+      return (raw) => env.files.attach(splitList(raw));
     case "extraDetails":
       return toExtraDetails;
     case "provider":

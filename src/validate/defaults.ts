@@ -3,7 +3,7 @@
  * where a row leaves a member empty. Checked and converted once, up front, with the same
  * converters as cells; anything wrong refuses the run (exit 2) naming the file and member.
  */
-import { readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { InputError } from "../errors.js";
 import { portinOwner } from "../input/columns.js";
@@ -123,13 +123,40 @@ async function convertMember(member: MemberInfo, value: unknown, env: ConvertEnv
   return converted.ok ? converted : converted.reason;
 }
 
+/**
+ * Largest defaults file. One customer's PortForm, request and item members are a few KB;
+ * attachments are named by path, not inlined. The file may lie beside a sheet that came by
+ * e-mail (docs/contract.md §2), so its size is bounded like the sheet's.
+ */
+export const MAX_DEFAULTS_BYTES = 1024 * 1024;
+
+/** The file's bytes, or null past `limit`; read in sequence, so a pipe (`<(…)`) works too. */
+async function readAtMost(path: string, limit: number): Promise<Buffer | null> {
+  const file = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(limit + 1);
+    let filled = 0;
+    while (filled < buffer.length) {
+      const { bytesRead } = await file.read(buffer, filled, buffer.length - filled, null);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return filled > limit ? null : buffer.subarray(0, filled);
+  } finally {
+    await file.close();
+  }
+}
+
 /** Loads and converts a defaults file; `readFile` is for attachments it names (tests count reads). */
 export async function loadDefaults(path: string, providers: readonly Provider[], readAttachment?: ReadFile): Promise<Defaults> {
   const where = `--defaults file ${JSON.stringify(path)}`;
   let text: string;
   try {
-    text = (await readFile(path, "utf8")).replace(/^\uFEFF/, "");
+    const bytes = await readAtMost(path, MAX_DEFAULTS_BYTES);
+    if (bytes === null) throw new InputError(`${where} is larger than ${MAX_DEFAULTS_BYTES / 1024} KiB, more than a customer's defaults take; check the path`);
+    text = bytes.toString("utf8").replace(/^\uFEFF/, "");
   } catch (error) {
+    if (error instanceof InputError) throw error;
     throw new InputError(`cannot read ${where} (${describeSystemError(error)}); check the path`, { cause: error });
   }
   let json: unknown;
@@ -143,7 +170,9 @@ export async function loadDefaults(path: string, providers: readonly Provider[],
     throw new InputError(`${where} must hold a JSON object {"portForm": {…}, "request": {…}, "item": {…}}`);
   }
 
-  const env: ConvertEnv = { providers, files: createFileAttacher(readAttachment), baseDir: dirname(resolve(path)) };
+  // Attachments a defaults file names are confined to its own folder, as a sheet's are to the sheet's.
+  const folder = { dir: dirname(resolve(path)), name: "the --defaults file's folder" };
+  const env: ConvertEnv = { providers, files: createFileAttacher(folder, readAttachment) };
   const out: Record<keyof Defaults, Record<string, MemberValue>> = { portForm: {}, request: {}, item: {} };
   // Every problem is reported at once, as "path: message", so one edit fixes the file.
   const problems: string[] = [];

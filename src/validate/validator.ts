@@ -12,8 +12,9 @@ import type { Offering } from "../catalog/account.js";
 import { closestNames } from "../closest.js";
 import type { ConvertEnv, Converted, Converter } from "./convert.js";
 import { converterFor } from "./convert.js";
-import type { ReadFile } from "./files.js";
-import { createFileAttacher } from "./files.js";
+import type { AttachmentFolder, ReadFile } from "./files.js";
+import { attachmentBytes, createFileAttacher, hasAttachments, MAX_ROW_ATTACHMENT_BYTES, mebibytes } from "./files.js";
+import { STDIN_SOURCE } from "../input/sheet.js";
 import type { CheckedRow, Defaults, InvalidRow, Lookups, ValidRow } from "./types.js";
 import { parseNanp } from "./nanp.js";
 import { TakenNumbers } from "./taken.js";
@@ -63,9 +64,20 @@ function cellOf(cells: readonly string[], index: number): string {
 
 const quote = (text: string): string => JSON.stringify(text);
 
+/**
+ * Where a sheet's `File…` paths must lie: the sheet's folder. Standard input has no folder,
+ * so its sheet may attach files inside the current directory only (README, Security).
+ */
+function attachmentFolder(layout: SheetLayout): AttachmentFolder {
+  if (layout.source === STDIN_SOURCE) {
+    return { dir: layout.baseDir, name: "the current directory", why: "as the sheet comes from standard input, which has no folder" };
+  }
+  return { dir: layout.baseDir, name: "the sheet's folder" };
+}
+
 export function createValidator(context: ValidatorContext): Validator {
   const { layout, lookups, defaults } = context;
-  const env: ConvertEnv = { providers: lookups.providers, files: createFileAttacher(context.readFile), baseDir: layout.baseDir };
+  const env: ConvertEnv = { providers: lookups.providers, files: createFileAttacher(attachmentFolder(layout), context.readFile) };
 
   // --- the dispatch table, built once from the header -----------------------------------
   const firstOf = (kind: Column["role"]["kind"]): number => layout.columns.find((c) => c.role.kind === kind)?.index ?? -1;
@@ -106,6 +118,9 @@ export function createValidator(context: ValidatorContext): Validator {
     OPERATIONS.map((op) => [op, { defaults: defaultsFor(defaults, op), requirements: requirementsOf(op) }]),
   );
   const route = routeTable();
+  // Only sheets that attach files pay for adding up attachments, once per shared PortForm record.
+  const mayAttach = memberColumns.some((c) => c.member.type === "files") || hasAttachments(defaults.portForm);
+  const attachmentTotals = new WeakMap<object, number>();
 
   // --- lookups, indexed once -------------------------------------------------------------
   const trunkNumbers = new Set(lookups.trunks.map((t) => t.pilotNumber));
@@ -372,11 +387,30 @@ export function createValidator(context: ValidatorContext): Validator {
       const record = pending.records[requirement.section];
       if (!requirement.anyOf.some((name) => record[name] !== undefined)) (missing ??= []).push(requirement.label);
     }
-    if (missing === null) return pending;
+    if (missing === null) return checkAttachmentTotal(pending);
     const them = missing.length === 1 ? "it" : "them";
     return invalid(
       pending.row,
       `missing ${missing.join(", ")} (fill the column or set ${them} in --defaults)`,
+      pending.digits,
+      pending.kind,
+      pending.operation,
+    );
+  }
+
+  /** One request carries its rows' shared attachments in one body: their total is bounded too. */
+  function checkAttachmentTotal(pending: Pending): InvalidRow | Pending {
+    if (!mayAttach) return pending;
+    const form = pending.records.portForm;
+    let bytes = attachmentTotals.get(form);
+    if (bytes === undefined) {
+      bytes = attachmentBytes(form);
+      attachmentTotals.set(form, bytes);
+    }
+    if (bytes <= MAX_ROW_ATTACHMENT_BYTES) return pending;
+    return invalid(
+      pending.row,
+      `the row's attachments come to ${mebibytes(bytes)}, over the ${mebibytes(MAX_ROW_ATTACHMENT_BYTES)} portin sends in one request: send smaller scans`,
       pending.digits,
       pending.kind,
       pending.operation,

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -59,10 +60,11 @@ describe("portin submit on the sample sheet", () => {
       SubmitterPhoneNumber: 4165550199,
       NumbersToPort: [4165550112, 4165550113, 4165550114],
     });
-    const loa = (businessLines.PortForm["FileLetterOfAuthorization"] as { FileName: string; ContentType: string; Base64Contents: string }[])[0]!;
-    expect(loa.FileName).toBe("loa-maple-leaf-dental.pdf");
-    expect(loa.ContentType).toBe("application/pdf");
-    expect(Buffer.from(loa.Base64Contents, "base64")).toEqual(await readFile(join(FIXTURES, "loa-maple-leaf-dental.pdf")));
+    // The sandbox keeps an attachment as the size and SHA-256 of what the base64 it received decodes to.
+    const pdf = await readFile(join(FIXTURES, "loa-maple-leaf-dental.pdf"));
+    expect(businessLines.PortForm["FileLetterOfAuthorization"]).toEqual([
+      { FileName: "loa-maple-leaf-dental.pdf", ContentType: "application/pdf", Bytes: pdf.length, Sha256: createHash("sha256").update(pdf).digest("hex") },
+    ]);
 
     const forwards = byOperation.get("tollfree-permanent-call-forwards")!.body as { Forwards: unknown[]; PortForm: Record<string, unknown> };
     expect(forwards.PortForm["CurrentProvider"]).toBe(42); // "Vidéotron", resolved by name

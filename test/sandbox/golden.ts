@@ -1,6 +1,6 @@
 /**
  * The golden request bodies in fixtures/golden: one literal body per port-in operation,
- * written by hand from SPEC §1.2 and never by running portin, so that the body builder
+ * written by hand from docs/contract.md §1.2 and never by running portin, so that the body builder
  * (test/service) and the sandbox (test/sandbox) are each held to the contract rather than
  * to each other. What SPEC requires of each is stated here too, for the mutated copies.
  */
@@ -12,7 +12,7 @@ export type Body = Record<string, unknown>;
 
 export interface Golden {
   readonly file: string;
-  /** The operation's path, from the table in SPEC §1.2. */
+  /** The operation's path, from the table in docs/contract.md §1.2. */
   readonly path: string;
   readonly numbers: "regular" | "toll-free";
   /** Top-level members SPEC requires besides PortForm: the target, the starred request members, the item list. */

@@ -1,6 +1,6 @@
 /**
  * Mutated copies of a golden body, generated systematically: each breaks one rule of
- * SPEC §1.2 and says which member a refusal must name. What the contract requires and
+ * docs/contract.md §1.2 and says which member a refusal must name. What the contract requires and
  * allows is stated here from SPEC, not taken from the client or the sandbox, so that
  * neither can grade its own homework.
  */
@@ -43,7 +43,7 @@ export interface Mutation {
   readonly member?: string;
 }
 
-/** SPEC §1.2: required in every PortForm. */
+/** docs/contract.md §1.2: required in every PortForm. */
 const PORT_FORM_REQUIRED = [
   "CustomerAccountNumber",
   "CustomerName",
@@ -57,7 +57,7 @@ const PORT_FORM_REQUIRED = [
 ];
 const LOSING_CARRIER = ["CurrentProvider", "CurrentReseller"];
 
-/** SPEC §1.2: PortForm members of one kind of number only, with a well-typed value each. */
+/** docs/contract.md §1.2: PortForm members of one kind of number only, with a well-typed value each. */
 const REGULAR_ONLY: Body = {
   NumbersToRemain: [4165550120],
   NumbersToDisconnect: [4165550121],
@@ -87,7 +87,7 @@ const KIND_SPECIFIC: Body = {
   PlanID: "OFF-RES-001",
 };
 
-/** Every top-level member some operation takes (SPEC §1.2's "Body" column). */
+/** Every top-level member some operation takes (docs/contract.md §1.2's "Body" column). */
 const TOP_LEVEL: Body = {
   PilotNumber: 4165550100,
   OfferingID: "OFF-GEN-001",
@@ -100,7 +100,7 @@ const TOP_LEVEL: Body = {
   ForwardingInstructions: [],
 };
 
-/** SPEC §1.2 "Member types": the members that hold telephone numbers. */
+/** docs/contract.md §1.2 "Member types": the members that hold telephone numbers. */
 const TELEPHONE_NUMBERS = new Set([
   "PilotNumber",
   "Number",

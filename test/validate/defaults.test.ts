@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InputError } from "../../src/errors.js";
 import type { Provider } from "../../src/catalog/account.js";
-import { loadDefaults, NO_DEFAULTS } from "../../src/validate/defaults.js";
+import { loadDefaults, MAX_DEFAULTS_BYTES, NO_DEFAULTS } from "../../src/validate/defaults.js";
 
 const PROVIDERS: Provider[] = [
   { id: 17, name: "Bell Canada" },
@@ -175,6 +175,17 @@ describe("loadDefaults", () => {
     expect((await refusal('\uFEFF{"portForm": {\r\n  "CustomerName": "Acme"')).message).toBe(
       `--defaults file "${path}": line 2, column 25: not valid JSON (Expected ',' or '}' after property value); fix the file`,
     );
+  });
+
+  it("reads a defaults file of 1 MiB and refuses a byte more, and /dev/zero, without reading on", async () => {
+    const json = JSON.stringify({ portForm: { CustomerName: "Acme" } });
+    const exact = await defaultsFile("exact.json", json + " ".repeat(MAX_DEFAULTS_BYTES - json.length));
+    expect((await loadDefaults(exact, PROVIDERS)).portForm).toEqual({ CustomerName: "Acme" });
+    const over = await defaultsFile("over.json", json + " ".repeat(MAX_DEFAULTS_BYTES - json.length + 1));
+    await expect(loadDefaults(over, PROVIDERS)).rejects.toThrow(
+      new InputError(`--defaults file "${over}" is larger than 1024 KiB, more than a customer's defaults take; check the path`),
+    );
+    await expect(loadDefaults("/dev/zero", PROVIDERS)).rejects.toThrow("is larger than 1024 KiB");
   });
 
   it("refuses a file that cannot be read", async () => {

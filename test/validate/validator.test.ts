@@ -514,7 +514,7 @@ describe("files", () => {
     };
     const validator = createValidator({ layout: layoutOf(header, dir), lookups: LOOKUPS, defaults: WITH_CUSTOMER, readFile: slowReader });
     const [first, second] = rowsOf([
-      ["4165550101", "4165550000", "", "", "slow.pdf", ""],
+      ["4165550101", "4165550000", "", "", "loa.pdf", ""],
       ["4165550101", "4165550001", "", "", "", ""],
     ]);
     if (!first || !second) throw new Error("rows");

@@ -1,0 +1,42 @@
+/**
+ * Issue 11's limits as a user meets them: one line naming the file and line, exit 2,
+ * no stack trace, no results file, and never a hang on an endless input.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { expect, it } from "vitest";
+import { runCli, tempDir, writeSheet } from "./harness.js";
+
+it("refuses /dev/zero at line 1 instead of reading it for ever", async () => {
+  const run = await runCli(["plan", "/dev/zero", "--results", "-"]);
+  expect(run.code).toBe(2);
+  expect(run.stderr).toBe(
+    "portin: /dev/zero: line 1: a row of more than 1,048,576 characters, the most portin reads in a row (a quote left open makes one); nothing was sent\n",
+  );
+  expect(run.stdout).toBe("");
+});
+
+it("refuses /dev/urandom as not UTF-8, naming a line", async () => {
+  const run = await runCli(["plan", "/dev/urandom", "--results", "-"]);
+  expect(run.code).toBe(2);
+  expect(run.stderr).toMatch(/^portin: \/dev\/urandom: line \d+: not UTF-8 text \(save the sheet as "CSV UTF-8"\); nothing was sent\n$/);
+});
+
+it("refuses a sheet with an oversized cell whole, naming line and column, and writes no results", async () => {
+  const dir = await tempDir();
+  const sheet = await writeSheet(dir, "big-cell.csv", `number,pilot_number,note\n416-555-0101,4165550100,ok\n416-555-0102,4165550100,${"z".repeat(70_000)}\n`);
+  const run = await runCli(["submit", sheet]);
+  expect(run.code).toBe(2);
+  expect(run.stderr.split("\n").slice(1)).toEqual([
+    `portin: ${sheet}: line 3: the cell in column 3 has 70,000 characters, more than the 65,536 portin reads in a cell; nothing was sent`,
+    "",
+  ]);
+  expect(existsSync(join(dir, "big-cell.sandbox.results.csv"))).toBe(false);
+});
+
+it("shows the stack of a refused sheet only with --debug", async () => {
+  const run = await runCli(["plan", "/dev/zero", "--results", "-", "--debug"]);
+  expect(run.code).toBe(2);
+  expect(run.stderr).toMatch(/^portin: \/dev\/zero: line 1: a row of more than/);
+  expect(run.stderr).toMatch(/\n\s+at /);
+});
