@@ -9,14 +9,24 @@ import type { RowOutcome } from "./status.js";
 export const MASK = "***";
 
 // Spreadsheets run a cell beginning with one of these as a formula (OWASP "CSV injection").
-// The fullwidth forms are included because Apple Numbers normalizes them to their ASCII twins.
-const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+const FORMULA_START = /^[=+\-@\t\r]/;
 // docs/contract.md §6: a value made only of these cannot run anything, and `+1 (416) 555-0101` must stay readable.
 const PHONE_LIKE = /^[0-9 +\-().]+$/;
 
+/**
+ * Whether a cell starts a formula. A spreadsheet that normalizes text (Apple Numbers turns
+ * full-width `＝` into `=`) reads any character whose compatibility form (NFKC) is a
+ * trigger as that trigger: full-width, small (`﹦`), superscript and subscript forms alike.
+ */
+function startsFormula(value: string): boolean {
+  if (FORMULA_START.test(value)) return true;
+  const first = value.codePointAt(0);
+  return first !== undefined && first >= 0x80 && FORMULA_START.test(String.fromCodePoint(first).normalize("NFKC"));
+}
+
 /** Prefixes `'` to a cell a spreadsheet would run as a formula, except phone-number-like values. */
 export function escapeFormula(value: string): string {
-  return FORMULA_START.test(value) && !PHONE_LIKE.test(value) ? `'${value}` : value;
+  return startsFormula(value) && !PHONE_LIKE.test(value) ? `'${value}` : value;
 }
 
 /** docs/contract.md §6: a column whose header names a password (`item.SipPassword`, `WebSelfCare Password`). */
@@ -51,9 +61,10 @@ export function verbatimTest(header: readonly string[]): (cells: readonly string
       if (masked[i] === true) return false;
       if (cell.includes("\n") || cell.includes("\r")) return false;
       const first = cell.charCodeAt(0);
-      // Only these can start a formula (FORMULA_START); the regex runs for them alone.
+      // Only these can start a formula (startsFormula: the ASCII triggers, or a non-ASCII
+      // character normalizing to one); the checks run for them alone.
       if (
-        (first === 0x3d || first === 0x2b || first === 0x2d || first === 0x40 || first === 0x09 || first === 0x0d || first === 0x0a || first >= 0xff0b) &&
+        (first === 0x3d || first === 0x2b || first === 0x2d || first === 0x40 || first === 0x09 || first === 0x0d || first === 0x0a || first >= 0x80) &&
         (first === 0x0a || escapeFormula(cell) !== cell)
       ) {
         return false;

@@ -1,10 +1,11 @@
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server.js";
-import { against, FORM_CELLS, FORM_HEADER, parseResults, readResults, runCli, tempDir, writeSheet } from "./harness.js";
 import { serve } from "../service/http-server.js";
+import { against, FORM_CELLS, FORM_HEADER, parseResults, readResults, runCli, tempDir, writeSheet } from "./harness.js";
 
 let sandbox: RunningSandbox | undefined;
 afterEach(async () => {
@@ -111,16 +112,21 @@ describe("options a user gets wrong, and a lone -", () => {
   });
 
   it("exits 130 when a lookup command is interrupted, without waiting for the answer", async () => {
-    // A service that takes the request and never answers. The signal goes once the request
-    // has arrived, so portin's handlers are surely installed however slow its start was.
-    let arrived: () => void = () => undefined;
-    const arrival = new Promise<void>((resolve) => (arrived = resolve));
-    const silent = await serve(() => arrived());
-    const run = await runCli(["trunks", "--base-url", silent.url, "--user", "u", "--password", "p"], {
-      onSpawn: (child) => void arrival.then(() => child.kill("SIGINT")),
+    // SIGINT once the lookup has reached a service that never answers: a fixed delay after
+    // spawning raced node's start-up, which takes longer than 700 ms on a busy machine.
+    let child: ChildProcess | undefined;
+    let interruptedAt = 0;
+    const service = await serve(() => {
+      interruptedAt = Date.now();
+      child?.kill("SIGINT");
     });
-    await silent.close();
-    expect(run.code).toBe(130);
-    expect(run.stdout).toBe("");
+    try {
+      const run = await runCli(["trunks", "--base-url", service.url, "--user", "acme", "--password", "pw"], { onSpawn: (spawned) => (child = spawned) });
+      expect(run.code).toBe(130);
+      expect(run.stdout).toBe("");
+      expect(Date.now() - interruptedAt).toBeLessThan(3_000);
+    } finally {
+      await service.close();
+    }
   });
 });

@@ -1,0 +1,57 @@
+/**
+ * README, Security: a service whose certificate a private CA signed is refused, and
+ * NODE_EXTRA_CA_CERTS makes portin trust it, as the README says.
+ */
+import { execFileSync } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import { createServer } from "node:https";
+import type { Server } from "node:https";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { runCli, tempDir } from "./harness.js";
+
+let dir = "";
+let server: Server;
+let url = "";
+
+/** A CA, and a certificate for 127.0.0.1 it signed, made with the openssl command. */
+async function privateCa(): Promise<{ ca: string; key: Buffer; cert: Buffer }> {
+  const at = (name: string) => join(dir, name);
+  const openssl = (...args: string[]) => execFileSync("openssl", args, { stdio: "pipe" });
+  openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", at("ca.key"), "-out", at("ca.pem"), "-days", "2", "-subj", "/CN=portin test private CA");
+  openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", at("server.key"), "-out", at("server.csr"), "-subj", "/CN=127.0.0.1");
+  await writeFile(at("san.cnf"), "subjectAltName=IP:127.0.0.1\n");
+  openssl("x509", "-req", "-in", at("server.csr"), "-CA", at("ca.pem"), "-CAkey", at("ca.key"), "-CAcreateserial", "-out", at("server.pem"), "-days", "2", "-extfile", at("san.cnf"));
+  return { ca: at("ca.pem"), key: await readFile(at("server.key")), cert: await readFile(at("server.pem")) };
+}
+
+let ca = "";
+beforeAll(async () => {
+  dir = await tempDir();
+  const made = await privateCa();
+  ca = made.ca;
+  server = createServer({ key: made.key, cert: made.cert }, (_req, res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify([{ Number: 4165550100, Label: "HQ trunk" }]));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+it("refuses a service whose certificate a private CA signed, and trusts it with NODE_EXTRA_CA_CERTS", async () => {
+  const args = ["trunks", "--base-url", url, "--user", "acme", "--password", "ca-test-password"];
+  const untrusted = await runCli(args);
+  expect(untrusted.code).toBe(2);
+  expect(untrusted.stderr).toBe(
+    `portin: GET /SipTrunks could not reach ${url}/: UNABLE_TO_VERIFY_LEAF_SIGNATURE: unable to verify the first certificate after 0 retries; check --base-url and that the service is up\n`,
+  );
+  const trusted = await runCli(args, { env: { NODE_EXTRA_CA_CERTS: ca } });
+  expect(trusted.stderr).toBe("");
+  expect(trusted.code).toBe(0);
+  expect(trusted.stdout).toContain("4165550100    HQ trunk");
+});
