@@ -18,7 +18,9 @@ import { DEFAULT_RETRIES } from "../service/client.js";
 import { VERSION } from "../version.js";
 import type { PortinCommand } from "./command.js";
 import { connect, withConnectionOptions, type ConnectionArgs } from "./connection.js";
-import { resolveRunPaths } from "./run-paths.js";
+import { defaultsPath, resolveRunPaths } from "./run-paths.js";
+import { noticeSheet } from "./sheet-notices.js";
+import { readColumnMap } from "../validate/defaults.js";
 import { dashMeansStdio, nonEmptyPath, wholeNumber } from "./values.js";
 
 interface PortInArgs extends ConnectionArgs {
@@ -111,8 +113,11 @@ async function run(command: "submit" | "plan", args: PortInArgs, io: CommandIO):
   if (args.json && (args.results ?? defaultResultsPath(args.input, command)) === "-") {
     throw new UsageError("--json and results on standard output would mix on stdout: give --results PATH");
   }
-  // Header problems refuse the file before anything connects.
-  const sheet = await openSheet(args.input, { stdin: io.stdin });
+  // Header problems, and a bad column mapping, refuse the file before anything connects.
+  const defaults = defaultsPath(args);
+  const columns = defaults === null ? undefined : await readColumnMap(defaults);
+  const sheet = await openSheet(args.input, { stdin: io.stdin, ...(columns === undefined ? {} : { columns }) });
+  noticeSheet(sheet.layout, io);
   const connection = await connect(args, io, { retries: args.retries });
   try {
     const paths = await resolveRunPaths(args, command, connection.sandbox, io);

@@ -7,7 +7,8 @@ import { open, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { Readable, pipeline } from "node:stream";
 import { InputError } from "../errors.js";
-import { matchColumns } from "./columns.js";
+import type { ColumnMap } from "./columns.js";
+import { HEADER_SEARCH_ROWS, matchColumns, NoNumberColumnError, NUMBER_ALIASES } from "./columns.js";
 import { DelimiterSniffer } from "./delimiter.js";
 import { RawRows } from "./raw.js";
 import { SheetRecordParser, readFailure } from "./records.js";
@@ -18,7 +19,10 @@ import { Utf8Check } from "./utf8.js";
 export interface OpenSheetOptions {
   /** Where `-` reads from; process.stdin unless a test supplies another stream. */
   readonly stdin?: NodeJS.ReadableStream;
+  /** `--defaults` "columns": the customer's own header names (column-map.ts). */
+  readonly columns?: ColumnMap;
 }
+
 
 export interface Sheet {
   readonly layout: SheetLayout;
@@ -95,12 +99,13 @@ async function* replay(source: string, head: readonly Buffer[], rest: AsyncItera
   }
 }
 
-async function* dataRows(source: string, parser: SheetRecordParser, records: AsyncIterator<SheetRow>): AsyncGenerator<SheetRow> {
+/** `titleRows` records above the header were numbered as rows by the parser: data rows count from 0 below it. */
+async function* dataRows(source: string, parser: SheetRecordParser, records: AsyncIterator<SheetRow>, titleRows: number): AsyncGenerator<SheetRow> {
   try {
     for (;;) {
       const next = await records.next();
       if (next.done === true) return;
-      yield next.value;
+      yield titleRows === 0 ? next.value : { ...next.value, index: next.value.index - titleRows };
     }
   } catch (error) {
     throw readFailure(source, parser, error);
@@ -125,24 +130,38 @@ export async function openSheet(path: string, options: OpenSheetOptions = {}): P
   const records = parser[Symbol.asyncIterator]() as AsyncIterator<SheetRow>;
 
   let header: SheetRow | undefined;
+  let layout: SheetLayout | undefined;
+  const above: SheetRow[] = [];
+  let firstRefusal: NoNumberColumnError | null = null;
   try {
-    const first = await records.next();
-    header = first.done === true ? undefined : first.value;
+    while (layout === undefined && above.length < HEADER_SEARCH_ROWS) {
+      const next = await records.next();
+      header = next.done === true ? undefined : next.value;
+      if (header === undefined) break;
+      try {
+        const columns = matchColumns(source, header.cells, options.columns);
+        layout = { source, baseDir, delimiter: sniffer.delimiter, header: header.cells, columns, headerLine: header.line };
+      } catch (error) {
+        // The first row's other problems (an unknown member) are the header's: refused as
+        // they stand. Below a row without a number column, a row is a header or it is not.
+        if (above.length === 0 && !(error instanceof NoNumberColumnError)) throw error;
+        firstRefusal ??= error as NoNumberColumnError;
+        above.push(header);
+      }
+    }
   } catch (error) {
     parser.destroy();
     throw readFailure(source, parser, error);
   }
-  if (header === undefined) {
+  if (layout === undefined) {
     parser.destroy();
-    throw new InputError(`${source}: the file is empty; it needs a header row with a number column`);
+    if (firstRefusal === null) throw new InputError(`${source}: the file is empty; it needs a header row with a number column`);
+    // A first row of several names is the header itself, lacking a number column; a
+    // first row of one cell is a title, and the refusal says so.
+    const looksLikeTitle = (above[0]?.cells ?? []).filter((cell) => cell.trim() !== "").length <= 1;
+    throw above.length === 1 || !looksLikeTitle ? firstRefusal : noHeader(source, above);
   }
-  let layout: SheetLayout;
-  try {
-    layout = { source, baseDir, delimiter: sniffer.delimiter, header: header.cells, columns: matchColumns(source, header.cells) };
-  } catch (error) {
-    parser.destroy();
-    throw error;
-  }
+  parser.ends.dropFirst(above.length);
   // The BOM, if any, has been read with the header: the encoding is settled.
   // Only a regular file can be read twice: a pipe or FIFO named as a path (/dev/stdin, <(…))
   // stats fine but cannot seek, so its cells stay in memory as standard input's do.
@@ -161,5 +180,20 @@ export async function openSheet(path: string, options: OpenSheetOptions = {}): P
   };
   const bom = Buffer.concat(head.slice(0, 3)).subarray(0, 3).equals(UTF8_BOM);
   const textFormat = (): TextFormat => ({ bom, lineEnd: parser.rawLayout.recordDelimiter?.toString("latin1") ?? "\n" });
-  return { layout, rows: dataRows(source, parser, records), rereadable, reread, textFormat };
+  return { layout, rows: dataRows(source, parser, records, above.length), rereadable, reread, textFormat };
 }
+
+/** No row of the first few names a number column: name the first one, which may be a title. */
+function noHeader(source: string, rows: readonly SheetRow[]): InputError {
+  const first = rows[0];
+  const text = (first?.cells ?? []).filter((cell) => cell.trim() !== "").join(", ");
+  const shown = text.length > TITLE_SHOWN_AT_MOST ? `${text.slice(0, TITLE_SHOWN_AT_MOST)}…` : text;
+  const names = NUMBER_ALIASES.map((alias) => `"${alias}"`).join(", ");
+  return new NoNumberColumnError(
+    `${source}: no number column in lines ${first?.line ?? 1}-${rows.at(-1)?.line ?? 1} (line ${first?.line ?? 1} reads ${JSON.stringify(shown)}); ` +
+      `name the column of numbers to port one of ${names}, or map yours in --defaults "columns"`,
+  );
+}
+
+/** How much of a would-be title a refusal quotes. */
+const TITLE_SHOWN_AT_MOST = 60;

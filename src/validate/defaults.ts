@@ -6,7 +6,9 @@
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { InputError } from "../errors.js";
-import { portinOwner } from "../input/columns.js";
+import type { ColumnMap } from "../input/columns.js";
+import { NO_COLUMN_MAP, portinOwner } from "../input/columns.js";
+import { checkColumnMap } from "../input/column-map.js";
 import type { MemberInfo, MemberScope, MemberValue } from "../catalog/members.js";
 import { findMember, memberNames } from "../catalog/members.js";
 import type { Provider } from "../catalog/account.js";
@@ -123,9 +125,8 @@ async function convertMember(member: MemberInfo, value: unknown, env: ConvertEnv
   return converted.ok ? converted : converted.reason;
 }
 
-/** Loads and converts a defaults file; `readFile` is for attachments it names (tests count reads). */
-export async function loadDefaults(path: string, providers: readonly Provider[], readAttachment?: ReadFile): Promise<Defaults> {
-  const where = `--defaults file ${JSON.stringify(path)}`;
+/** The file's JSON object; `where` names it in messages. */
+async function readDefaultsJson(path: string, where: string): Promise<Record<string, unknown>> {
   let text: string;
   try {
     text = (await readFile(path, "utf8")).replace(/^\uFEFF/, "");
@@ -140,17 +141,41 @@ export async function loadDefaults(path: string, providers: readonly Provider[],
     throw new InputError(`${where}: ${at}: not valid JSON (${syntaxReason(error)}); fix the file`, { cause: error });
   }
   if (!isObject(json)) {
-    throw new InputError(`${where} must hold a JSON object {"portForm": {…}, "request": {…}, "item": {…}}`);
+    throw new InputError(`${where} must hold a JSON object {"portForm": {…}, "request": {…}, "item": {…}, "columns": {…}}`);
   }
+  return json;
+}
+
+const whereOf = (path: string): string => `--defaults file ${JSON.stringify(path)}`;
+
+/** The key of the column mapping (docs/contract.md §3), read before the sheet is opened: readColumnMap. */
+const COLUMNS_KEY = "columns";
+
+/**
+ * The defaults file's "columns" mapping, checked: read before the sheet is opened, since the
+ * header is matched with it, and so before anything connects.
+ */
+export async function readColumnMap(path: string): Promise<ColumnMap> {
+  const json = await readDefaultsJson(path, whereOf(path));
+  const entry = Object.entries(json).find(([key]) => key.toLowerCase() === COLUMNS_KEY);
+  return entry === undefined ? NO_COLUMN_MAP : checkColumnMap(whereOf(path), entry[1]);
+}
+
+/** Loads and converts a defaults file; `readFile` is for attachments it names (tests count reads). */
+export async function loadDefaults(path: string, providers: readonly Provider[], readAttachment?: ReadFile): Promise<Defaults> {
+  const where = whereOf(path);
+  const json = await readDefaultsJson(path, where);
 
   const env: ConvertEnv = { providers, files: createFileAttacher(readAttachment), baseDir: dirname(resolve(path)) };
   const out: Record<keyof Defaults, Record<string, MemberValue>> = { portForm: {}, request: {}, item: {} };
   // Every problem is reported at once, as "path: message", so one edit fixes the file.
   const problems: string[] = [];
   for (const [sectionName, members] of Object.entries(json)) {
+    // Checked by readColumnMap when the sheet was opened.
+    if (sectionName.toLowerCase() === COLUMNS_KEY) continue;
     const section = SECTIONS.get(sectionName.toLowerCase());
     if (section === undefined) {
-      problems.push(`${sectionName}: unknown key (expected portForm, request or item)`);
+      problems.push(`${sectionName}: unknown key (expected portForm, request, item or columns)`);
       continue;
     }
     if (!isObject(members)) {
