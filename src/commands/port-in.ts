@@ -9,6 +9,7 @@ import { UsageError } from "../errors.js";
 import type { CommandResult } from "../exit-codes.js";
 import { exitCodeOfRun } from "../exit-codes.js";
 import { openSheet } from "../input/sheet.js";
+import { checkEncoding, UTF8 } from "../input/decode.js";
 import type { CommandIO } from "../io.js";
 import { defaultResultsPath } from "../paths.js";
 import { DEFAULT_MAX_PER_REQUEST } from "../plan/plan.js";
@@ -35,6 +36,8 @@ interface PortInArgs extends ConnectionArgs {
   retryUnknown: boolean;
   retryRejected: boolean;
   json: boolean;
+  encoding: string;
+  expandRanges: boolean;
 }
 
 /** Beyond these a typo is likelier than a wish: 64 in flight already saturates a core (see README, Performance). */
@@ -96,6 +99,18 @@ function portInOptions(yargs: Argv): Argv<PortInArgs> {
           describe: "resend rows an earlier run saw rejected even if they have not changed since (a changed row is resent anyway)",
         },
         json: { type: "boolean", default: false, describe: "print a machine-readable summary on stdout at the end" },
+        "expand-ranges": {
+          type: "boolean",
+          default: false,
+          describe: "read a number cell written as a range (416-555-3720 - 3729) as each of its numbers, with a results row each",
+        },
+        encoding: {
+          type: "string",
+          default: UTF8,
+          requiresArg: true,
+          coerce: checkEncoding,
+          describe: "the sheet's encoding when it is not UTF-8: windows-1252 for Excel's plain \"CSV\"; a UTF-16 byte order mark is read without it",
+        },
       }),
   ) as unknown as Argv<PortInArgs>;
 }
@@ -116,7 +131,7 @@ async function run(command: "submit" | "plan", args: PortInArgs, io: CommandIO):
   // Header problems, and a bad column mapping, refuse the file before anything connects.
   const defaults = defaultsPath(args);
   const columns = defaults === null ? undefined : await readColumnMap(defaults);
-  const sheet = await openSheet(args.input, { stdin: io.stdin, ...(columns === undefined ? {} : { columns }) });
+  const sheet = await openSheet(args.input, { stdin: io.stdin, encoding: args.encoding, ...(columns === undefined ? {} : { columns }) });
   noticeSheet(sheet.layout, io);
   const connection = await connect(args, io, { retries: args.retries });
   try {
@@ -132,6 +147,7 @@ async function run(command: "submit" | "plan", args: PortInArgs, io: CommandIO):
         maxPerRequest: args.maxPerRequest,
         retryUnknown: args.retryUnknown,
         retryRejected: args.retryRejected,
+        expandRanges: args.expandRanges,
       },
       { client: connection.client, identity },
       io,

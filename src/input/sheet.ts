@@ -15,12 +15,15 @@ import { SheetRecordParser, readFailure } from "./records.js";
 import { describeSystemError } from "../system-error.js";
 import type { SheetLayout, SheetRow } from "./types.js";
 import { Utf8Check } from "./utf8.js";
+import { decodeInput, UTF8 } from "./decode.js";
 
 export interface OpenSheetOptions {
   /** Where `-` reads from; process.stdin unless a test supplies another stream. */
   readonly stdin?: NodeJS.ReadableStream;
   /** `--defaults` "columns": the customer's own header names (column-map.ts). */
   readonly columns?: ColumnMap;
+  /** `--encoding`, checked (decode.ts); UTF-8 when absent. A byte order mark overrides it. */
+  readonly encoding?: string;
 }
 
 
@@ -67,6 +70,8 @@ async function readHead(source: string, chunks: AsyncIterator<unknown>): Promise
       sniffer.feed(chunk);
     }
   } catch (error) {
+    // Already one line naming the file and line (a sheet not in its encoding).
+    if (error instanceof InputError) throw error;
     throw new InputError(`cannot read ${source}: ${describeSystemError(error)}`, { cause: error });
   }
   return { head, sniffer };
@@ -74,7 +79,9 @@ async function readHead(source: string, chunks: AsyncIterator<unknown>): Promise
 
 /** docs/contract.md §3: the sheet is UTF-8; a chunk that is not stops the stream before the parser sees it. */
 function notUtf8(source: string, line: number): InputError {
-  return new InputError(`${source}: line ${line}: not UTF-8 text (save the sheet as "CSV UTF-8"); nothing was sent`);
+  return new InputError(
+    `${source}: line ${line}: not UTF-8 text (save the sheet as "CSV UTF-8", or give --encoding windows-1252 for Excel's plain "CSV"); nothing was sent`,
+  );
 }
 
 async function* replay(source: string, head: readonly Buffer[], rest: AsyncIterator<unknown>): AsyncGenerator<Buffer> {
@@ -121,7 +128,8 @@ export async function openSheet(path: string, options: OpenSheetOptions = {}): P
   // What the file was when it was read; a second read must find it unchanged.
   const before = fromStdin ? null : await stat(path).catch(() => null);
   const input = fromStdin ? (options.stdin ?? process.stdin) : createReadStream(path);
-  const chunks = (input as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+  const decoded = decodeInput(source, (input as AsyncIterable<unknown>)[Symbol.asyncIterator](), options.encoding ?? UTF8);
+  const chunks = decoded.chunks;
 
   const { head, sniffer } = await readHead(source, chunks);
   const parser = new SheetRecordParser(sniffer.delimiter);
@@ -165,7 +173,9 @@ export async function openSheet(path: string, options: OpenSheetOptions = {}): P
   // The BOM, if any, has been read with the header: the encoding is settled.
   // Only a regular file can be read twice: a pipe or FIFO named as a path (/dev/stdin, <(…))
   // stats fine but cannot seek, so its cells stay in memory as standard input's do.
-  const rereadable = before !== null && before.isFile() && parser.rawLayout.utf8;
+  // A decoded sheet's byte offsets are of its UTF-8 form, not of the file: it is not copied byte for byte.
+  const transcoded = decoded.encoding() !== UTF8;
+  const rereadable = before !== null && before.isFile() && parser.rawLayout.utf8 && !transcoded;
   const reread = async (): Promise<RawRows | null> => {
     const { recordDelimiter } = parser.rawLayout;
     if (before === null || !rereadable || recordDelimiter === undefined) return null;
@@ -178,7 +188,8 @@ export async function openSheet(path: string, options: OpenSheetOptions = {}): P
     }
     return new RawRows(file, parser.ends, recordDelimiter);
   };
-  const bom = Buffer.concat(head.slice(0, 3)).subarray(0, 3).equals(UTF8_BOM);
+  // Results of a decoded sheet are UTF-8 with a BOM, which is how Excel knows to read them as UTF-8.
+  const bom = transcoded || Buffer.concat(head.slice(0, 3)).subarray(0, 3).equals(UTF8_BOM);
   const textFormat = (): TextFormat => ({ bom, lineEnd: parser.rawLayout.recordDelimiter?.toString("latin1") ?? "\n" });
   return { layout, rows: dataRows(source, parser, records, above.length), rereadable, reread, textFormat };
 }

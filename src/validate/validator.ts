@@ -17,6 +17,7 @@ import { createFileAttacher } from "./files.js";
 import type { CheckedRow, Defaults, InvalidRow, Lookups, ValidRow } from "./types.js";
 import { parseNanp } from "./nanp.js";
 import { TakenNumbers } from "./taken.js";
+import { rangeHint } from "./ranges.js";
 import type { PerOperation, Records, Section } from "./rules.js";
 import { defaultsFor, labelOf, refusalOf, requirementsOf, routeTable, SECTION_OF } from "./rules.js";
 
@@ -192,7 +193,7 @@ export function createValidator(context: ValidatorContext): Validator {
       return parsed?.ok === true ? invalid(row, fields, parsed.digits, parsed.kind) : invalid(row, fields);
     }
     if (parsed === null) return invalid(row, "the number is empty: every row needs the number to port");
-    if (!parsed.ok) return invalid(row, parsed.reason);
+    if (!parsed.ok) return invalid(row, rangeHint(numberText) ?? parsed.reason);
     const { digits, kind } = parsed;
 
     const pilotText = cellOf(cells, pilotAt);
@@ -397,7 +398,7 @@ export function createValidator(context: ValidatorContext): Validator {
     const numberText = cellOf(cells, numberAt);
     const parsed = numberText === "" ? null : parseNanp(numberText);
     if (parsed === null) problems.push("the number is empty: every row needs the number to port");
-    else if (!parsed.ok) problems.push(parsed.reason);
+    else if (!parsed.ok) problems.push(rangeHint(numberText) ?? parsed.reason);
     const digits = parsed?.ok === true ? parsed.digits : "";
     const kind = parsed?.ok === true ? parsed.kind : null;
 
