@@ -21,6 +21,8 @@ import type { PortinCommand } from "./command.js";
 import { connect, withConnectionOptions, type ConnectionArgs } from "./connection.js";
 import { defaultsPath, resolveRunPaths } from "./run-paths.js";
 import { noticeSheet } from "./sheet-notices.js";
+import { showProgress, type ProgressDisplay } from "./progress-display.js";
+import { RunProgress } from "../engine/progress.js";
 import { readColumnMap } from "../validate/defaults.js";
 import { dashMeansStdio, nonEmptyPath, wholeNumber } from "./values.js";
 
@@ -38,6 +40,7 @@ interface PortInArgs extends ConnectionArgs {
   json: boolean;
   encoding: string;
   expandRanges: boolean;
+  quiet: boolean;
 }
 
 /** Beyond these a typo is likelier than a wish: 64 in flight already saturates a core (see README, Performance). */
@@ -99,6 +102,7 @@ function portInOptions(yargs: Argv): Argv<PortInArgs> {
           describe: "resend rows an earlier run saw rejected even if they have not changed since (a changed row is resent anyway)",
         },
         json: { type: "boolean", default: false, describe: "print a machine-readable summary on stdout at the end" },
+        quiet: { type: "boolean", default: false, describe: "no progress display (on a terminal, a live bar; otherwise a line every 10 s)" },
         "expand-ranges": {
           type: "boolean",
           default: false,
@@ -133,9 +137,13 @@ async function run(command: "submit" | "plan", args: PortInArgs, io: CommandIO):
   const columns = defaults === null ? undefined : await readColumnMap(defaults);
   const sheet = await openSheet(args.input, { stdin: io.stdin, encoding: args.encoding, ...(columns === undefined ? {} : { columns }) });
   noticeSheet(sheet.layout, io);
-  const connection = await connect(args, io, { retries: args.retries });
+  const progress = new RunProgress();
+  const connection = await connect(args, io, { retries: args.retries, onRetry: () => void progress.retried++ });
+  let display: ProgressDisplay | null = null;
   try {
     const paths = await resolveRunPaths(args, command, connection.sandbox, io);
+    // Started once the start-of-run notices are out, so that the bar never cuts through them.
+    display = showProgress(progress, io.stderr, { isTTY: (io.stderr as { isTTY?: boolean }).isTTY === true, quiet: args.quiet });
     const identity = { baseUrl: connection.serviceName, user: connection.user, version: VERSION };
     const report = await runPortIn(
       {
@@ -148,16 +156,19 @@ async function run(command: "submit" | "plan", args: PortInArgs, io: CommandIO):
         retryUnknown: args.retryUnknown,
         retryRejected: args.retryRejected,
         expandRanges: args.expandRanges,
+        progress,
       },
       { client: connection.client, identity },
       io,
     );
+    display.stop();
     io.stderr.write(formatSummary(report.summary) + "\n");
     if (args.json) io.stdout.write(summaryJson(report.summary, exitCodeOfRun(report)) + "\n");
     if (report.stopped?.kind === "journal") io.stderr.write(`portin: ${report.stopped.error.message}\n`);
     if (report.stopped?.kind === "auth") io.stderr.write(`portin: stopped sending: ${report.stopped.message}\n`);
     return { kind: "port-in", report };
   } finally {
+    display?.stop();
     await connection.close();
   }
 }

@@ -10,6 +10,7 @@ import type { CheckedRow, Lookups } from "../validate/types.js";
 import { createValidator } from "../validate/validator.js";
 import { parseNanp } from "../validate/nanp.js";
 import { readRange } from "../validate/ranges.js";
+import type { RunProgress } from "./progress.js";
 
 export interface PreparedRun {
   readonly sheet: Sheet;
@@ -28,6 +29,7 @@ export interface PreparedRun {
 export interface PrepareOptions {
   /** `--expand-ranges`: a range row becomes one row per number (validate/ranges.ts). */
   readonly expandRanges: boolean;
+  readonly progress?: RunProgress | null;
 }
 
 export async function prepare(sheet: Sheet, client: ServiceClient, defaultsPath: string | null, options: PrepareOptions = { expandRanges: false }): Promise<PreparedRun> {
@@ -39,7 +41,10 @@ export async function prepare(sheet: Sheet, client: ServiceClient, defaultsPath:
   const keptCells = new Map<number, readonly string[]>();
   const numberAt = sheet.layout.columns.find((column) => column.role.kind === "number")?.index ?? -1;
   const expansions = new Expansions();
+  const progress = options.progress ?? null;
+  if (progress !== null) Object.assign(progress, { totalBytes: sheet.size, bytesRead: () => sheet.bytesRead() });
   for await (const row of sheet.rows) {
+    if (progress !== null) progress.rows++;
     const range = options.expandRanges ? expandable(row.cells[numberAt]) : null;
     if (range !== null) {
       // Each number gets its own row and results row: the range row's cells, with the number

@@ -38,6 +38,10 @@ export interface Sheet {
    * when the sheet is not rereadable or the file has changed since it was read.
    */
   reread(): Promise<RawRows | null>;
+  /** The file's size in bytes, for a progress display; null for standard input and a pipe. */
+  readonly size: number | null;
+  /** Bytes parsed so far (of the UTF-8 text, for a decoded sheet). */
+  bytesRead(): number;
   /** Once every row has been read: how the file is written, for results that open the same way (docs/contract.md §6). */
   textFormat(): TextFormat;
 }
@@ -191,7 +195,8 @@ export async function openSheet(path: string, options: OpenSheetOptions = {}): P
   // Results of a decoded sheet are UTF-8 with a BOM, which is how Excel knows to read them as UTF-8.
   const bom = transcoded || Buffer.concat(head.slice(0, 3)).subarray(0, 3).equals(UTF8_BOM);
   const textFormat = (): TextFormat => ({ bom, lineEnd: parser.rawLayout.recordDelimiter?.toString("latin1") ?? "\n" });
-  return { layout, rows: dataRows(source, parser, records, above.length), rereadable, reread, textFormat };
+  const size = before !== null && before.isFile() && !transcoded ? before.size : null;
+  return { layout, rows: dataRows(source, parser, records, above.length), rereadable, reread, textFormat, size, bytesRead: () => parser.info.bytes };
 }
 
 /** No row of the first few names a number column: name the first one, which may be a title. */
