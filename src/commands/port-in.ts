@@ -24,7 +24,7 @@ import { noticeSheet } from "./sheet-notices.js";
 import { showProgress, type ProgressDisplay } from "./progress-display.js";
 import { RunProgress } from "../engine/progress.js";
 import { readColumnMap } from "../validate/defaults.js";
-import { dashMeansStdio, nonEmptyPath, wholeNumber } from "./values.js";
+import { dashMeansStdio, nonEmptyPath, positiveNumber, wholeNumber } from "./values.js";
 
 interface PortInArgs extends ConnectionArgs {
   input: string;
@@ -80,8 +80,8 @@ function portInOptions(yargs: Argv): Argv<PortInArgs> {
         },
         rate: {
           requiresArg: true,
-          coerce: wholeNumber("rate", 1),
-          describe: "requests started per second at most [number] [default: unlimited]",
+          coerce: positiveNumber("rate", "0.5 is one request every 2 s"),
+          describe: "requests started per second at most; fractions allowed: 0.5 is one every 2 s [number] [default: unlimited]",
         },
         "max-per-request": {
           default: DEFAULT_MAX_PER_REQUEST,
@@ -119,11 +119,11 @@ function portInOptions(yargs: Argv): Argv<PortInArgs> {
   ) as unknown as Argv<PortInArgs>;
 }
 
-function portInCommand(command: "submit" | "plan", describe: string, example: string): PortinCommand<PortInArgs> {
+function portInCommand(command: "submit" | "plan", describe: string, examples: readonly (readonly [string, string])[]): PortinCommand<PortInArgs> {
   return {
     command: `${command} <input>`,
     describe,
-    builder: (yargs) => portInOptions(yargs).example(example, ""),
+    builder: (yargs) => examples.reduce((y, [line, what]) => y.example(line, what), portInOptions(yargs)),
     run: (args, io) => run(command, args, io),
   };
 }
@@ -173,14 +173,15 @@ async function run(command: "submit" | "plan", args: PortInArgs, io: CommandIO):
   }
 }
 
-export const submitCommand = portInCommand(
-  "submit",
-  "validate, look up, group, send, and write results",
-  "$0 submit numbers.csv --base-url https://api.thinktel.ca/rest.svc --defaults customer.json",
-);
+export const submitCommand = portInCommand("submit", "validate, look up, group, send, and write results", [
+  ["$0 submit fixtures/sample.csv", "send the sample sheet to the built-in sandbox (nothing real is ported)"],
+  ["$0 submit acme.csv --base-url https://api.thinktel.ca/rest.svc --user acme", "the real thing; the password from $PORTIN_PASSWORD"],
+  ["$0 submit acme.csv --rate 0.5 --concurrency 2", "gently: one request every 2 s, two in flight"],
+  ["$0 submit acme.csv --retry-unknown", "a re-run that also resends the numbers PortInStatus shows the service lacks"],
+]);
 
-export const planCommand = portInCommand(
-  "plan",
-  "the dry run: everything submit does except the POSTs",
-  "$0 plan numbers.csv --max-per-request 50",
-);
+export const planCommand = portInCommand("plan", "the dry run: everything submit does except the POSTs", [
+  ["$0 plan fixtures/sample.csv", "what the sample sheet would send, in fixtures/sample.plan.csv"],
+  ["$0 plan fixtures/sample.csv --max-per-request 5 --quiet", "smaller requests, no progress display"],
+  ["$0 plan customer.csv --encoding windows-1252 --expand-ranges", "a sheet Excel saved as plain CSV, with range rows"],
+]);
