@@ -4,8 +4,12 @@
  * every PLAIN_EVERY_MS and no control codes, so a log stays readable; `--quiet`, nothing. It
  * reads the engine's counters (engine/progress.ts) on its own timer, so the run never waits on it.
  */
-import { SingleBar } from "cli-progress";
+import { createRequire } from "node:module";
+import type * as CliProgress from "cli-progress";
 import type { RunPhase, RunProgress } from "../engine/progress.js";
+
+/** Loaded only to draw a bar: every other run (cron, tests, lookups) starts without it. */
+const load = createRequire(import.meta.url);
 
 /** Off a terminal, a line this often at most: a cron log gets a heartbeat, not a flood. */
 export const PLAIN_EVERY_MS = 10_000;
@@ -86,7 +90,8 @@ function plainDisplay(progress: RunProgress, stream: NodeJS.WritableStream, now:
 }
 
 function barDisplay(progress: RunProgress, stream: NodeJS.WritableStream, now: () => number): ProgressDisplay {
-  let bar: SingleBar | null = null;
+  const { SingleBar } = load("cli-progress") as typeof CliProgress;
+  let bar: CliProgress.SingleBar | null = null;
   let phase: RunPhase | null = null;
   let since = now();
   const totalOf = (): number => (progress.phase === "sending" ? progress.requests : (progress.totalBytes ?? 0));
