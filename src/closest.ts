@@ -1,6 +1,7 @@
 /** "Did you mean" support, shared by header matching and value conversion. */
 
-function distance(a: string, b: string): number {
+/** Levenshtein distance: edits (insert, delete, substitute) from `a` to `b`. */
+export function distance(a: string, b: string): number {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];

@@ -73,9 +73,9 @@ export function withConnectionOptions<T>(yargs: Argv<T>): Argv<T & ConnectionArg
  * Connects to --base-url with --user/--password, or, without --base-url, starts the
  * built-in sandbox on a free loopback port and says so on stderr.
  */
-export async function connect(args: ConnectionArgs, io: CommandIO, extra: { retries?: number } = {}): Promise<Connection> {
+export async function connect(args: ConnectionArgs, io: CommandIO, extra: { retries?: number; onRetry?: () => void } = {}): Promise<Connection> {
   const retries = extra.retries ?? DEFAULT_RETRIES;
-  const common = { timeoutMs: args.timeout, retries, userAgent: USER_AGENT };
+  const common = { timeoutMs: args.timeout, retries, userAgent: USER_AGENT, ...(extra.onRetry === undefined ? {} : { onRetry: extra.onRetry }) };
   if (args.baseUrl === "") throw new UsageError('--base-url is empty: give the service\'s URL, or leave the option out to use the built-in sandbox');
   if (args.baseUrl === undefined) {
     // Credentials without a service are a forgotten PORTIN_BASE_URL, not a wish for the

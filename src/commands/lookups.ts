@@ -59,7 +59,7 @@ export function table(headers: readonly string[], rows: readonly (readonly strin
 export const trunksCommand = lookupCommand({
   name: "trunks",
   describe: "list the account's SIP trunks (--json for JSON)",
-  example: ["$0 trunks --base-url https://api.thinktel.ca/rest.svc --user acme", "the pilot numbers a sheet's pilot_number may name"],
+  example: ["$0 trunks", "the built-in sandbox's trunks: the pilot numbers a sheet's pilot_number may name"],
   fetch: (client) => client.trunks(),
   headers: ["PILOT NUMBER", "LABEL"],
   row: (t) => [t.pilotNumber, t.label],
@@ -68,7 +68,7 @@ export const trunksCommand = lookupCommand({
 export const offeringsCommand = lookupCommand({
   name: "offerings",
   describe: "list the account's offerings (--json for JSON)",
-  example: ["$0 offerings --json --base-url https://api.thinktel.ca/rest.svc --user acme", "the offerings a sheet's offering_id may name, as JSON"],
+  example: ["$0 offerings --json", "the offerings a sheet's offering_id may name, as JSON (the built-in sandbox's without --base-url)"],
   fetch: (client) => client.offerings(),
   headers: ["OFFERING ID", "TYPE", "TYPE NAME", "PRODUCT NAME"],
   row: (o) => [o.offeringId, String(o.type), isOfferingType(o.type) ? OFFERING_TYPES[o.type] : "(not a port-in type)", o.name],
@@ -77,7 +77,7 @@ export const offeringsCommand = lookupCommand({
 export const providersCommand = lookupCommand({
   name: "providers",
   describe: "list the losing-carrier providers (--json for JSON)",
-  example: ["$0 providers --base-url https://api.thinktel.ca/rest.svc --user acme", "the IDs and names portform.CurrentProvider takes"],
+  example: ["$0 providers --base-url https://api.thinktel.ca/rest.svc --user acme", "the account's losing carriers: the IDs and names portform.CurrentProvider takes"],
   fetch: (client) => client.providers(),
   headers: ["ID", "NAME"],
   row: (p) => [String(p.id), p.name],

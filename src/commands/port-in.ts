@@ -9,6 +9,7 @@ import { UsageError } from "../errors.js";
 import type { CommandResult } from "../exit-codes.js";
 import { exitCodeOfRun } from "../exit-codes.js";
 import { openSheet } from "../input/sheet.js";
+import { checkEncoding, UTF8 } from "../input/decode.js";
 import type { CommandIO } from "../io.js";
 import { defaultResultsPath } from "../paths.js";
 import { DEFAULT_MAX_PER_REQUEST } from "../plan/plan.js";
@@ -18,8 +19,12 @@ import { DEFAULT_RETRIES } from "../service/client.js";
 import { VERSION } from "../version.js";
 import type { PortinCommand } from "./command.js";
 import { connect, withConnectionOptions, type ConnectionArgs } from "./connection.js";
-import { resolveRunPaths } from "./run-paths.js";
-import { dashMeansStdio, nonEmptyPath, wholeNumber } from "./values.js";
+import { defaultsPath, resolveRunPaths } from "./run-paths.js";
+import { noticeSheet } from "./sheet-notices.js";
+import { showProgress, type ProgressDisplay } from "./progress-display.js";
+import { RunProgress } from "../engine/progress.js";
+import { readColumnMap } from "../validate/defaults.js";
+import { dashMeansStdio, nonEmptyPath, positiveNumber, wholeNumber } from "./values.js";
 
 interface PortInArgs extends ConnectionArgs {
   input: string;
@@ -33,6 +38,9 @@ interface PortInArgs extends ConnectionArgs {
   retryUnknown: boolean;
   retryRejected: boolean;
   json: boolean;
+  encoding: string;
+  expandRanges: boolean;
+  quiet: boolean;
 }
 
 /** Beyond these a typo is likelier than a wish: 64 in flight already saturates a core (see README, Performance). */
@@ -72,8 +80,8 @@ function portInOptions(yargs: Argv): Argv<PortInArgs> {
         },
         rate: {
           requiresArg: true,
-          coerce: wholeNumber("rate", 1),
-          describe: "requests started per second at most [number] [default: unlimited]",
+          coerce: positiveNumber("rate", "0.5 is one request every 2 s"),
+          describe: "requests started per second at most; fractions allowed: 0.5 is one every 2 s [number] [default: unlimited]",
         },
         "max-per-request": {
           default: DEFAULT_MAX_PER_REQUEST,
@@ -94,15 +102,28 @@ function portInOptions(yargs: Argv): Argv<PortInArgs> {
           describe: "resend rows an earlier run saw rejected even if they have not changed since (a changed row is resent anyway)",
         },
         json: { type: "boolean", default: false, describe: "print a machine-readable summary on stdout at the end" },
+        quiet: { type: "boolean", default: false, describe: "no progress display (on a terminal, a live bar; otherwise a line every 10 s)" },
+        "expand-ranges": {
+          type: "boolean",
+          default: false,
+          describe: "read a number cell written as a range (416-555-3720 - 3729) as each of its numbers, with a results row each",
+        },
+        encoding: {
+          type: "string",
+          default: UTF8,
+          requiresArg: true,
+          coerce: checkEncoding,
+          describe: "the sheet's encoding when it is not UTF-8: windows-1252 for Excel's plain \"CSV\"; a UTF-16 byte order mark is read without it",
+        },
       }),
   ) as unknown as Argv<PortInArgs>;
 }
 
-function portInCommand(command: "submit" | "plan", describe: string, example: string): PortinCommand<PortInArgs> {
+function portInCommand(command: "submit" | "plan", describe: string, examples: readonly (readonly [string, string])[]): PortinCommand<PortInArgs> {
   return {
     command: `${command} <input>`,
     describe,
-    builder: (yargs) => portInOptions(yargs).example(example, ""),
+    builder: (yargs) => examples.reduce((y, [line, what]) => y.example(line, what), portInOptions(yargs)),
     run: (args, io) => run(command, args, io),
   };
 }
@@ -111,11 +132,18 @@ async function run(command: "submit" | "plan", args: PortInArgs, io: CommandIO):
   if (args.json && (args.results ?? defaultResultsPath(args.input, command)) === "-") {
     throw new UsageError("--json and results on standard output would mix on stdout: give --results PATH");
   }
-  // Header problems refuse the file before anything connects.
-  const sheet = await openSheet(args.input, { stdin: io.stdin });
-  const connection = await connect(args, io, { retries: args.retries });
+  // Header problems, and a bad column mapping, refuse the file before anything connects.
+  const defaults = defaultsPath(args);
+  const columns = defaults === null ? undefined : await readColumnMap(defaults);
+  const sheet = await openSheet(args.input, { stdin: io.stdin, encoding: args.encoding, ...(columns === undefined ? {} : { columns }) });
+  noticeSheet(sheet.layout, io);
+  const progress = new RunProgress();
+  const connection = await connect(args, io, { retries: args.retries, onRetry: () => void progress.retried++ });
+  let display: ProgressDisplay | null = null;
   try {
     const paths = await resolveRunPaths(args, command, connection.sandbox, io);
+    // Started once the start-of-run notices are out, so that the bar never cuts through them.
+    display = showProgress(progress, io.stderr, { isTTY: (io.stderr as { isTTY?: boolean }).isTTY === true, quiet: args.quiet });
     const identity = { baseUrl: connection.serviceName, user: connection.user, version: VERSION };
     const report = await runPortIn(
       {
@@ -127,28 +155,33 @@ async function run(command: "submit" | "plan", args: PortInArgs, io: CommandIO):
         maxPerRequest: args.maxPerRequest,
         retryUnknown: args.retryUnknown,
         retryRejected: args.retryRejected,
+        expandRanges: args.expandRanges,
+        progress,
       },
       { client: connection.client, identity },
       io,
     );
+    display.stop();
     io.stderr.write(formatSummary(report.summary) + "\n");
     if (args.json) io.stdout.write(summaryJson(report.summary, exitCodeOfRun(report)) + "\n");
     if (report.stopped?.kind === "journal") io.stderr.write(`portin: ${report.stopped.error.message}\n`);
     if (report.stopped?.kind === "auth") io.stderr.write(`portin: stopped sending: ${report.stopped.message}\n`);
     return { kind: "port-in", report };
   } finally {
+    display?.stop();
     await connection.close();
   }
 }
 
-export const submitCommand = portInCommand(
-  "submit",
-  "validate, look up, group, send, and write results",
-  "$0 submit numbers.csv --base-url https://api.thinktel.ca/rest.svc --defaults customer.json",
-);
+export const submitCommand = portInCommand("submit", "validate, look up, group, send, and write results", [
+  ["$0 submit fixtures/sample.csv", "send the sample sheet to the built-in sandbox (nothing real is ported)"],
+  ["$0 submit acme.csv --base-url https://api.thinktel.ca/rest.svc --user acme", "the real thing; the password from $PORTIN_PASSWORD"],
+  ["$0 submit acme.csv --rate 0.5 --concurrency 2", "gently: one request every 2 s, two in flight"],
+  ["$0 submit acme.csv --retry-unknown", "a re-run that also resends the numbers PortInStatus shows the service lacks"],
+]);
 
-export const planCommand = portInCommand(
-  "plan",
-  "the dry run: everything submit does except the POSTs",
-  "$0 plan numbers.csv --max-per-request 50",
-);
+export const planCommand = portInCommand("plan", "the dry run: everything submit does except the POSTs", [
+  ["$0 plan fixtures/sample.csv", "what the sample sheet would send, in fixtures/sample.plan.csv"],
+  ["$0 plan fixtures/sample.csv --max-per-request 5 --quiet", "smaller requests, no progress display"],
+  ["$0 plan customer.csv --encoding windows-1252 --expand-ranges", "a sheet Excel saved as plain CSV, with range rows"],
+]);

@@ -29,7 +29,7 @@ export async function resolveRunPaths(args: RunPathArgs, command: "submit" | "pl
   const results = args.results ?? defaultResultsPath(args.input, command === "plan" ? "plan" : sandbox ? "sandbox" : "submit");
   // With the in-process sandbox no journal is kept unasked: its tickets are make-believe.
   const state = args.state ?? (sandbox ? null : defaultStatePath(args.input));
-  const defaults = args.defaults ?? defaultsBeside(args.input);
+  const defaults = defaultsPath(args);
   refuseOverwrites(args.input, results, state);
   if (sandbox) await noticeRealJournal(args.input, results, io);
   if (defaults !== null && args.defaults === undefined) io.stderr.write(`portin: using defaults from ${defaults}\n`);
@@ -37,6 +37,11 @@ export async function resolveRunPaths(args: RunPathArgs, command: "submit" | "pl
     io.stderr.write("portin: no --state: nothing records what is sent, so running this again would send these numbers again\n");
   }
   return { results, defaults, state };
+}
+
+/** `--defaults`, or the defaults file beside the sheet; null for none. */
+export function defaultsPath(args: Pick<RunPathArgs, "input" | "defaults">): string | null {
+  return args.defaults ?? defaultsBeside(args.input);
 }
 
 /**

@@ -17,6 +17,15 @@ export function wholeNumber(option: string, min: number, max = Number.MAX_SAFE_I
   };
 }
 
+/** A number above 0, fractions allowed: `--rate 0.5` is one request every 2 s. */
+export function positiveNumber(option: string, example: string) {
+  return (value: unknown): number => {
+    const n = numberFrom(value);
+    if (Number.isFinite(n) && n > 0) return n;
+    throw new UsageError(`--${option} takes a number above 0 (${example}), not "${String(value)}"`);
+  };
+}
+
 /** A share from 0 to 1, for fault rates. */
 export function share(option: string) {
   return (value: unknown): number => {

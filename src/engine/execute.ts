@@ -6,7 +6,8 @@ import type { Journal } from "../journal/journal.js";
 import { newRequestId } from "../journal/journal.js";
 import type { PortRequest } from "../plan/plan.js";
 import { dispatch } from "../send/dispatch.js";
-import type { DispatchReport } from "../send/dispatch.js";
+import type { DispatchProgress, DispatchReport } from "../send/dispatch.js";
+import type { RunProgress } from "./progress.js";
 import { buildBody } from "../service/body.js";
 import type { ServiceClient } from "../service/client.js";
 
@@ -16,6 +17,7 @@ export interface ExecuteOptions {
   readonly concurrency: number;
   readonly rate: number | null;
   readonly signal: AbortSignal;
+  readonly progress?: RunProgress | null;
 }
 
 export function execute(requests: readonly PortRequest[], options: ExecuteOptions): Promise<DispatchReport> {
@@ -26,5 +28,21 @@ export function execute(requests: readonly PortRequest[], options: ExecuteOption
     concurrency: options.concurrency,
     ratePerSecond: options.rate,
     signal: options.signal,
+    ...(options.progress == null ? {} : { progress: countInto(options.progress) }),
   });
+}
+
+function countInto(progress: RunProgress): DispatchProgress {
+  return {
+    started: () => {
+      progress.inFlight++;
+    },
+    finished: () => {
+      progress.inFlight--;
+      progress.sent++;
+    },
+    added: () => {
+      progress.requests++;
+    },
+  };
 }

@@ -18,6 +18,7 @@ import { rowOutcomes } from "./outcomes.js";
 import { planRun } from "./plan-run.js";
 import { prepare } from "./prepare.js";
 import { writeResults } from "./write.js";
+import type { RunProgress } from "./progress.js";
 
 export interface PortInOptions {
   readonly command: "submit" | "plan";
@@ -33,6 +34,10 @@ export interface PortInOptions {
   readonly maxPerRequest: number;
   readonly retryUnknown: boolean;
   readonly retryRejected: boolean;
+  /** `--expand-ranges`: a range row becomes one row per number. */
+  readonly expandRanges?: boolean;
+  /** Counters a progress display reads; null when nothing shows progress. */
+  readonly progress?: RunProgress | null;
 }
 
 /** The service a run talks to, ready: its client, and whom the journal records. */
@@ -49,7 +54,9 @@ export interface RunReport {
 
 export async function runPortIn(options: PortInOptions, service: Service, io: CommandIO): Promise<RunReport> {
   const started = performance.now();
-  const prepared = await prepare(options.sheet, service.client, options.defaults);
+  const progress = options.progress ?? null;
+  const prepared = await prepare(options.sheet, service.client, options.defaults, { expandRanges: options.expandRanges ?? false, progress });
+  if (progress !== null) progress.phase = "checking";
   // `plan` only reads the journal: a dry run must not block, or be blocked by, a real run.
   const journal = options.command === "submit" && options.state !== null ? await openJournal(options.state, service.identity) : null;
   try {
@@ -72,8 +79,10 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
     });
     let sent: DispatchReport | null = null;
     if (options.command === "submit") {
-      sent = await execute(plan.requests, { client: service.client, journal, concurrency: options.concurrency, rate: options.rate, signal: io.signal });
+      if (progress !== null) Object.assign(progress, { phase: "sending", requests: plan.requests.length });
+      sent = await execute(plan.requests, { client: service.client, journal, concurrency: options.concurrency, rate: options.rate, signal: io.signal, progress });
     }
+    if (progress !== null) progress.phase = "writing";
     const outcomeOf = rowOutcomes(prepared.rows, plan, sent);
     await writeResults(prepared, outcomeOf, results, io);
 

@@ -8,6 +8,9 @@ import type { ServiceClient } from "../service/client.js";
 import { loadDefaults, NO_DEFAULTS } from "../validate/defaults.js";
 import type { CheckedRow, Lookups } from "../validate/types.js";
 import { createValidator } from "../validate/validator.js";
+import { parseNanp } from "../validate/nanp.js";
+import { readRange } from "../validate/ranges.js";
+import type { RunProgress } from "./progress.js";
 
 export interface PreparedRun {
   readonly sheet: Sheet;
@@ -19,20 +22,75 @@ export interface PreparedRun {
    * take ~1 GB, so the others are re-read from the file when the results are written.
    */
   readonly keptCells: ReadonlyMap<number, readonly string[]>;
+  /** The sheet's data row that results row `index` comes from: they differ once a range row has been expanded. */
+  readonly sourceRow: (index: number) => number;
 }
 
-export async function prepare(sheet: Sheet, client: ServiceClient, defaultsPath: string | null): Promise<PreparedRun> {
+export interface PrepareOptions {
+  /** `--expand-ranges`: a range row becomes one row per number (validate/ranges.ts). */
+  readonly expandRanges: boolean;
+  readonly progress?: RunProgress | null;
+}
+
+export async function prepare(sheet: Sheet, client: ServiceClient, defaultsPath: string | null, options: PrepareOptions = { expandRanges: false }): Promise<PreparedRun> {
   const lookups = await fetchLookups(client);
   const defaults = defaultsPath === null ? NO_DEFAULTS : await loadDefaults(defaultsPath, lookups.providers);
   const validator = createValidator({ layout: sheet.layout, lookups, defaults });
   const rows: CheckedRow[] = [];
   const copyable = verbatimTest(sheet.layout.header);
   const keptCells = new Map<number, readonly string[]>();
+  const numberAt = sheet.layout.columns.find((column) => column.role.kind === "number")?.index ?? -1;
+  const expansions = new Expansions();
+  const progress = options.progress ?? null;
+  if (progress !== null) Object.assign(progress, { totalBytes: sheet.size, bytesRead: () => sheet.bytesRead() });
   for await (const row of sheet.rows) {
+    if (progress !== null) progress.rows++;
+    const range = options.expandRanges ? expandable(row.cells[numberAt]) : null;
+    if (range !== null) {
+      // Each number gets its own row and results row: the range row's cells, with the number
+      // cell naming that number, so the results read as a sheet that listed them one by one.
+      for (const number of range) {
+        const cells = row.cells.map((cell, at) => (at === numberAt ? number : cell));
+        keptCells.set(rows.length, cells);
+        rows.push(await validator.check({ index: rows.length, line: row.line, cells }));
+      }
+      expansions.add(rows.length, range.length - 1);
+      continue;
+    }
     if (!sheet.rereadable || !copyable(row.cells)) keptCells.set(rows.length, row.cells);
-    rows.push(await validator.check(row));
+    rows.push(await validator.check(expansions.extra === 0 ? row : { ...row, index: rows.length }));
   }
-  return { sheet, rows, keptCells };
+  return { sheet, rows, keptCells, sourceRow: (index) => expansions.sourceOf(index) };
+}
+
+/** The numbers of a number cell written as a range, or null: only a cell that is not one number is looked at. */
+function expandable(cell: string | undefined): readonly string[] | null {
+  if (cell === undefined || parseNanp(cell).ok) return null;
+  const range = readRange(cell.trim());
+  return range?.kind === "range" ? range.numbers : null;
+}
+
+/** Where results rows and the sheet's data rows part, after each expanded range: a few entries, not one per row. */
+class Expansions {
+  /** Results rows from `from` on come `extra` rows after the sheet's. */
+  private readonly marks: { readonly from: number; readonly extra: number }[] = [];
+  extra = 0;
+
+  add(from: number, rows: number): void {
+    this.extra += rows;
+    this.marks.push({ from, extra: this.extra });
+  }
+
+  sourceOf(index: number): number {
+    let lo = 0;
+    let hi = this.marks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.marks[mid]?.from ?? 0) <= index) lo = mid + 1;
+      else hi = mid;
+    }
+    return index - (lo === 0 ? 0 : (this.marks[lo - 1]?.extra ?? 0));
+  }
 }
 
 async function fetchLookups(client: ServiceClient): Promise<Lookups> {

@@ -11,7 +11,7 @@ import type { PreparedRun } from "./prepare.js";
 const NO_CELLS: readonly string[] = [];
 
 export async function writeResults(prepared: PreparedRun, outcomeOf: (index: number) => RowOutcome, results: ResultsWriter, io: CommandIO): Promise<void> {
-  const { sheet, rows, keptCells } = prepared;
+  const { sheet, rows, keptCells, sourceRow } = prepared;
   const input = await sheet.reread();
   if (sheet.rereadable && input === null) {
     io.stderr.write(`portin: ${sheet.layout.source} changed during the run: its cells are left out of the results\n`);
@@ -19,7 +19,8 @@ export async function writeResults(prepared: PreparedRun, outcomeOf: (index: num
   try {
     for (let i = 0; i < rows.length; i++) {
       const cells = keptCells.get(i);
-      const text = cells === undefined && input !== null ? (input.rowAt(i) ?? (await input.read(i))) : null;
+      const source = cells === undefined && input !== null ? sourceRow(i) : -1;
+      const text = input !== null && source >= 0 ? (input.rowAt(source) ?? (await input.read(source))) : null;
       if (text !== null) await results.writeVerbatim(text, outcomeOf(i));
       else await results.write(cells ?? NO_CELLS, outcomeOf(i));
     }

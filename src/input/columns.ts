@@ -8,7 +8,29 @@ import { findMember, memberNames, type MemberScope } from "../catalog/members.js
 import { closestNames } from "../closest.js";
 import type { Column, ColumnRole } from "./types.js";
 
-const NUMBER_ALIASES = ["number", "telephone_number", "phone_number", "tn"] as const;
+/**
+ * Rows looked at for the header: a customer's sheet often has a title ("Acme - numbers to
+ * port, wave 3") and a blank or date line above it. Beyond this, a sheet without a number
+ * column is refused rather than searched.
+ */
+export const HEADER_SEARCH_ROWS = 10;
+
+export const NUMBER_ALIASES = ["number", "telephone_number", "phone_number", "tn"] as const;
+
+/**
+ * `--defaults` "columns": a customer's own header names (normalized as headers are) and what
+ * each means; null keeps a column as a pass-through without listing it as never sent.
+ */
+export type ColumnMap = ReadonlyMap<string, ColumnRole | null>;
+
+/** A sheet with no number column (perhaps a title row above its header: sheet.ts looks further). */
+export class NoNumberColumnError extends InputError {
+  constructor(message: string) {
+    super(message);
+    // An InputError to everyone but the header search.
+    this.name = "InputError";
+  }
+}
 
 const PLAIN_COLUMNS: ReadonlyMap<string, ColumnRole> = new Map<string, ColumnRole>([
   ...NUMBER_ALIASES.map((alias): [string, ColumnRole] => [alias, { kind: "number" }]),
@@ -34,8 +56,10 @@ export function portinOwner(scope: MemberScope, member: string): string | undefi
 
 const EXTRA_DETAILS = "extradetails";
 
+export const NO_COLUMN_MAP: ColumnMap = new Map();
+
 /** Case-insensitive, trimmed, with space, `-` and `_` treated alike (docs/contract.md §3). */
-function normalize(name: string): string {
+export function normalize(name: string): string {
   return name.trim().toLowerCase().replace(/[\s-]/g, "_");
 }
 
@@ -49,8 +73,8 @@ function describe(column: Column): string {
   return `column ${column.index + 1} "${column.header}"`;
 }
 
-function memberRole(source: string, index: number, header: string, prefix: string, memberPart: string, scope: MemberScope): ColumnRole {
-  const column = `${source}: column ${index + 1} "${header}"`;
+/** `column` names the cell in messages: `sheet.csv: column 3 "portform.x"`. */
+function memberRole(column: string, prefix: string, memberPart: string, scope: MemberScope): ColumnRole {
   const member = memberPart.trim();
   const dot = member.indexOf(".");
   if (scope === "portform" && dot >= 0 && member.slice(0, dot).trim().toLowerCase() === EXTRA_DETAILS) {
@@ -73,7 +97,8 @@ function memberRole(source: string, index: number, header: string, prefix: strin
   throw new InputError(`${column} names no ${scopeName} member${hint}`);
 }
 
-function roleOf(source: string, index: number, header: string): ColumnRole {
+/** What a header (or a column mapping's target) means; `column` names it in messages. */
+export function roleOf(column: string, header: string): ColumnRole {
   const trimmed = header.trim();
   const plain = PLAIN_COLUMNS.get(normalize(trimmed));
   if (plain !== undefined) return plain;
@@ -82,7 +107,7 @@ function roleOf(source: string, index: number, header: string): ColumnRole {
   const prefix = trimmed.slice(0, dot).trim();
   const scope = scopeOf(prefix);
   if (scope === undefined) return { kind: "passthrough" };
-  return memberRole(source, index, header, prefix, trimmed.slice(dot + 1), scope);
+  return memberRole(column, prefix, trimmed.slice(dot + 1), scope);
 }
 
 /** What two columns would both set, or undefined when a column may repeat (passthrough). */
@@ -105,9 +130,13 @@ function meaningOf(role: ColumnRole): string | undefined {
   }
 }
 
-/** Matches every header cell to its role; throws InputError for a sheet that cannot be used. */
-export function matchColumns(source: string, header: readonly string[]): Column[] {
-  const columns: Column[] = header.map((cell, index) => ({ index, header: cell, role: roleOf(source, index, cell) }));
+/** Matches every header cell to its role, `map` first; throws InputError for a sheet that cannot be used. */
+export function matchColumns(source: string, header: readonly string[], map: ColumnMap = NO_COLUMN_MAP): Column[] {
+  const columns: Column[] = header.map((cell, index) => {
+    const mapped = map.size === 0 ? undefined : map.get(normalize(cell));
+    if (mapped === undefined) return { index, header: cell, role: roleOf(`${source}: column ${index + 1} "${cell}"`, cell) };
+    return { index, header: cell, role: mapped ?? { kind: "passthrough" }, mapped: true };
+  });
   const seen = new Map<string, Column>();
   for (const column of columns) {
     const meaning = meaningOf(column.role);
@@ -120,7 +149,7 @@ export function matchColumns(source: string, header: readonly string[]): Column[
   }
   if (!seen.has("the number")) {
     const names = NUMBER_ALIASES.map((alias) => `"${alias}"`).join(", ");
-    throw new InputError(`${source}: no number column; name the column of numbers to port one of ${names}`);
+    throw new NoNumberColumnError(`${source}: no number column; name the column of numbers to port one of ${names}, or map yours in --defaults "columns"`);
   }
   return columns;
 }

@@ -3,6 +3,8 @@
  * appears most often outside quotes. Fed chunk by chunk so the sheet is never buffered
  * beyond its first line.
  */
+import { HEADER_SEARCH_ROWS } from "./columns.js";
+
 export type Delimiter = "," | ";" | "\t";
 
 const QUOTE = 0x22;
@@ -18,6 +20,7 @@ export class DelimiterSniffer {
   private commas = 0;
   private semicolons = 0;
   private tabs = 0;
+  private lines = 0;
   /** True once the whole header line has been seen. */
   done = false;
 
@@ -31,8 +34,13 @@ export class DelimiterSniffer {
       } else if (this.inQuotes) {
         continue;
       } else if (byte === LF || byte === CR) {
-        // Blank lines before the header are skipped like every other blank line.
-        if (this.seenContent) this.done = true;
+        // Blank lines before the header are skipped like every other blank line; so is a
+        // title line without any delimiter, which says nothing of the header's.
+        if (this.seenContent) {
+          this.lines++;
+          this.done = this.commas + this.semicolons + this.tabs > 0 || this.lines >= HEADER_SEARCH_ROWS;
+          this.seenContent = false;
+        }
       } else {
         this.seenContent = true;
         if (byte === COMMA) this.commas++;

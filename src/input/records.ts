@@ -103,7 +103,14 @@ export class RecordEnds {
   private offsets = new Float64Array(1024);
   /** Where a row starts when skipped records lie between it and the row before: rare, so a map. */
   private readonly starts = new Map<number, number>();
+  /** Records above the header (a title row): row indexes count from the header's record. */
+  private base = 0;
   length = 0;
+
+  /** The first `records` records were title rows above the header, not the header. */
+  dropFirst(records: number): void {
+    this.base = records;
+  }
 
   push(offset: number): void {
     if (this.length === this.offsets.length) {
@@ -121,12 +128,12 @@ export class RecordEnds {
 
   /** The end of record `index - 1` (the header is record 0): where data row `index - 1` ends. */
   at(index: number): number {
-    return this.offsets[index] ?? NaN;
+    return this.offsets[index + this.base] ?? NaN;
   }
 
   /** Where data row `index` starts: after the record before it and any records skipped since. */
   startOf(index: number): number {
-    return this.starts.get(index) ?? this.at(index);
+    return this.starts.get(index + this.base) ?? this.at(index);
   }
 }
 

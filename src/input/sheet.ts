@@ -7,7 +7,8 @@ import { open, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { Readable, pipeline } from "node:stream";
 import { InputError } from "../errors.js";
-import { matchColumns } from "./columns.js";
+import type { ColumnMap } from "./columns.js";
+import { HEADER_SEARCH_ROWS, matchColumns, NoNumberColumnError, NUMBER_ALIASES } from "./columns.js";
 import { DelimiterSniffer } from "./delimiter.js";
 import { LimitExceeded, MAX_ROW_CHARS, MAX_SHEET_BYTES } from "./limits.js";
 import { RawRows } from "./raw.js";
@@ -15,13 +16,19 @@ import { SheetRecordParser, readFailure } from "./records.js";
 import { describeSystemError } from "../system-error.js";
 import type { SheetLayout, SheetRow } from "./types.js";
 import { Utf8Check } from "./utf8.js";
+import { decodeInput, UTF8 } from "./decode.js";
 
 export interface OpenSheetOptions {
   /** Where `-` reads from; process.stdin unless a test supplies another stream. */
   readonly stdin?: NodeJS.ReadableStream;
   /** MAX_SHEET_BYTES unless a test lowers it: reading 256 MiB to reach the real one takes 7 s. */
   readonly maxBytes?: number;
+  /** `--defaults` "columns": the customer's own header names (column-map.ts). */
+  readonly columns?: ColumnMap;
+  /** `--encoding`, checked (decode.ts); UTF-8 when absent. A byte order mark overrides it. */
+  readonly encoding?: string;
 }
+
 
 export interface Sheet {
   readonly layout: SheetLayout;
@@ -34,6 +41,10 @@ export interface Sheet {
    * when the sheet is not rereadable or the file has changed since it was read.
    */
   reread(): Promise<RawRows | null>;
+  /** The file's size in bytes, for a progress display; null for standard input and a pipe. */
+  readonly size: number | null;
+  /** Bytes parsed so far (of the UTF-8 text, for a decoded sheet). */
+  bytesRead(): number;
   /** Once every row has been read: how the file is written, for results that open the same way (docs/contract.md §6). */
   textFormat(): TextFormat;
 }
@@ -78,6 +89,8 @@ async function readHead(source: string, chunks: AsyncIterator<unknown>): Promise
       sniffer.feed(chunk);
     }
   } catch (error) {
+    // Already one line naming the file and line (a sheet not in its encoding).
+    if (error instanceof InputError) throw error;
     throw new InputError(`cannot read ${source}: ${describeSystemError(error)}`, { cause: error });
   }
   return { head, sniffer };
@@ -85,7 +98,9 @@ async function readHead(source: string, chunks: AsyncIterator<unknown>): Promise
 
 /** docs/contract.md §3: the sheet is UTF-8; a chunk that is not stops the stream before the parser sees it. */
 function notUtf8(source: string, line: number): InputError {
-  return new InputError(`${source}: line ${line}: not UTF-8 text (save the sheet as "CSV UTF-8"); nothing was sent`);
+  return new InputError(
+    `${source}: line ${line}: not UTF-8 text (save the sheet as "CSV UTF-8", or give --encoding windows-1252 for Excel's plain "CSV"); nothing was sent`,
+  );
 }
 
 async function* replay(source: string, head: readonly Buffer[], rest: AsyncIterator<unknown>, maxBytes: number): AsyncGenerator<Buffer> {
@@ -115,12 +130,13 @@ async function* replay(source: string, head: readonly Buffer[], rest: AsyncItera
   }
 }
 
-async function* dataRows(source: string, parser: SheetRecordParser, records: AsyncIterator<SheetRow>): AsyncGenerator<SheetRow> {
+/** `titleRows` records above the header were numbered as rows by the parser: data rows count from 0 below it. */
+async function* dataRows(source: string, parser: SheetRecordParser, records: AsyncIterator<SheetRow>, titleRows: number): AsyncGenerator<SheetRow> {
   try {
     for (;;) {
       const next = await records.next();
       if (next.done === true) return;
-      yield next.value;
+      yield titleRows === 0 ? next.value : { ...next.value, index: next.value.index - titleRows };
     }
   } catch (error) {
     throw readFailure(source, parser, error);
@@ -136,7 +152,8 @@ export async function openSheet(path: string, options: OpenSheetOptions = {}): P
   // What the file was when it was read; a second read must find it unchanged.
   const before = fromStdin ? null : await stat(path).catch(() => null);
   const input = fromStdin ? (options.stdin ?? process.stdin) : createReadStream(path);
-  const chunks = (input as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+  const decoded = decodeInput(source, (input as AsyncIterable<unknown>)[Symbol.asyncIterator](), options.encoding ?? UTF8);
+  const chunks = decoded.chunks;
 
   const { head, sniffer } = await readHead(source, chunks);
   const parser = new SheetRecordParser(sniffer.delimiter);
@@ -145,28 +162,44 @@ export async function openSheet(path: string, options: OpenSheetOptions = {}): P
   const records = parser[Symbol.asyncIterator]() as AsyncIterator<SheetRow>;
 
   let header: SheetRow | undefined;
+  let layout: SheetLayout | undefined;
+  const above: SheetRow[] = [];
+  let firstRefusal: NoNumberColumnError | null = null;
   try {
-    const first = await records.next();
-    header = first.done === true ? undefined : first.value;
+    while (layout === undefined && above.length < HEADER_SEARCH_ROWS) {
+      const next = await records.next();
+      header = next.done === true ? undefined : next.value;
+      if (header === undefined) break;
+      try {
+        const columns = matchColumns(source, header.cells, options.columns);
+        layout = { source, baseDir, delimiter: sniffer.delimiter, header: header.cells, columns, headerLine: header.line };
+      } catch (error) {
+        // The first row's other problems (an unknown member) are the header's: refused as
+        // they stand. Below a row without a number column, a row is a header or it is not.
+        if (above.length === 0 && !(error instanceof NoNumberColumnError)) throw error;
+        firstRefusal ??= error as NoNumberColumnError;
+        above.push(header);
+      }
+    }
   } catch (error) {
     parser.destroy();
     throw readFailure(source, parser, error);
   }
-  if (header === undefined) {
+  if (layout === undefined) {
     parser.destroy();
-    throw new InputError(`${source}: the file is empty; it needs a header row with a number column`);
+    if (firstRefusal === null) throw new InputError(`${source}: the file is empty; it needs a header row with a number column`);
+    // A first row of several names is the header itself, lacking a number column; a
+    // first row of one cell is a title, and the refusal says so.
+    const looksLikeTitle = (above[0]?.cells ?? []).filter((cell) => cell.trim() !== "").length <= 1;
+    throw above.length === 1 || !looksLikeTitle ? firstRefusal : noHeader(source, above);
   }
-  let layout: SheetLayout;
-  try {
-    layout = { source, baseDir, delimiter: sniffer.delimiter, header: header.cells, columns: matchColumns(source, header.cells) };
-  } catch (error) {
-    parser.destroy();
-    throw error;
-  }
+  parser.ends.dropFirst(above.length);
   // The BOM, if any, has been read with the header: the encoding is settled.
   // Only a regular file can be read twice: a pipe or FIFO named as a path (/dev/stdin, <(…))
   // stats fine but cannot seek, so its cells stay in memory as standard input's do.
-  const rereadable = before !== null && before.isFile() && parser.rawLayout.utf8;
+  // A decoded sheet's byte offsets are of its UTF-8 form, not of the file: it is not copied byte for byte.
+  const transcoded = decoded.encoding() !== UTF8;
+  const rereadable = before !== null && before.isFile() && parser.rawLayout.utf8 && !transcoded;
   const reread = async (): Promise<RawRows | null> => {
     const { recordDelimiter } = parser.rawLayout;
     if (before === null || !rereadable || recordDelimiter === undefined) return null;
@@ -179,7 +212,24 @@ export async function openSheet(path: string, options: OpenSheetOptions = {}): P
     }
     return new RawRows(file, parser.ends, recordDelimiter);
   };
-  const bom = Buffer.concat(head.slice(0, 3)).subarray(0, 3).equals(UTF8_BOM);
+  // Results of a decoded sheet are UTF-8 with a BOM, which is how Excel knows to read them as UTF-8.
+  const bom = transcoded || Buffer.concat(head.slice(0, 3)).subarray(0, 3).equals(UTF8_BOM);
   const textFormat = (): TextFormat => ({ bom, lineEnd: parser.rawLayout.recordDelimiter?.toString("latin1") ?? "\n" });
-  return { layout, rows: dataRows(source, parser, records), rereadable, reread, textFormat };
+  const size = before !== null && before.isFile() && !transcoded ? before.size : null;
+  return { layout, rows: dataRows(source, parser, records, above.length), rereadable, reread, textFormat, size, bytesRead: () => parser.info.bytes };
 }
+
+/** No row of the first few names a number column: name the first one, which may be a title. */
+function noHeader(source: string, rows: readonly SheetRow[]): InputError {
+  const first = rows[0];
+  const text = (first?.cells ?? []).filter((cell) => cell.trim() !== "").join(", ");
+  const shown = text.length > TITLE_SHOWN_AT_MOST ? `${text.slice(0, TITLE_SHOWN_AT_MOST)}…` : text;
+  const names = NUMBER_ALIASES.map((alias) => `"${alias}"`).join(", ");
+  return new NoNumberColumnError(
+    `${source}: no number column in lines ${first?.line ?? 1}-${rows.at(-1)?.line ?? 1} (line ${first?.line ?? 1} reads ${JSON.stringify(shown)}); ` +
+      `name the column of numbers to port one of ${names}, or map yours in --defaults "columns"`,
+  );
+}
+
+/** How much of a would-be title a refusal quotes. */
+const TITLE_SHOWN_AT_MOST = 60;

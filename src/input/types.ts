@@ -18,6 +18,8 @@ export interface Column {
   /** The header cell as the user wrote it (BOM stripped). */
   readonly header: string;
   readonly role: ColumnRole;
+  /** Its meaning comes from the `--defaults` "columns" mapping, not from its name. */
+  readonly mapped?: true;
 }
 
 export interface SheetLayout {
@@ -28,6 +30,8 @@ export interface SheetLayout {
   readonly delimiter: "," | ";" | "\t";
   readonly header: readonly string[];
   readonly columns: readonly Column[];
+  /** 1-based line of the header: after any title rows above it. */
+  readonly headerLine?: number;
 }
 
 export interface SheetRow {

@@ -16,6 +16,8 @@ export interface RunSummary {
   readonly next: readonly { readonly step: NextStep; readonly status: RowStatus; readonly rows: number }[];
   /** "POST /v2/NumberPorts/Inbound/DIDs" -> requests, keys sorted. */
   readonly requestsByOperation: Readonly<Record<string, number>>;
+  /** Rows per operation and status, keys sorted; NO_OPERATION for rows that never got one. Statuses with no rows are left out. */
+  readonly rowsByOperation: Readonly<Record<string, Readonly<Partial<Record<RowStatus, number>>>>>;
   readonly requests: number;
   readonly elapsedMs: number;
   /** The results path, or "-" for standard output. */
@@ -26,8 +28,8 @@ export interface RunSummary {
 
 export interface SummaryInput {
   readonly command: "submit" | "plan";
-  /** Every row's outcome; only `status` and `next` are read. */
-  readonly outcomes: Iterable<Pick<RowOutcome, "status" | "next">>;
+  /** Every row's outcome; only `status`, `next` and `operation` are read. */
+  readonly outcomes: Iterable<Pick<RowOutcome, "status" | "next"> & { readonly operation?: string }>;
   /** For submit, the requests sent; for plan, the requests a submit would send. */
   readonly requests: Iterable<{ readonly operation: Operation }>;
   readonly elapsedMs: number;
@@ -35,11 +37,19 @@ export interface SummaryInput {
   readonly service: string;
 }
 
+/** How the summary names the rows that never got as far as an operation (most invalid rows). */
+export const NO_OPERATION = "(no operation)";
+
 export function summarize(input: SummaryInput): RunSummary {
   const counts = Object.fromEntries(ROW_STATUSES.map((status) => [status, 0])) as Record<RowStatus, number>;
   const steps = new Map<NextStep, { status: RowStatus; rows: number }>();
+  const byOperation = new Map<string, Partial<Record<RowStatus, number>>>();
   for (const outcome of input.outcomes) {
     counts[outcome.status] += 1;
+    const operation = outcome.operation || NO_OPERATION;
+    let cell = byOperation.get(operation);
+    if (cell === undefined) byOperation.set(operation, (cell = {}));
+    cell[outcome.status] = (cell[outcome.status] ?? 0) + 1;
     const step = outcome.next ?? USUAL_NEXT_STEP[outcome.status];
     if (step === undefined) continue;
     const seen = steps.get(step);
@@ -58,12 +68,14 @@ export function summarize(input: SummaryInput): RunSummary {
     requests += 1;
   }
   // Sorted so the same run always prints (and serializes) the same way.
-  const requestsByOperation = Object.fromEntries([...perOperation].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const requestsByOperation = Object.fromEntries([...perOperation].sort(byName));
+  const rowsByOperation = Object.fromEntries([...byOperation].sort(byName));
   return {
     command: input.command,
     counts,
     next,
     requestsByOperation,
+    rowsByOperation,
     requests,
     elapsedMs: Math.round(input.elapsedMs),
     results: input.results,
@@ -84,9 +96,7 @@ export function formatSummary(s: RunSummary): string {
     const rate = s.requests > 0 && s.elapsedMs > 0 ? `, ${(s.requests / (s.elapsedMs / 1000)).toFixed(1)} requests/s` : "";
     lines.push(`sent ${plural(s.requests, "request")} in ${elapsed}${rate}`);
   }
-  const operations = Object.entries(s.requestsByOperation);
-  const width = Math.max(0, ...operations.map(([, count]) => String(count).length));
-  for (const [operation, count] of operations) lines.push(`  ${String(count).padStart(width)}  ${operation}`);
+  lines.push(...operationTable(s));
 
   const where = s.results === "-" ? "the results on standard output" : s.results;
   lines.push(`service: ${s.service === BUILT_IN_SANDBOX ? `${BUILT_IN_SANDBOX} (nothing real was ported)` : s.service}`);
@@ -94,6 +104,33 @@ export function formatSummary(s: RunSummary): string {
 
   for (const { step, rows } of s.next) lines.push(`next: ${adviceFor(step, rows, where)}`);
   return lines.join("\n");
+}
+
+/** The rows of each status per operation, and its requests, as an aligned table; "" when no row reached any. */
+function operationTable(s: RunSummary): string[] {
+  const statuses = ROW_STATUSES.filter((status) => s.counts[status] > 0);
+  const operations = [...new Set([...Object.keys(s.requestsByOperation), ...Object.keys(s.rowsByOperation)])].sort((a, b) =>
+    // Rows without an operation go last, just above the total.
+    a === NO_OPERATION ? 1 : b === NO_OPERATION ? -1 : byName([a], [b]),
+  );
+  if (operations.length === 0) return [];
+  const requestsHeader = s.command === "plan" ? "requests to send" : "requests";
+  const header = ["", requestsHeader, ...statuses];
+  const cell = (n: number | undefined): string => (n === undefined || n === 0 ? "-" : String(n));
+  const body = operations.map((operation) => [
+    operation,
+    cell(s.requestsByOperation[operation]),
+    ...statuses.map((status) => cell(s.rowsByOperation[operation]?.[status])),
+  ]);
+  const total = ["total", cell(s.requests), ...statuses.map((status) => cell(s.counts[status]))];
+  const table = [header, ...body, total];
+  const widths = header.map((_, i) => Math.max(...table.map((row) => (row[i] ?? "").length)));
+  // The operation left-aligned, the counts right-aligned under their headings.
+  return table.map((row) => `  ${row.map((text, i) => (i === 0 ? text.padEnd(widths[0] ?? 0) : text.padStart(widths[i] ?? 0))).join("  ")}`.trimEnd());
+}
+
+function byName([a]: readonly [string, ...unknown[]], [b]: readonly [string, ...unknown[]]): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** One JSON document for stdout (--json), keys in a stable order, with the run's exit code. */
@@ -104,6 +141,7 @@ export function summaryJson(s: RunSummary, exitCode: number): string {
     next: s.next.map(({ step, status, rows }) => ({ step, status, rows, advice: adviceFor(step, rows, s.results === "-" ? "the results" : s.results) })),
     requests: s.requests,
     requestsByOperation: s.requestsByOperation,
+    rowsByOperation: s.rowsByOperation,
     elapsedMs: s.elapsedMs,
     results: s.results,
     service: s.service,

@@ -46,6 +46,14 @@ export interface DispatchOptions {
   readonly concurrency: number;
   readonly ratePerSecond: number | null;
   readonly signal: AbortSignal;
+  /** Told as requests start, end, and are added (a resend): for a progress display. */
+  readonly progress?: DispatchProgress;
+}
+
+export interface DispatchProgress {
+  started(): void;
+  finished(): void;
+  added(): void;
 }
 
 /** Why the run stopped starting requests before the end, if it did. */
@@ -97,12 +105,14 @@ export async function dispatch(requests: readonly PortRequest[], options: Dispat
         return;
       }
     }
-    const outcome = await options.submit(request);
+    options.progress?.started();
+    const outcome = await options.submit(request).finally(() => options.progress?.finished());
     let result = resultOf(outcome, request);
     const rest = result.named === null ? [] : request.numbers.filter((row) => !(result.named as ReadonlyMap<string, string>).has(row.number));
     if (mayResend && rest.length > 0) {
       const again: PortRequest = { ...request, sequence: nextSequence++, numbers: rest };
       resent.push(again);
+      options.progress?.added();
       result = { ...result, resentAs: again };
     }
     results.set(request.sequence, result);

@@ -64,6 +64,8 @@ export interface ClientOptions {
   userAgent: string;
   /** Longest single backoff wait; default 30 s. Tests shorten it. */
   backoffLimitMs?: number;
+  /** Told of each automatic retry as it is made: for a progress display. */
+  onRetry?: () => void;
 }
 
 export interface ServiceClient {
@@ -96,6 +98,7 @@ export function createClient(options: ClientOptions): ServiceClient {
     followRedirect: false,
     responseType: "text",
     agent: { http: new HttpAgent(KEEP_ALIVE), https: new HttpsAgent(KEEP_ALIVE) },
+    ...(options.onRetry === undefined ? {} : { hooks: { beforeRetry: [() => options.onRetry?.()] } }),
   });
   const exchange = (method: "GET" | "POST", path: string, body?: Record<string, unknown>) =>
     send(http, { method, path, body, base, scrub, timeoutMs: options.timeoutMs, retries: options.retries, backoffLimitMs });

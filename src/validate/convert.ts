@@ -8,6 +8,7 @@ import type { Provider } from "../catalog/account.js";
 import { closestNames } from "../closest.js";
 import type { FileAttacher } from "./files.js";
 import { parseNanp } from "./nanp.js";
+import { excelInteger, looseCountry, looseLocale, looseTime, MORE_BOOLEANS, portablePath, providersByWords, readDate, SECOND_LOCALE_NONE } from "./writings.js";
 
 export type Converted = { readonly ok: true; readonly value: MemberValue } | { readonly ok: false; readonly reason: string };
 
@@ -42,7 +43,10 @@ const INT_RE = /^[+-]?\d+$/;
 function toInt(raw: RawValue): Converted {
   const text = asText(raw);
   const value = Number(text);
-  return INT_RE.test(text) && Number.isSafeInteger(value) ? ok(value) : fail(`${quote(text)} is not an integer`);
+  if (INT_RE.test(text) && Number.isSafeInteger(value)) return ok(value);
+  // Excel's `300451.0`: tried only once the strict reading has failed.
+  const whole = excelInteger(text);
+  return whole !== null && Number.isSafeInteger(Number(whole)) ? ok(Number(whole)) : fail(`${quote(text)} is not an integer`);
 }
 
 const BOOLEANS: ReadonlyMap<string, boolean> = new Map([
@@ -52,11 +56,12 @@ const BOOLEANS: ReadonlyMap<string, boolean> = new Map([
   ["false", false],
   ["no", false],
   ["0", false],
+  ...MORE_BOOLEANS,
 ]);
 function toBool(raw: RawValue): Converted {
   const text = asText(raw);
   const value = BOOLEANS.get(text.toLowerCase());
-  return value === undefined ? fail(`${quote(text)} is not a boolean (true/false, yes/no, 1/0)`) : ok(value);
+  return value === undefined ? fail(`${quote(text)} is not a boolean (true/false, yes/no, Y/N, oui/non, 1/0)`) : ok(value);
 }
 
 function toPhone(raw: RawValue): Converted {
@@ -75,7 +80,6 @@ function toPhoneList(raw: RawValue): Converted {
 }
 
 const LOCALE_NAMES = ["EnglishUS", "EnglishUK", "EnglishCA", "UserDefined1", "UserDefined2", "FrenchCA", "SpanishLatinAmerica"];
-const SECOND_LOCALE_NONE = 9;
 /** Names compared without case, spaces, `-` or `_`: "English CA" = "englishca". */
 const normalizeName = (text: string): string => text.toLowerCase().replace(/[\s_-]+/g, "");
 
@@ -92,15 +96,17 @@ function localeConverter(second: boolean): Converter {
   const accepted = second ? "0-6, 9 or a name: EnglishUS … SpanishLatinAmerica, None" : "0-6 or a name: EnglishUS, EnglishUK, EnglishCA, UserDefined1, UserDefined2, FrenchCA, SpanishLatinAmerica";
   return (raw) => {
     const text = asText(raw);
-    const code = codes.get(normalizeName(text));
-    return code === undefined ? fail(`${quote(text)} is not a locale (${accepted})`) : ok(code);
+    const code = codes.get(normalizeName(text)) ?? looseLocale(text, second);
+    return code === undefined ? fail(`${quote(text)} is not a locale (${accepted}, or en-CA, fr-CA, English, French…)`) : ok(code);
   };
 }
 
 function toCountry(raw: RawValue): Converted {
   const text = asText(raw);
   const upper = text.toUpperCase();
-  return upper === "CA" || upper === "US" ? ok(upper) : fail(`${quote(text)} is not a country (CA or US)`);
+  if (upper === "CA" || upper === "US") return ok(upper);
+  const named = looseCountry(text);
+  return named === undefined ? fail(`${quote(text)} is not a country (CA or US; Canada, USA)`) : ok(named);
 }
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -112,14 +118,18 @@ function toDate(raw: RawValue): Converted {
     const date = new Date(Date.UTC(year, month - 1, day));
     if (date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day) return ok(text);
   }
-  return fail(`${quote(text)} is not a date (YYYY-MM-DD)`);
+  // Other orders, names of months, and why a date is not one: only once the strict reading failed.
+  const read = readDate(text);
+  return read.ok ? ok(read.value) : fail(read.reason);
 }
 
 const TIME_RE = /^([01]?\d|2[0-3]):([0-5]\d)$/;
 function toTime(raw: RawValue): Converted {
   const text = asText(raw);
   const match = TIME_RE.exec(text);
-  return match ? ok(`${(match[1] ?? "").padStart(2, "0")}:${match[2] ?? ""}`) : fail(`${quote(text)} is not a time (HH:MM, Eastern)`);
+  if (match) return ok(`${(match[1] ?? "").padStart(2, "0")}:${match[2] ?? ""}`);
+  const loose = looseTime(text);
+  return loose === undefined ? fail(`${quote(text)} is not a time (HH:MM, Eastern)`) : ok(loose);
 }
 
 /** `"Key=Value;Key2=Value2"`, as a --defaults file may write ExtraDetails; a sheet has a column per Key instead. */
@@ -145,15 +155,19 @@ function providerConverter(providers: readonly Provider[]): Converter {
   // A sheet names the same few carriers again and again: resolve each spelling once.
   const seen = new Map<string, Converted>();
   function resolveProvider(text: string): Converted {
-    if (INT_RE.test(text)) {
-      const id = Number(text);
+    const digits = INT_RE.test(text) ? text : excelInteger(text);
+    if (digits !== null) {
+      const id = Number(digits);
       if (byId.has(id)) return ok(id);
     }
-    const matches = byName.get(text.toLowerCase()) ?? [];
+    const exact = byName.get(text.toLowerCase()) ?? [];
+    // A name as people say it ("TELUS", "Videotron"): by words, ignoring case and accents.
+    const matches = exact.length > 0 ? exact : providersByWords(text, providers);
     const [only] = matches;
     if (matches.length === 1 && only) return ok(only.id);
     if (matches.length > 1) {
-      return fail(`${quote(text)} matches several providers: ${matches.map(describe).join(", ")}; give the provider ID instead`);
+      const instead = exact.length > 1 ? "give the provider ID instead" : "write the one meant in full, or its ID";
+      return fail(`${quote(text)} matches several providers: ${matches.map(describe).join(", ")}; ${instead}`);
     }
     const near = closestNames(text, providers.map((p) => p.name), 3);
     const hint = near.length > 0 ? `closest: ${near.join(", ")}; ` : "";
@@ -196,7 +210,7 @@ export function converterFor(type: MemberType, env: ConvertEnv): Converter {
     case "time":
       return toTime;
     case "files":
-      return (raw) => env.files.attach(splitList(raw));
+      return (raw) => env.files.attach(splitList(raw).map(portablePath));
     case "extraDetails":
       return toExtraDetails;
     case "provider":

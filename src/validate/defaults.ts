@@ -6,7 +6,9 @@
 import { open } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { InputError } from "../errors.js";
-import { portinOwner } from "../input/columns.js";
+import type { ColumnMap } from "../input/columns.js";
+import { NO_COLUMN_MAP, portinOwner } from "../input/columns.js";
+import { checkColumnMap } from "../input/column-map.js";
 import type { MemberInfo, MemberScope, MemberValue } from "../catalog/members.js";
 import { findMember, memberNames } from "../catalog/members.js";
 import type { Provider } from "../catalog/account.js";
@@ -147,9 +149,8 @@ async function readAtMost(path: string, limit: number): Promise<Buffer | null> {
   }
 }
 
-/** Loads and converts a defaults file; `readFile` is for attachments it names (tests count reads). */
-export async function loadDefaults(path: string, providers: readonly Provider[], readAttachment?: ReadFile): Promise<Defaults> {
-  const where = `--defaults file ${JSON.stringify(path)}`;
+/** The file's JSON object; `where` names it in messages. */
+async function readDefaultsJson(path: string, where: string): Promise<Record<string, unknown>> {
   let text: string;
   try {
     const bytes = await readAtMost(path, MAX_DEFAULTS_BYTES);
@@ -167,8 +168,30 @@ export async function loadDefaults(path: string, providers: readonly Provider[],
     throw new InputError(`${where}: ${at}: not valid JSON (${syntaxReason(error)}); fix the file`, { cause: error });
   }
   if (!isObject(json)) {
-    throw new InputError(`${where} must hold a JSON object {"portForm": {…}, "request": {…}, "item": {…}}`);
+    throw new InputError(`${where} must hold a JSON object {"portForm": {…}, "request": {…}, "item": {…}, "columns": {…}}`);
   }
+  return json;
+}
+
+const whereOf = (path: string): string => `--defaults file ${JSON.stringify(path)}`;
+
+/** The key of the column mapping (docs/contract.md §3), read before the sheet is opened: readColumnMap. */
+const COLUMNS_KEY = "columns";
+
+/**
+ * The defaults file's "columns" mapping, checked: read before the sheet is opened, since the
+ * header is matched with it, and so before anything connects.
+ */
+export async function readColumnMap(path: string): Promise<ColumnMap> {
+  const json = await readDefaultsJson(path, whereOf(path));
+  const entry = Object.entries(json).find(([key]) => key.toLowerCase() === COLUMNS_KEY);
+  return entry === undefined ? NO_COLUMN_MAP : checkColumnMap(whereOf(path), entry[1]);
+}
+
+/** Loads and converts a defaults file; `readFile` is for attachments it names (tests count reads). */
+export async function loadDefaults(path: string, providers: readonly Provider[], readAttachment?: ReadFile): Promise<Defaults> {
+  const where = whereOf(path);
+  const json = await readDefaultsJson(path, where);
 
   // Attachments a defaults file names are confined to its own folder, as a sheet's are to the sheet's.
   const folder = { dir: dirname(resolve(path)), name: "the --defaults file's folder" };
@@ -177,9 +200,11 @@ export async function loadDefaults(path: string, providers: readonly Provider[],
   // Every problem is reported at once, as "path: message", so one edit fixes the file.
   const problems: string[] = [];
   for (const [sectionName, members] of Object.entries(json)) {
+    // Checked by readColumnMap when the sheet was opened.
+    if (sectionName.toLowerCase() === COLUMNS_KEY) continue;
     const section = SECTIONS.get(sectionName.toLowerCase());
     if (section === undefined) {
-      problems.push(`${sectionName}: unknown key (expected portForm, request or item)`);
+      problems.push(`${sectionName}: unknown key (expected portForm, request, item or columns)`);
       continue;
     }
     if (!isObject(members)) {

@@ -47,8 +47,16 @@ function invalid(text: string, why: string): ParsedNumber {
   return { ok: false, reason: `${JSON.stringify(text)} is not a valid NANP number (${why})` };
 }
 
+/** `4165552104.0`: a number column exported as floats (pandas, some Excel exports). */
+const EXCEL_FLOAT = /^(\+?\d+)\.0+$/;
+/** `4.16556E+09`: Excel showed the number in scientific notation and kept only what it showed. */
+const SCIENTIFIC = /^\d(?:\.\d+)?E\+\d+$/i;
+
 export function parseNanp(raw: string): ParsedNumber {
-  const text = raw.trim();
+  const written = raw.trim();
+  // One comparison for most numbers; the pattern only for those ending in 0.
+  const float = written.charCodeAt(written.length - 1) === ZERO ? EXCEL_FLOAT.exec(written) : null;
+  const text = float?.[1] ?? written;
   let digits = "";
   let plus = false;
   for (let i = 0; i < text.length; i++) {
@@ -58,27 +66,33 @@ export function parseNanp(raw: string): ParsedNumber {
     } else if (code === PLUS && !plus && digits.length === 0) {
       plus = true;
     } else if (!isSeparator(code)) {
-      return invalid(text, `unexpected ${JSON.stringify(text.charAt(i))}`);
+      if (SCIENTIFIC.test(text)) {
+        return {
+          ok: false,
+          reason: `${JSON.stringify(text)} is not a valid NANP number: a spreadsheet wrote it in scientific notation and dropped its last digits; format the column as Text and type the numbers again`,
+        };
+      }
+      return invalid(written, `unexpected ${JSON.stringify(text.charAt(i))}`);
     }
   }
   if (plus && !digits.startsWith("1")) {
-    return { ok: false, reason: `${JSON.stringify(text)} is not a NANP number: only NANP (+1) numbers are accepted` };
+    return { ok: false, reason: `${JSON.stringify(written)} is not a NANP number: only NANP (+1) numbers are accepted` };
   }
   if (plus) {
     digits = digits.slice(1);
-    if (digits.length !== 10) return invalid(text, `${digits.length} digits after +1`);
+    if (digits.length !== 10) return invalid(written, `${digits.length} digits after +1`);
   } else if (digits.length === 11 && digits.startsWith("1")) {
     digits = digits.slice(1);
   } else if (digits.length !== 10) {
-    return invalid(text, `${digits.length} digits`);
+    return invalid(written, `${digits.length} digits`);
   }
   const npa = digits.charCodeAt(0) - ZERO;
-  if (npa < 2) return invalid(text, `area code ${digits.slice(0, 3)} cannot start with ${npa}`);
+  if (npa < 2) return invalid(written, `area code ${digits.slice(0, 3)} cannot start with ${npa}`);
   const nxx = digits.charCodeAt(3) - ZERO;
-  if (nxx < 2) return invalid(text, `exchange ${digits.slice(3, 6)} cannot start with ${nxx}`);
+  if (nxx < 2) return invalid(written, `exchange ${digits.slice(3, 6)} cannot start with ${nxx}`);
   const block = Number(digits.slice(0, 6));
   if (!blockInService(digits, block)) {
-    return invalid(text, `area code ${digits.slice(0, 3)} with exchange ${digits.slice(3, 6)} is not in service`);
+    return invalid(written, `area code ${digits.slice(0, 3)} with exchange ${digits.slice(3, 6)} is not in service`);
   }
   return { ok: true, digits, kind: TOLL_FREE_AREA_CODES.has(digits.slice(0, 3)) ? "toll-free" : "regular" };
 }

@@ -18,6 +18,7 @@ import { STDIN_SOURCE } from "../input/sheet.js";
 import type { CheckedRow, Defaults, InvalidRow, Lookups, ValidRow } from "./types.js";
 import { parseNanp } from "./nanp.js";
 import { TakenNumbers } from "./taken.js";
+import { rangeHint } from "./ranges.js";
 import type { PerOperation, Records, Section } from "./rules.js";
 import { defaultsFor, labelOf, refusalOf, requirementsOf, routeTable, SECTION_OF } from "./rules.js";
 
@@ -207,7 +208,7 @@ export function createValidator(context: ValidatorContext): Validator {
       return parsed?.ok === true ? invalid(row, fields, parsed.digits, parsed.kind) : invalid(row, fields);
     }
     if (parsed === null) return invalid(row, "the number is empty: every row needs the number to port");
-    if (!parsed.ok) return invalid(row, parsed.reason);
+    if (!parsed.ok) return invalid(row, rangeHint(numberText) ?? parsed.reason);
     const { digits, kind } = parsed;
 
     const pilotText = cellOf(cells, pilotAt);
@@ -417,6 +418,87 @@ export function createValidator(context: ValidatorContext): Validator {
     );
   }
 
+  // --- every problem of an invalid row ----------------------------------------------------
+  /**
+   * An invalid row's message names every problem of the row, not only the first (issue 10):
+   * a user fixing a sheet should not need a run per mistake. Worked out again, in full, only
+   * for rows the fast path above found invalid, so valid rows cost nothing more. A ragged
+   * row's cells are out of line with the header: its field count is its one problem.
+   */
+  function everyProblem(row: SheetRow, first: InvalidRow): InvalidRow | Promise<InvalidRow> {
+    const cells = row.cells;
+    if (cells.length !== layout.header.length) return first;
+    const problems: string[] = [];
+    const numberText = cellOf(cells, numberAt);
+    const parsed = numberText === "" ? null : parseNanp(numberText);
+    if (parsed === null) problems.push("the number is empty: every row needs the number to port");
+    else if (!parsed.ok) problems.push(rangeHint(numberText) ?? parsed.reason);
+    const digits = parsed?.ok === true ? parsed.digits : "";
+    const kind = parsed?.ok === true ? parsed.kind : null;
+
+    let operation: Operation | null = null;
+    const pilotText = cellOf(cells, pilotAt);
+    const offeringText = cellOf(cells, offeringAt);
+    if (pilotText === "" && offeringText === "") problems.push("no target: fill pilot_number (a SIP trunk) or offering_id (a telephone offering)");
+    else if (pilotText !== "" && offeringText !== "") {
+      problems.push(`two targets: pilot_number ${quote(pilotText)} and offering_id ${quote(offeringText)} are both filled; keep one`);
+    } else if (pilotText !== "") {
+      const pilot = resolvePilot(pilotText);
+      if (!pilot.ok) problems.push(pilot.reason);
+      else if (kind !== null) operation = routeOrProblem(route(null, kind), digits, problems);
+    } else {
+      const offering = findOffering(offeringText);
+      if (typeof offering === "string") problems.push(offering);
+      else if (!isOfferingType(offering.type)) {
+        problems.push(`offering ${quote(offering.offeringId)} has Type ${offering.type}, outside 1..7: portin cannot port onto it`);
+      } else if (kind !== null) operation = routeOrProblem(route(offering.type, kind), digits, problems);
+    }
+
+    const plan = operation === null ? undefined : perOperation.get(operation);
+    const records: Records = plan
+      ? { portForm: { ...plan.defaults.portForm }, request: { ...plan.defaults.request }, item: { ...plan.defaults.item } }
+      : { portForm: {}, request: {}, item: {} };
+    const converted: { column: MemberColumn; result: Converted | Promise<Converted> }[] = [];
+    for (const column of memberColumns) {
+      const text = cellOf(cells, column.index);
+      if (text === "") continue;
+      const refusal = operation === null ? undefined : column.refusals.get(operation);
+      if (refusal !== undefined) problems.push(refusal);
+      else converted.push({ column, result: column.convert(text) });
+    }
+    const finish = (results: readonly Converted[]): InvalidRow => {
+      results.forEach((result, i) => {
+        const column = converted[i]?.column;
+        if (column === undefined) return;
+        if (!result.ok) problems.push(`${column.label} ${result.reason}`);
+        // A member given but wrong is not also missing.
+        records[column.section][column.member.name] = result.ok ? result.value : true;
+      });
+      if (plan !== undefined) {
+        const missing = plan.requirements.filter((r) => !r.anyOf.some((name) => records[r.section][name] !== undefined)).map((r) => r.label);
+        if (missing.length > 0) problems.push(`missing ${missing.join(", ")} (fill the column or set ${missing.length === 1 ? "it" : "them"} in --defaults)`);
+      }
+      // Found by the fast path but not here cannot happen; keep its reason rather than none.
+      if (problems.length === 0) return first;
+      return invalid(row, problems.join("; "), digits, kind, operation ?? first.operation);
+    };
+    if (!converted.some((c) => c.result instanceof Promise)) return finish(converted.map((c) => c.result as Converted));
+    return Promise.all(converted.map((c) => Promise.resolve(c.result))).then(finish);
+  }
+
+  function routeOrProblem(routed: Route, digits: string, problems: string[]): Operation | null {
+    if (routed.ok) return routed.operation;
+    problems.push(`${digits}: ${routed.reason}`);
+    return null;
+  }
+
+  /** The fast path, then every problem of a row it finds invalid. */
+  function evaluateFully(row: SheetRow): InvalidRow | Pending | Promise<InvalidRow | Pending> {
+    const outcome = evaluate(row);
+    if (outcome instanceof Promise) return outcome.then((settled) => ("valid" in settled ? everyProblem(row, settled) : settled));
+    return "valid" in outcome ? everyProblem(row, outcome) : outcome;
+  }
+
   // --- duplicates, decided in call order ---------------------------------------------------
   const taken = new TakenNumbers();
   function finish(outcome: InvalidRow | Pending): CheckedRow {
@@ -445,7 +527,7 @@ export function createValidator(context: ValidatorContext): Validator {
   let tail: Promise<unknown> | null = null;
   return {
     check(row) {
-      const outcome = evaluate(row);
+      const outcome = evaluateFully(row);
       if (tail === null && !(outcome instanceof Promise)) return Promise.resolve(finish(outcome));
       const previous: Promise<unknown> = tail ?? Promise.resolve();
       const result = previous.then(() => outcome).then(finish);

@@ -224,7 +224,7 @@ describe("sheets as spreadsheet programs save them", () => {
     await writeFile(sheet, Buffer.from(text, "latin1"));
     const run = await runCli(["submit", sheet, ...against(sandbox)]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`${sheet}: line 3: not UTF-8 text (save the sheet as "CSV UTF-8"); nothing was sent`);
+    expect(run.stderr).toContain(`${sheet}: line 3: not UTF-8 text (save the sheet as "CSV UTF-8", or give --encoding windows-1252 for Excel's plain "CSV"); nothing was sent`);
     expect(sandbox.received()).toEqual([]);
   });
 });

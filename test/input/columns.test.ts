@@ -124,7 +124,7 @@ describe("refusing a header that cannot be used", () => {
 
   it("refuses a sheet without a number column, naming the file and the accepted names", async () => {
     expect(await refusalOf("pilot_number,note")).toBe(
-      'sheet.csv: no number column; name the column of numbers to port one of "number", "telephone_number", "phone_number", "tn"',
+      'sheet.csv: no number column; name the column of numbers to port one of "number", "telephone_number", "phone_number", "tn", or map yours in --defaults "columns"',
     );
   });
 });

@@ -65,7 +65,7 @@ describe("a row", () => {
     const line = `"a\n"${",".repeat(60_000)}`;
     let fed = 0;
     function* endless(): Generator<string> {
-      yield "number\n";
+      yield "number,note\n";
       for (;;) {
         fed++;
         yield line;

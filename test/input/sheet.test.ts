@@ -265,7 +265,7 @@ describe("skipping lines that carry nothing", () => {
 describe("refusing a sheet that is not UTF-8", () => {
   const windows1252 = (text: string): Buffer => Buffer.from(text, "latin1");
   const notUtf8 = (source: string, line: number) =>
-    `${source}: line ${line}: not UTF-8 text (save the sheet as "CSV UTF-8"); nothing was sent`;
+    `${source}: line ${line}: not UTF-8 text (save the sheet as "CSV UTF-8", or give --encoding windows-1252 for Excel's plain "CSV"); nothing was sent`;
 
   it("refuses a Windows-1252 sheet whole, naming the line of the first accented letter", async () => {
     const text = ["number,portform.CustomerName", "4165550101,Acme", "4165550102,Acme", "4165550103,Acme", "4165550104,Café Montréal", "4165550105,Acme"].join("\r\n");
@@ -292,9 +292,34 @@ describe("refusing a sheet that is not UTF-8", () => {
     expect((await refusal(readAll(path))).message).toBe(notUtf8(path, 2));
   });
 
-  it("refuses a UTF-16 sheet, as spreadsheet programs save 'Unicode text'", async () => {
-    const path = sheetFile(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("number\tnote\r\n4165550101\tx\r\n", "utf16le")]));
-    expect((await refusal(openSheet(path))).message).toBe(notUtf8(path, 1));
+  it("reads a UTF-16 sheet with a byte order mark, as spreadsheet programs save 'Unicode text', without being told", async () => {
+    const text = "number\tnote\r\n4165550101\tCafé Montréal\r\n";
+    const le = sheetFile(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, "utf16le")]));
+    const be = sheetFile(Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(text, "utf16le").swap16()]));
+    for (const path of [le, be]) {
+      const { layout, rows } = await readAll(path);
+      expect(layout.delimiter).toBe("\t");
+      expect(rows.map((r) => r.cells)).toEqual([["4165550101", "Café Montréal"]]);
+    }
+    // Its byte offsets are not the file's: the results copy its cells, never its bytes.
+    expect((await openSheet(le)).rereadable).toBe(false);
+  });
+
+  it("reads a Windows-1252 sheet with --encoding, accents and all, across chunks", async () => {
+    const rows = Array.from({ length: 20_000 }, (_, i) => `${4165560000 + i},Société ${i}`);
+    const path = sheetFile(windows1252(["number,portform.CustomerName", ...rows].join("\r\n")));
+    const sheet = await openSheet(path, { encoding: "windows-1252" });
+    const read: string[] = [];
+    for await (const row of sheet.rows) read.push(row.cells[1] ?? "");
+    expect(read).toHaveLength(20_000);
+    expect(read[19_999]).toBe("Société 19999");
+    expect(sheet.rereadable).toBe(false);
+    expect(sheet.textFormat()).toEqual({ bom: true, lineEnd: "\r\n" });
+  });
+
+  it("refuses UTF-16 that breaks off in the middle of a character, naming its line", async () => {
+    const path = sheetFile(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("number\n4165550101\n", "utf16le"), Buffer.from([0x00, 0xd8])]));
+    expect((await refusal(readAll(path))).message).toBe(`${path}: line 3: not utf-16le text (check --encoding); nothing was sent`);
   });
 
   it("reads UTF-8 characters cut across chunk boundaries, and a U+FFFD written in the sheet, as they are", async () => {

@@ -38,6 +38,7 @@ describe("summarize", () => {
       counts: counts({ submitted: 4, invalid: 1 }),
       next: [{ step: "fix-row", status: "invalid", rows: 1 }],
       requestsByOperation: { "POST /v2/NumberPorts/Inbound/DIDs": 2, "POST /v2/NumberPorts/Inbound/ResidentialLines": 1 },
+      rowsByOperation: { "(no operation)": { submitted: 4, invalid: 1 } },
       requests: 3,
       elapsedMs: 1234,
       results: "in.results.csv",
@@ -63,12 +64,46 @@ describe("formatSummary", () => {
       [
         "portin submit: 96 rows: 95 submitted, 1 skipped",
         "sent 3 requests in 2.0 s, 1.5 requests/s",
-        "  2  POST /v2/NumberPorts/Inbound/DIDs",
-        "  1  POST /v2/NumberPorts/Inbound/ResidentialLines",
+        "                                                 requests  submitted  skipped",
+        "  POST /v2/NumberPorts/Inbound/DIDs                     2          -        -",
+        "  POST /v2/NumberPorts/Inbound/ResidentialLines         1          -        -",
+        "  (no operation)                                        -         95        1",
+        "  total                                                 3         95        1",
         "service: https://api.thinktel.ca/rest.svc",
         "results: sheets/march.results.csv",
       ].join("\n"),
     );
+  });
+
+  it("tabulates rows by operation and status, aligned, with the requests and a total, rows without an operation last", () => {
+    const summary = summarize({
+      command: "submit",
+      outcomes: [
+        ...Array.from({ length: 12 }, () => ({ status: "submitted" as const, operation: "POST /v2/NumberPorts/Inbound/DIDs" })),
+        { status: "rejected", operation: "POST /v2/NumberPorts/Inbound/DIDs" },
+        { status: "submitted", operation: "POST /v2/NumberPorts/Inbound/ResidentialLines" },
+        { status: "invalid", operation: "POST /v2/NumberPorts/Inbound/ResidentialLines" },
+        { status: "invalid", operation: "" },
+      ],
+      requests: [{ operation: dids }, { operation: lines }],
+      elapsedMs: 2000,
+      results: "r.csv",
+      service: SERVICE,
+    });
+    expect(formatSummary(summary).split("\n").slice(2, 7)).toEqual([
+      "                                                 requests  submitted  invalid  rejected",
+      "  POST /v2/NumberPorts/Inbound/DIDs                     1         12        -         1",
+      "  POST /v2/NumberPorts/Inbound/ResidentialLines         1          1        1         -",
+      "  (no operation)                                        -          -        1         -",
+      "  total                                                 2         13        2         1",
+    ]);
+    expect(JSON.parse(summaryJson(summary, 1))).toMatchObject({
+      rowsByOperation: {
+        "(no operation)": { invalid: 1 },
+        "POST /v2/NumberPorts/Inbound/DIDs": { submitted: 12, rejected: 1 },
+        "POST /v2/NumberPorts/Inbound/ResidentialLines": { submitted: 1, invalid: 1 },
+      },
+    });
   });
 
   it("says when the service was the built-in sandbox, so a sandbox run never reads as a real one", () => {
@@ -148,7 +183,7 @@ describe("summaryJson", () => {
     );
     expect(json).not.toContain("\n");
     const parsed = JSON.parse(json) as Record<string, unknown>;
-    expect(Object.keys(parsed)).toEqual(["command", "counts", "next", "requests", "requestsByOperation", "elapsedMs", "results", "service", "sandbox", "exitCode"]);
+    expect(Object.keys(parsed)).toEqual(["command", "counts", "next", "requests", "requestsByOperation", "rowsByOperation", "elapsedMs", "results", "service", "sandbox", "exitCode"]);
     expect(Object.keys(parsed.counts as object)).toEqual([...ROW_STATUSES]);
     expect(parsed).toEqual({
       command: "plan",
@@ -156,6 +191,7 @@ describe("summaryJson", () => {
       next: [{ step: "fix-row", status: "invalid", rows: 1, advice: "1 row invalid: fix them (see result_message in the results) and run again" }],
       requests: 1,
       requestsByOperation: { "POST /v2/NumberPorts/Inbound/DIDs": 1 },
+      rowsByOperation: { "(no operation)": { planned: 2, invalid: 1 } },
       elapsedMs: 13,
       results: "-",
       service: "the built-in sandbox",

@@ -62,6 +62,20 @@ describe("dispatch", () => {
     starts.forEach((at, i) => expect(at - first).toBeGreaterThanOrEqual(i * 50 - 5));
   });
 
+  it("takes a fractional --rate: 2.5 a second is one start every 400 ms", async () => {
+    const starts: number[] = [];
+    await dispatch(requests(3), {
+      ...base,
+      ratePerSecond: 2.5,
+      journal: null,
+      concurrency: 3,
+      submit: () => (starts.push(performance.now()), Promise.resolve(ACCEPTED)),
+    });
+    const gaps = starts.slice(1).map((at, i) => at - (starts[i] as number));
+    expect(gaps).toHaveLength(2);
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(395);
+  });
+
   it("never has more than --concurrency requests in flight, and sends every request once", async () => {
     let inFlight = 0;
     let most = 0;

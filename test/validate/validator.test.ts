@@ -302,7 +302,7 @@ describe("member values", () => {
 
   it("refuses a boolean it cannot read", async () => {
     expect(await reason(header("portform.ContactMeBLIF"), trunkRow("maybe"))).toBe(
-      'portform.ContactMeBLIF "maybe" is not a boolean (true/false, yes/no, 1/0)',
+      'portform.ContactMeBLIF "maybe" is not a boolean (true/false, yes/no, Y/N, oui/non, 1/0)',
     );
   });
 
@@ -354,16 +354,18 @@ describe("member values", () => {
 
   it("upper-cases the country and refuses one other than CA or US", async () => {
     expect(await portForm("portform.CustomerCountry", "us")).toMatchObject({ CustomerCountry: "US" });
-    expect(await reason(header("portform.CustomerCountry"), trunkRow("MX"))).toBe('portform.CustomerCountry "MX" is not a country (CA or US)');
+    expect(await reason(header("portform.CustomerCountry"), trunkRow("MX"))).toBe('portform.CustomerCountry "MX" is not a country (CA or US; Canada, USA)');
   });
 
   it("takes real YYYY-MM-DD dates only", async () => {
     expect(await portForm("portform.RequestedPortDate", "2028-02-29")).toMatchObject({ RequestedPortDate: "2028-02-29" });
     expect(await reason(header("portform.RequestedPortDate"), trunkRow("2026-13-01"))).toBe(
-      'portform.RequestedPortDate "2026-13-01" is not a date (YYYY-MM-DD)',
+      'portform.RequestedPortDate "2026-13-01" is not a real date (there is no month 13); write it as YYYY-MM-DD',
     );
-    expect(await reason(header("portform.RequestedPortDate"), trunkRow("2027-02-29"))).toContain("is not a date");
-    expect(await reason(header("portform.RequestedPortDate"), trunkRow("01/02/2027"))).toContain("is not a date");
+    expect(await reason(header("portform.RequestedPortDate"), trunkRow("2027-02-29"))).toBe(
+      'portform.RequestedPortDate "2027-02-29" is not a real date (February 2027 has 28 days)',
+    );
+    expect(await reason(header("portform.RequestedPortDate"), trunkRow("next week"))).toBe('portform.RequestedPortDate "next week" is not a date (write it as YYYY-MM-DD)');
   });
 
   it("takes HH:MM times, padding a one-digit hour", async () => {
@@ -383,8 +385,8 @@ describe("member values", () => {
     expect(await reason(header("portform.CurrentProvider"), trunkRow("fido"))).toBe(
       'portform.CurrentProvider "fido" matches several providers: Fido (40), FIDO (41); give the provider ID instead',
     );
-    expect(await reason(header("portform.CurrentProvider"), trunkRow("Bel Canada"))).toMatch(
-      /^portform\.CurrentProvider "Bel Canada" is not a known provider ID or name \(closest: Bell Canada, /,
+    expect(await reason(header("portform.CurrentProvider"), trunkRow("Bel Kanada"))).toMatch(
+      /^portform\.CurrentProvider "Bel Kanada" is not a known provider ID or name \(closest: Bell Canada, /,
     );
     expect(await reason(header("portform.CurrentProvider"), trunkRow("99"))).toContain('"99" is not a known provider ID or name');
   });
@@ -548,7 +550,7 @@ describe("rows that state the same members", () => {
     expect(Object.isFrozen(a?.portForm)).toBe(true);
   });
 
-  it("reports the first bad cell in column order for a row whose PortForm cells an earlier valid row had", async () => {
+  it("reports the bad cell of a row whose PortForm cells an earlier valid row had", async () => {
     const rows = await check({
       header,
       rows: [
@@ -564,7 +566,7 @@ describe("rows that state the same members", () => {
       "valid",
       expect.stringContaining("pilot_number"),
       expect.stringContaining("item.Label is not taken by POST /NumberPorts/Inbound/GeneralProducts"),
-      'portform.RequestedPortDate "2026-13-08" is not a date (YYYY-MM-DD)',
+      'portform.RequestedPortDate "2026-13-08" is not a real date (there is no month 13); write it as YYYY-MM-DD',
     ]);
   });
 

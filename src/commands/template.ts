@@ -1,0 +1,104 @@
+/**
+ * `portin template` (docs/contract.md §2): an empty sheet with exactly the columns one
+ * operation takes, and one example row `plan` accepts as written, from the account's own
+ * trunks, offerings and providers (hence the connection options).
+ */
+import { existsSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { extname } from "node:path";
+import { stringify } from "csv-stringify/sync";
+import type { Argv } from "yargs";
+import { describeOperation, isOfferingType, OFFERING_TYPES, routeFor } from "../catalog/operations.js";
+import { UsageError, OutputError } from "../errors.js";
+import type { CommandResult } from "../exit-codes.js";
+import { templateFor } from "../input/template.js";
+import type { CommandIO } from "../io.js";
+import { describeSystemError } from "../system-error.js";
+import type { PortinCommand } from "./command.js";
+import { connect, withConnectionOptions, type ConnectionArgs } from "./connection.js";
+import { dashMeansStdio, wholeNumber } from "./values.js";
+
+interface TemplateArgs extends ConnectionArgs {
+  type?: number;
+  trunk?: boolean;
+  tollFree: boolean;
+  output: string;
+}
+
+/** A UTF-8 BOM: Excel then opens the template as UTF-8, and saves it back as "CSV UTF-8", accents intact. */
+const BOM = "\uFEFF";
+
+function templateOptions(yargs: Argv): Argv<TemplateArgs> {
+  return withConnectionOptions(
+    yargs.options({
+      type: { requiresArg: true, coerce: wholeNumber("type", 1, 7), describe: "the offering Type the numbers go onto, 1-7 (see portin offerings) [number]" },
+      trunk: { type: "boolean", describe: "numbers go onto a SIP trunk (the default when --type is not given)" },
+      "toll-free": { type: "boolean", default: false, describe: "toll-free numbers (only a trunk or Type 5 takes them)" },
+      output: {
+        type: "string",
+        default: "-",
+        requiresArg: true,
+        coerce: dashMeansStdio,
+        describe: "where to write the template CSV (- for stdout); an existing file is never overwritten",
+      },
+    }),
+  )
+    .conflicts("type", "trunk")
+    .example("$0 template --trunk --output acme.csv", "DIDs onto a SIP trunk: fill in acme.csv, then portin plan acme.csv")
+    .example("$0 template --type 4 --output acme-lines.csv", "business lines (offering Type 4)")
+    .example("$0 template --type 5 --toll-free", "toll-free permanent call forwards, on standard output") as unknown as Argv<TemplateArgs>;
+}
+
+async function run(args: TemplateArgs, io: CommandIO): Promise<CommandResult> {
+  if (args.output !== "-" && extname(args.output).toLowerCase() === ".xlsx") {
+    throw new UsageError(`--output ${args.output}: templates are written as CSV only for now; give a .csv path (Excel opens it)`);
+  }
+  const target = args.type === undefined ? ({ kind: "trunk" } as const) : isOfferingType(args.type) ? ({ kind: "offering", type: args.type } as const) : null;
+  if (target === null) throw new UsageError(`--type takes 1 to 7, not ${String(args.type)}`);
+  const route = routeFor(target, args.tollFree ? "toll-free" : "regular");
+  if (!route.ok) throw new UsageError(`--toll-free with --type ${String(args.type)}: ${route.reason}`);
+  const op = route.operation;
+  // Checked again when writing ("wx"); here so that a taken path stops before anything connects.
+  if (args.output !== "-" && existsSync(args.output)) throw new OutputError(`${args.output} already exists: give --output another path, or delete it first`);
+
+  const connection = await connect(args, io);
+  let account;
+  try {
+    const { client } = connection;
+    const [trunks, offerings, providers] = await Promise.all([client.trunks(), client.offerings(), client.providers()]);
+    account = { trunks, offerings, providers };
+  } finally {
+    await connection.close();
+  }
+  const template = templateFor(op, account);
+  const text = stringify([template.header, template.example]);
+  if (args.output === "-") io.stdout.write(text);
+  else {
+    try {
+      // "wx": a template must never replace a sheet someone has filled in.
+      await writeFile(args.output, BOM + text, { flag: "wx" });
+    } catch (error) {
+      const exists = (error as NodeJS.ErrnoException).code === "EEXIST";
+      throw new OutputError(
+        exists ? `${args.output} already exists: give --output another path, or delete it first` : `cannot write ${args.output}: ${describeSystemError(error)}`,
+        { cause: error },
+      );
+    }
+  }
+  const what = target.kind === "trunk" ? "a SIP trunk" : `Type ${target.type} (${OFFERING_TYPES[target.type]})`;
+  const required = template.example.filter((cell) => cell !== "").length;
+  const where = args.output === "-" ? "standard output" : args.output;
+  io.stderr.write(
+    `portin: wrote the template for ${args.tollFree ? "toll-free" : "regular"} numbers onto ${what}, ${describeOperation(op)}, to ${where}: ` +
+      `${template.header.length} columns, the first ${required} required; replace the example row with one row per number, then run portin plan\n`,
+  );
+  if (template.missing !== null) io.stderr.write(`portin: the example row will not pass plan as it stands: ${template.missing}\n`);
+  return { kind: "done" };
+}
+
+export const templateCommand: PortinCommand<TemplateArgs> = {
+  command: "template",
+  describe: "write an empty sheet with the columns of one operation, and an example row",
+  builder: templateOptions,
+  run,
+};

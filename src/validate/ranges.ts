@@ -1,0 +1,60 @@
+/**
+ * Range rows (docs/contract.md §3, `--expand-ranges`): `416-555-3720 - 3729`,
+ * `4165553720-29`, `416-555-3720 to 416-555-3729` stand for every number from the first to
+ * the last. The end may be written in full or as the last digits of the first number.
+ */
+import { parseNanp } from "./nanp.js";
+
+/** A range this long is a typo more likely than a wish: a whole exchange is 10,000 numbers. */
+export const RANGE_NUMBERS_AT_MOST = 10_000;
+
+export type RangeReading =
+  | { readonly kind: "range"; readonly first: string; readonly numbers: readonly string[] }
+  | { readonly kind: "bad"; readonly reason: string };
+
+/** A dash (ASCII, en, em) or "to"/"à" between the two ends, with any spaces around it. */
+const SEPARATOR = /\s*(?:-|\u2013|\u2014|\bto\b|\bà\b)\s*/gi;
+const END_PUNCTUATION = /[\s().+-]/g;
+
+/**
+ * Reads `text` as a range, or returns null when it is not written as one. Meant for a cell
+ * that did not parse as one number: a range's digits run together never make a NANP number.
+ */
+export function readRange(text: string): RangeReading | null {
+  const quoted = JSON.stringify(text);
+  for (const match of text.matchAll(SEPARATOR)) {
+    const left = text.slice(0, match.index);
+    const right = text.slice(match.index + match[0].length);
+    const endDigits = right.replace(END_PUNCTUATION, "");
+    if (!/^\d+$/.test(endDigits)) continue;
+    const start = parseNanp(left);
+    if (!start.ok) continue;
+    let last: string;
+    if (endDigits.length >= 10) {
+      const end = parseNanp(right);
+      if (!end.ok) return { kind: "bad", reason: `${quoted}: the range's last number ${end.reason}` };
+      last = end.digits;
+    } else {
+      last = start.digits.slice(0, 10 - endDigits.length) + endDigits;
+    }
+    const from = Number(start.digits);
+    const to = Number(last);
+    if (to <= from) return { kind: "bad", reason: `${quoted} is not a range: it ends (${last}) before it starts (${start.digits})` };
+    const count = to - from + 1;
+    if (count > RANGE_NUMBERS_AT_MOST) {
+      return { kind: "bad", reason: `${quoted} is a range of ${count} numbers, more than ${RANGE_NUMBERS_AT_MOST} at once; split it` };
+    }
+    const numbers: string[] = [];
+    for (let n = from; n <= to; n++) numbers.push(String(n));
+    return { kind: "range", first: start.digits, numbers };
+  }
+  return null;
+}
+
+/** Why a number cell that did not parse may still be meant: a range, when ranges are not expanded. */
+export function rangeHint(text: string): string | undefined {
+  const range = readRange(text);
+  if (range === null) return undefined;
+  if (range.kind === "bad") return range.reason;
+  return `${JSON.stringify(text)} is a range of ${range.numbers.length} numbers: pass --expand-ranges to port each of them`;
+}
