@@ -3,6 +3,7 @@
  * the sheet read and validated. All of it happens before anything is sent (docs/contract.md §4).
  */
 import type { Sheet } from "../input/sheet.js";
+import { CellSpool } from "../input/spool.js";
 import { verbatimTest } from "../results/cells.js";
 import type { ServiceClient } from "../service/client.js";
 import { loadDefaults, NO_DEFAULTS } from "../validate/defaults.js";
@@ -15,10 +16,11 @@ export interface PreparedRun {
   readonly rows: readonly CheckedRow[];
   /**
    * The cells of the rows the results cannot copy from the input as they stand (a row to
-   * mask, defuse or pad, or an input that cannot be read twice): a million rows' cells would
-   * take ~1 GB, so the others are re-read from the file when the results are written.
+   * mask, defuse or pad, or every row of an input that cannot be read twice: standard input,
+   * a workbook): a million rows' cells would take ~1 GB, so the others are re-read from the
+   * file when the results are written, and these are spooled to disk past a few megabytes.
    */
-  readonly keptCells: ReadonlyMap<number, readonly string[]>;
+  readonly keptCells: CellSpool;
 }
 
 export async function prepare(sheet: Sheet, client: ServiceClient, defaultsPath: string | null): Promise<PreparedRun> {
@@ -27,10 +29,18 @@ export async function prepare(sheet: Sheet, client: ServiceClient, defaultsPath:
   const validator = createValidator({ layout: sheet.layout, lookups, defaults });
   const rows: CheckedRow[] = [];
   const copyable = verbatimTest(sheet.layout.header);
-  const keptCells = new Map<number, readonly string[]>();
-  for await (const row of sheet.rows) {
-    if (!sheet.rereadable || !copyable(row.cells)) keptCells.set(rows.length, row.cells);
-    rows.push(await validator.check(row));
+  const keptCells = new CellSpool();
+  try {
+    for await (const row of sheet.rows) {
+      if (!sheet.rereadable || !copyable(row.cells)) {
+        const written = keptCells.keep(rows.length, row.cells);
+        if (written !== undefined) await written;
+      }
+      rows.push(await validator.check(row));
+    }
+  } catch (error) {
+    await keptCells.close();
+    throw error;
   }
   return { sheet, rows, keptCells };
 }

@@ -18,13 +18,14 @@ export async function writeResults(prepared: PreparedRun, outcomeOf: (index: num
   }
   try {
     for (let i = 0; i < rows.length; i++) {
-      const cells = keptCells.get(i);
+      const cells = await keptCells.get(i);
       const text = cells === undefined && input !== null ? (input.rowAt(i) ?? (await input.read(i))) : null;
       if (text !== null) await results.writeVerbatim(text, outcomeOf(i));
       else await results.write(cells ?? NO_CELLS, outcomeOf(i));
     }
   } finally {
     await input?.close();
+    await keptCells.close();
   }
   await results.close();
 }
