@@ -23,6 +23,7 @@ import { dashMeansStdio, nonEmptyPath, wholeNumber } from "./values.js";
 
 interface PortInArgs extends ConnectionArgs {
   input: string;
+  sheet?: string;
   results?: string;
   defaults?: string;
   state?: string;
@@ -42,14 +43,23 @@ const MAX_RETRIES = 20;
 function portInOptions(yargs: Argv): Argv<PortInArgs> {
   return withConnectionOptions(
     yargs
-      .positional("input", { type: "string", demandOption: true, coerce: dashMeansStdio, describe: "the sheet: a CSV path, or - for standard input" })
+      .positional("input", { type: "string", demandOption: true, coerce: dashMeansStdio, describe: "the sheet: a CSV or .xlsx path, or - for CSV on standard input" })
       .options({
+        sheet: {
+          type: "string",
+          requiresArg: true,
+          coerce: (value: unknown): string => {
+            if (typeof value === "string" && value.trim() !== "") return value;
+            throw new UsageError(`--sheet needs a worksheet's name, not "${String(value)}"`);
+          },
+          describe: "the worksheet of an .xlsx input to read [default: the first visible one]",
+        },
         results: {
           type: "string",
           requiresArg: true,
           coerce: nonEmptyPath("results"),
           describe:
-            "where to write the results CSV (- for stdout) [default: <input without .csv>.results.csv; .plan.csv for plan; .sandbox.results.csv on the built-in sandbox; stdout for stdin]",
+            "where to write the results: a .xlsx path writes a workbook, any other a CSV (- for stdout) [default: <input without .csv>.results.csv; .plan.csv for plan; .sandbox.results.csv on the built-in sandbox; the same ending in .xlsx for an .xlsx input; stdout for stdin]",
         },
         defaults: {
           type: "string",
@@ -112,7 +122,7 @@ async function run(command: "submit" | "plan", args: PortInArgs, io: CommandIO):
     throw new UsageError("--json and results on standard output would mix on stdout: give --results PATH");
   }
   // Header problems refuse the file before anything connects.
-  const sheet = await openSheet(args.input, { stdin: io.stdin });
+  const sheet = await openSheet(args.input, { stdin: io.stdin, sheet: args.sheet });
   const connection = await connect(args, io, { retries: args.retries });
   try {
     const paths = await resolveRunPaths(args, command, connection.sandbox, io);

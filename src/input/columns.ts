@@ -45,12 +45,17 @@ function scopeOf(prefix: string): MemberScope | undefined {
   return compact === "portform" || compact === "request" || compact === "item" ? compact : undefined;
 }
 
-function describe(column: Column): string {
-  return `column ${column.index + 1} "${column.header}"`;
+/** How a message names a header cell: `column 3` in a CSV file, `Numbers!C1` in a workbook. */
+export type HeaderCellName = (index: number) => string;
+
+const csvColumn: HeaderCellName = (index) => `column ${index + 1}`;
+
+function describe(column: Column, name: HeaderCellName): string {
+  return `${name(column.index)} "${column.header}"`;
 }
 
-function memberRole(source: string, index: number, header: string, prefix: string, memberPart: string, scope: MemberScope): ColumnRole {
-  const column = `${source}: column ${index + 1} "${header}"`;
+function memberRole(source: string, index: number, header: string, prefix: string, memberPart: string, scope: MemberScope, name: HeaderCellName): ColumnRole {
+  const column = `${source}: ${name(index)} "${header}"`;
   const member = memberPart.trim();
   const dot = member.indexOf(".");
   if (scope === "portform" && dot >= 0 && member.slice(0, dot).trim().toLowerCase() === EXTRA_DETAILS) {
@@ -73,7 +78,7 @@ function memberRole(source: string, index: number, header: string, prefix: strin
   throw new InputError(`${column} names no ${scopeName} member${hint}`);
 }
 
-function roleOf(source: string, index: number, header: string): ColumnRole {
+function roleOf(source: string, index: number, header: string, name: HeaderCellName): ColumnRole {
   const trimmed = header.trim();
   const plain = PLAIN_COLUMNS.get(normalize(trimmed));
   if (plain !== undefined) return plain;
@@ -82,7 +87,7 @@ function roleOf(source: string, index: number, header: string): ColumnRole {
   const prefix = trimmed.slice(0, dot).trim();
   const scope = scopeOf(prefix);
   if (scope === undefined) return { kind: "passthrough" };
-  return memberRole(source, index, header, prefix, trimmed.slice(dot + 1), scope);
+  return memberRole(source, index, header, prefix, trimmed.slice(dot + 1), scope, name);
 }
 
 /** What two columns would both set, or undefined when a column may repeat (passthrough). */
@@ -106,15 +111,15 @@ function meaningOf(role: ColumnRole): string | undefined {
 }
 
 /** Matches every header cell to its role; throws InputError for a sheet that cannot be used. */
-export function matchColumns(source: string, header: readonly string[]): Column[] {
-  const columns: Column[] = header.map((cell, index) => ({ index, header: cell, role: roleOf(source, index, cell) }));
+export function matchColumns(source: string, header: readonly string[], name: HeaderCellName = csvColumn): Column[] {
+  const columns: Column[] = header.map((cell, index) => ({ index, header: cell, role: roleOf(source, index, cell, name) }));
   const seen = new Map<string, Column>();
   for (const column of columns) {
     const meaning = meaningOf(column.role);
     if (meaning === undefined) continue;
     const earlier = seen.get(meaning);
     if (earlier !== undefined) {
-      throw new InputError(`${source}: ${describe(earlier)} and ${describe(column)} both give ${meaning}; keep one of them`);
+      throw new InputError(`${source}: ${describe(earlier, name)} and ${describe(column, name)} both give ${meaning}; keep one of them`);
     }
     seen.set(meaning, column);
   }

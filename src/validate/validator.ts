@@ -191,6 +191,8 @@ export function createValidator(context: ValidatorContext): Validator {
       const fields = `has ${cells.length} field${cells.length === 1 ? "" : "s"}, the header has ${layout.header.length}`;
       return parsed?.ok === true ? invalid(row, fields, parsed.digits, parsed.kind) : invalid(row, fields);
     }
+    // A cell the reader could not use where it is sent (a workbook's error value, a mangled number).
+    if (row.problem !== undefined) return parsed?.ok === true ? invalid(row, row.problem, parsed.digits, parsed.kind) : invalid(row, row.problem);
     if (parsed === null) return invalid(row, "the number is empty: every row needs the number to port");
     if (!parsed.ok) return invalid(row, parsed.reason);
     const { digits, kind } = parsed;
