@@ -69,6 +69,7 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
       delimiter: options.sheet.layout.delimiter,
       ...options.sheet.textFormat(),
       stdout: io.stdout,
+      rows: prepared.rows.length,
     });
     let sent: DispatchReport | null = null;
     if (options.command === "submit") {
@@ -93,5 +94,7 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
     return { summary, stopped: sent?.stopped ?? interrupted };
   } finally {
     await journal?.close();
+    // Already closed by the write stage, unless the run stopped before it.
+    await prepared.keptCells.close();
   }
 }
