@@ -110,10 +110,13 @@ export async function openWorkbook(path: string, sheetName: string | undefined):
   const book = new ExcelJS.stream.xlsx.WorkbookReader(input, READER_OPTIONS) as unknown as StreamedBook;
   const sheets = book[Symbol.asyncIterator]();
   const guard = new StallGuard(path);
-  const stop = async (): Promise<void> => {
+  const stop = (): Promise<void> => {
     guard.close();
     input.destroy();
-    await sheets.return?.().catch(() => undefined);
+    // Not awaited: after a stall exceljs's generator is still inside a read that never ends,
+    // and a return() queues behind it for ever.
+    void sheets.return?.().catch(() => undefined);
+    return Promise.resolve();
   };
   try {
     const sheet = await findSheet(path, book, sheets, sheetName, guard);
