@@ -6,7 +6,6 @@
 import { isWorkbookPath } from "../paths.js";
 import { openCsvResults } from "./csv-writer.js";
 import type { RowOutcome } from "./status.js";
-import { openXlsxResults } from "./xlsx-writer.js";
 
 export interface ResultsWriter {
   /**
@@ -41,7 +40,9 @@ type OpenEncoder = (destination: string, header: readonly string[], options: Res
 
 const ENCODERS: Readonly<Record<"csv" | "xlsx", OpenEncoder>> = {
   csv: openCsvResults,
-  xlsx: openXlsxResults,
+  // Loaded when used: every command would otherwise pay for yazl at start-up, before cli.ts
+  // has its signal handlers in place.
+  xlsx: async (destination, header, options) => (await import("./xlsx-writer.js")).openXlsxResults(destination, header, options),
 };
 
 /** Opens the destination in its format, chosen by its extension (`.xlsx`, else CSV; stdout is CSV), and writes the header row. */
