@@ -3,7 +3,7 @@
  * measured in one run and printed as one table. Everything runs the built CLI as a user
  * would, against `portin sandbox` in a separate process.
  * Environment: BENCH_RUNS (default 3) runs of each plan and CPU measurement, medians
- * reported; BENCH_ONLY=plan,dispatch,cpu,small to run some parts.
+ * reported; BENCH_ONLY=plan,dispatch,cpu,small,xlsx to run some parts.
  */
 import { cpus } from "node:os";
 import { join } from "node:path";
@@ -16,9 +16,11 @@ import type { Measured } from "./measure.js";
 import { startSandbox } from "./sandbox.js";
 import type { BenchSandbox } from "./sandbox.js";
 import { CACHE_DIR, ensureSheet } from "./sheet.js";
+import { ensureWorkbook } from "./workbook.js";
 
 const CLI = fileURLToPath(new URL("../src/cli.js", import.meta.url));
 const FLOOR = fileURLToPath(new URL("./floor.js", import.meta.url));
+const XLSX_FLOOR = fileURLToPath(new URL("./xlsx-floor.js", import.meta.url));
 const OUT = join(CACHE_DIR, "out");
 const RUNS = Math.max(1, Number(process.env["BENCH_RUNS"] ?? 3));
 
@@ -32,6 +34,7 @@ const DISPATCH_LEVELS = [
   { concurrency: 64, requests: 3200 },
 ] as const;
 const CPU_REQUESTS = 2000;
+const XLSX_ROWS = 200_000;
 const SMALL_ROWS = 1000;
 
 interface Row {
@@ -110,6 +113,61 @@ async function benchPlan(): Promise<void> {
     ratio: "",
     target: "",
   });
+}
+
+/**
+ * Issue 10, item 9: `plan` of a workbook against exceljs's own streaming reader reading it,
+ * with the workbook's results written as a workbook (the default) and, for comparison, as CSV.
+ */
+async function benchXlsx(): Promise<void> {
+  log(`xlsx: making the ${fmt(XLSX_ROWS)}-row workbook once (exceljs, about a minute)…`);
+  const book = await ensureWorkbook(join(CACHE_DIR, "plan-200k.xlsx"), XLSX_ROWS);
+  const toXlsx = join(OUT, "plan-200k.plan.xlsx");
+  const toCsv = join(OUT, "plan-200k.plan.csv");
+  const floors: Measured[] = [];
+  const plans: Measured[] = [];
+  const csvPlans: Measured[] = [];
+  const planned = (run: Measured): Measured => {
+    if (!run.stderr.includes(`${XLSX_ROWS} planned`)) throw new Error(`portin plan did not plan every row:\n${run.stderr}`);
+    return run;
+  };
+  await withSandbox(0, async (sandbox) => {
+    for (let run = 1; run <= RUNS; run++) {
+      log(`xlsx plan of ${fmt(XLSX_ROWS)} rows, run ${run} of ${RUNS}: exceljs reading it…`);
+      floors.push(check(await measureNode([XLSX_FLOOR, book]), "the exceljs floor"));
+      log(`xlsx plan of ${fmt(XLSX_ROWS)} rows, run ${run} of ${RUNS}: portin plan, results as .xlsx…`);
+      plans.push(planned(check(await measureNode([CLI, "plan", book, "--results", toXlsx, ...sandbox.flags]), "portin plan")));
+      log(`xlsx plan of ${fmt(XLSX_ROWS)} rows, run ${run} of ${RUNS}: portin plan, results as .csv…`);
+      csvPlans.push(planned(check(await measureNode([CLI, "plan", book, "--results", toCsv, ...sandbox.flags]), "portin plan")));
+    }
+  });
+  await rm(toXlsx, { force: true });
+  await rm(toCsv, { force: true });
+  const floorMs = median(floors.map((p) => p.wallMs));
+  const floorRss = median(floors.map((p) => p.maxRssMb));
+  for (const [what, runs] of [
+    ["results .xlsx", plans],
+    ["results .csv", csvPlans],
+  ] as const) {
+    const ms = median(runs.map((p) => p.wallMs));
+    table.push({
+      measure: `plan, ${fmt(XLSX_ROWS)}-row .xlsx, ${what} (wall, rows/s)`,
+      portin: `${fmt(ms / 1000, 1)} s, ${fmt(XLSX_ROWS / (ms / 1000))}/s`,
+      reference: `exceljs reading it ${fmt(floorMs / 1000, 1)} s`,
+      ratio: `${fmt(ms / floorMs, 2)}x`,
+      target: "<= 1.5x",
+    });
+    table.push({
+      measure: `plan, ${fmt(XLSX_ROWS)}-row .xlsx, ${what} (peak RSS)`,
+      portin: `${fmt(median(runs.map((p) => p.maxRssMb)))} MB`,
+      reference: `exceljs reading it ${fmt(floorRss)} MB`,
+      ratio: "",
+      target: "< 300 MB",
+    });
+  }
+  notes.push(
+    `Workbook plan: \`node dist/src/cli.js plan <book.xlsx> --results <file>\` on a ${fmt(XLSX_ROWS)}-row, 27-column workbook (the plan sheet's rows; numbers, pilot numbers and accounts as number cells, port dates as date cells, shared strings); the reference is exceljs's WorkbookReader with its default options touching every row's values (bench/xlsx-floor.ts), as its own process. Wall time from spawn to exit; peak RSS by ${RSS_SOURCE}.`,
+  );
 }
 
 /** Sheets sent to one sandbox never share a number: each gets its own range. */
@@ -219,18 +277,26 @@ function render(): string {
 
 mkdirSync(OUT, { recursive: true });
 const started = performance.now();
-// BENCH_ONLY=plan,dispatch,cpu,small runs some parts, for working on one of them.
-const only = new Set((process.env["BENCH_ONLY"] ?? "plan,dispatch,cpu,small").split(","));
+// BENCH_ONLY=plan,dispatch,cpu,small,xlsx runs some parts, for working on one of them.
+const only = new Set((process.env["BENCH_ONLY"] ?? "plan,dispatch,cpu,small,xlsx").split(","));
 if (only.has("plan")) await benchPlan();
 if (only.has("dispatch")) await benchDispatch();
 if (only.has("cpu")) await benchCpu();
 if (only.has("small")) await benchSmall();
+if (only.has("xlsx")) await benchXlsx();
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 process.stdout.write(`\nportin benchmark: node ${process.version}, ${cpus().length} x ${cpu}; plan, dispatch and CPU figures are medians of ${RUNS} runs\n\n`);
 process.stdout.write(render() + "\n\n");
-notes.unshift(
-  `Plan: \`node dist/src/cli.js plan <sheet> --results <file>\` against \`portin sandbox\` in another process; the floor is csv-parse (arrays) in and csv-stringify out of the same rows plus 8 result cells, as its own node process. Wall time from spawn to exit; peak RSS by ${RSS_SOURCE}.`,
-  `Dispatch: \`submit --max-per-request 1 --concurrency N --state …\` against \`portin sandbox --latency ${LATENCY_MS}\`; requests/s over the journal's window, first intent to last outcome; ideal = N / latency.`,
-);
+// Only the notes of the parts that ran (BENCH_ONLY).
+if (only.has("dispatch")) {
+  notes.unshift(
+    `Dispatch: \`submit --max-per-request 1 --concurrency N --state …\` against \`portin sandbox --latency ${LATENCY_MS}\`; requests/s over the journal's window, first intent to last outcome; ideal = N / latency.`,
+  );
+}
+if (only.has("plan")) {
+  notes.unshift(
+    `Plan: \`node dist/src/cli.js plan <sheet> --results <file>\` against \`portin sandbox\` in another process; the floor is csv-parse (arrays) in and csv-stringify out of the same rows plus 8 result cells, as its own node process. Wall time from spawn to exit; peak RSS by ${RSS_SOURCE}.`,
+  );
+}
 for (const note of notes) process.stdout.write(`- ${note}\n`);
 process.stdout.write(`\n(bench took ${fmt((performance.now() - started) / 1000)} s)\n`);

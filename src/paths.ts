@@ -1,12 +1,18 @@
 import { join, parse } from "node:path";
 
+/** Whether a path names an `.xlsx` workbook: read as one (docs/contract.md §3), and its results written as one (§6). */
+export function isWorkbookPath(path: string): boolean {
+  return /\.xlsx$/i.test(path);
+}
+
 /**
- * `<input without .csv><suffix>` beside the input: where a sheet's results, journal and
- * defaults live by default (docs/contract.md §2), so they travel with it.
+ * `<input without .csv><suffix>` beside the input (or without .xlsx): where a sheet's results,
+ * journal and defaults live by default (docs/contract.md §2), so they travel with it.
  */
 export function besideInput(input: string, suffix: string): string {
   const { dir, name, ext } = parse(input);
-  return join(dir, `${ext.toLowerCase() === ".csv" ? name : name + ext}${suffix}`);
+  const sheetExtension = ext.toLowerCase() === ".csv" || ext.toLowerCase() === ".xlsx";
+  return join(dir, `${sheetExtension ? name : name + ext}${suffix}`);
 }
 
 /**
@@ -22,9 +28,12 @@ const RESULTS_SUFFIX: Readonly<Record<ResultsKind, string>> = {
   sandbox: ".sandbox.results.csv",
 };
 
-/** The default `--results`: beside the input, named for the kind of run; stdout for standard input. */
+/** The default `--results`: beside the input, named for the kind of run, in the input's format; stdout for standard input. */
 export function defaultResultsPath(input: string, kind: ResultsKind): string {
-  return input === "-" ? "-" : besideInput(input, RESULTS_SUFFIX[kind]);
+  if (input === "-") return "-";
+  // A workbook's results are a workbook: `numbers.xlsx` gives `numbers.results.xlsx`.
+  const suffix = RESULTS_SUFFIX[kind];
+  return besideInput(input, isWorkbookPath(input) ? suffix.replace(/\.csv$/, ".xlsx") : suffix);
 }
 
 /** The default `--state`: `<input without .csv>.state.jsonl`; none for standard input. */

@@ -28,6 +28,7 @@ import { dashMeansStdio, nonEmptyPath, positiveNumber, wholeNumber } from "./val
 
 interface PortInArgs extends ConnectionArgs {
   input: string;
+  sheet?: string;
   results?: string;
   defaults?: string;
   state?: string;
@@ -50,14 +51,23 @@ const MAX_RETRIES = 20;
 function portInOptions(yargs: Argv): Argv<PortInArgs> {
   return withConnectionOptions(
     yargs
-      .positional("input", { type: "string", demandOption: true, coerce: dashMeansStdio, describe: "the sheet: a CSV path, or - for standard input" })
+      .positional("input", { type: "string", demandOption: true, coerce: dashMeansStdio, describe: "the sheet: a CSV or .xlsx path, or - for CSV on standard input" })
       .options({
+        sheet: {
+          type: "string",
+          requiresArg: true,
+          coerce: (value: unknown): string => {
+            if (typeof value === "string" && value.trim() !== "") return value;
+            throw new UsageError(`--sheet needs a worksheet's name, not "${String(value)}"`);
+          },
+          describe: "the worksheet of an .xlsx input to read [default: the first visible one]",
+        },
         results: {
           type: "string",
           requiresArg: true,
           coerce: nonEmptyPath("results"),
           describe:
-            "where to write the results CSV (- for stdout) [default: <input without .csv>.results.csv; .plan.csv for plan; .sandbox.results.csv on the built-in sandbox; stdout for stdin]",
+            "where to write the results: a .xlsx path writes a workbook, any other a CSV (- for stdout) [default: <input without .csv>.results.csv; .plan.csv for plan; .sandbox.results.csv on the built-in sandbox; the same ending in .xlsx for an .xlsx input; stdout for stdin]",
         },
         defaults: {
           type: "string",
@@ -135,7 +145,7 @@ async function run(command: "submit" | "plan", args: PortInArgs, io: CommandIO):
   // Header problems, and a bad column mapping, refuse the file before anything connects.
   const defaults = defaultsPath(args);
   const columns = defaults === null ? undefined : await readColumnMap(defaults);
-  const sheet = await openSheet(args.input, { stdin: io.stdin, encoding: args.encoding, ...(columns === undefined ? {} : { columns }) });
+  const sheet = await openSheet(args.input, { stdin: io.stdin, encoding: args.encoding, sheet: args.sheet, ...(columns === undefined ? {} : { columns }) });
   noticeSheet(sheet.layout, io);
   const progress = new RunProgress();
   const connection = await connect(args, io, { retries: args.retries, onRetry: () => void progress.retried++ });

@@ -76,6 +76,7 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
       delimiter: options.sheet.layout.delimiter,
       ...options.sheet.textFormat(),
       stdout: io.stdout,
+      rows: prepared.rows.length,
     });
     let sent: DispatchReport | null = null;
     if (options.command === "submit") {
@@ -102,5 +103,7 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
     return { summary, stopped: sent?.stopped ?? interrupted };
   } finally {
     await journal?.close();
+    // Already closed by the write stage, unless the run stopped before it.
+    await prepared.keptCells.close();
   }
 }

@@ -3,6 +3,7 @@
  * the sheet read and validated. All of it happens before anything is sent (docs/contract.md §4).
  */
 import type { Sheet } from "../input/sheet.js";
+import { CellSpool } from "../input/spool.js";
 import { verbatimTest } from "../results/cells.js";
 import type { ServiceClient } from "../service/client.js";
 import { loadDefaults, NO_DEFAULTS } from "../validate/defaults.js";
@@ -18,10 +19,11 @@ export interface PreparedRun {
   readonly rows: readonly CheckedRow[];
   /**
    * The cells of the rows the results cannot copy from the input as they stand (a row to
-   * mask, defuse or pad, or an input that cannot be read twice): a million rows' cells would
-   * take ~1 GB, so the others are re-read from the file when the results are written.
+   * mask, defuse or pad, or every row of an input that cannot be read twice: standard input,
+   * a workbook): a million rows' cells would take ~1 GB, so the others are re-read from the
+   * file when the results are written, and these are spooled to disk past a few megabytes.
    */
-  readonly keptCells: ReadonlyMap<number, readonly string[]>;
+  readonly keptCells: CellSpool;
   /** The sheet's data row that results row `index` comes from: they differ once a range row has been expanded. */
   readonly sourceRow: (index: number) => number;
 }
@@ -38,27 +40,36 @@ export async function prepare(sheet: Sheet, client: ServiceClient, defaultsPath:
   const validator = createValidator({ layout: sheet.layout, lookups, defaults });
   const rows: CheckedRow[] = [];
   const copyable = verbatimTest(sheet.layout.header);
-  const keptCells = new Map<number, readonly string[]>();
+  const keptCells = new CellSpool();
+  const keep = async (index: number, cells: readonly string[]): Promise<void> => {
+    const written = keptCells.keep(index, cells);
+    if (written !== undefined) await written;
+  };
   const numberAt = sheet.layout.columns.find((column) => column.role.kind === "number")?.index ?? -1;
   const expansions = new Expansions();
   const progress = options.progress ?? null;
   if (progress !== null) Object.assign(progress, { totalBytes: sheet.size, bytesRead: () => sheet.bytesRead() });
-  for await (const row of sheet.rows) {
-    if (progress !== null) progress.rows++;
-    const range = options.expandRanges ? expandable(row.cells[numberAt]) : null;
-    if (range !== null) {
-      // Each number gets its own row and results row: the range row's cells, with the number
-      // cell naming that number, so the results read as a sheet that listed them one by one.
-      for (const number of range) {
-        const cells = row.cells.map((cell, at) => (at === numberAt ? number : cell));
-        keptCells.set(rows.length, cells);
-        rows.push(await validator.check({ index: rows.length, line: row.line, cells }));
+  try {
+    for await (const row of sheet.rows) {
+      if (progress !== null) progress.rows++;
+      const range = options.expandRanges ? expandable(row.cells[numberAt]) : null;
+      if (range !== null) {
+        // Each number gets its own row and results row: the range row's cells, with the number
+        // cell naming that number, so the results read as a sheet that listed them one by one.
+        for (const number of range) {
+          const cells = row.cells.map((cell, at) => (at === numberAt ? number : cell));
+          await keep(rows.length, cells);
+          rows.push(await validator.check({ index: rows.length, line: row.line, cells }));
+        }
+        expansions.add(rows.length, range.length - 1);
+        continue;
       }
-      expansions.add(rows.length, range.length - 1);
-      continue;
+      if (!sheet.rereadable || !copyable(row.cells)) await keep(rows.length, row.cells);
+      rows.push(await validator.check(expansions.extra === 0 ? row : { ...row, index: rows.length }));
     }
-    if (!sheet.rereadable || !copyable(row.cells)) keptCells.set(rows.length, row.cells);
-    rows.push(await validator.check(expansions.extra === 0 ? row : { ...row, index: rows.length }));
+  } catch (error) {
+    await keptCells.close();
+    throw error;
   }
   return { sheet, rows, keptCells, sourceRow: (index) => expansions.sourceOf(index) };
 }

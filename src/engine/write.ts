@@ -18,7 +18,7 @@ export async function writeResults(prepared: PreparedRun, outcomeOf: (index: num
   }
   try {
     for (let i = 0; i < rows.length; i++) {
-      const cells = keptCells.get(i);
+      const cells = await keptCells.get(i);
       const source = cells === undefined && input !== null ? sourceRow(i) : -1;
       const text = input !== null && source >= 0 ? (input.rowAt(source) ?? (await input.read(source))) : null;
       if (text !== null) await results.writeVerbatim(text, outcomeOf(i));
@@ -26,6 +26,7 @@ export async function writeResults(prepared: PreparedRun, outcomeOf: (index: num
     }
   } finally {
     await input?.close();
+    await keptCells.close();
   }
   await results.close();
 }

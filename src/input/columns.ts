@@ -69,8 +69,13 @@ function scopeOf(prefix: string): MemberScope | undefined {
   return compact === "portform" || compact === "request" || compact === "item" ? compact : undefined;
 }
 
-function describe(column: Column): string {
-  return `column ${column.index + 1} "${column.header}"`;
+/** How a message names a header cell: `column 3` in a CSV file, `Numbers!C1` in a workbook. */
+export type HeaderCellName = (index: number) => string;
+
+const csvColumn: HeaderCellName = (index) => `column ${index + 1}`;
+
+function describe(column: Column, name: HeaderCellName): string {
+  return `${name(column.index)} "${column.header}"`;
 }
 
 /** `column` names the cell in messages: `sheet.csv: column 3 "portform.x"`. */
@@ -130,11 +135,14 @@ function meaningOf(role: ColumnRole): string | undefined {
   }
 }
 
-/** Matches every header cell to its role, `map` first; throws InputError for a sheet that cannot be used. */
-export function matchColumns(source: string, header: readonly string[], map: ColumnMap = NO_COLUMN_MAP): Column[] {
+/**
+ * Matches every header cell to its role, `map` first; throws InputError for a sheet that
+ * cannot be used. `name` says how messages name a header cell (`column 3`, `Numbers!C1`).
+ */
+export function matchColumns(source: string, header: readonly string[], map: ColumnMap = NO_COLUMN_MAP, name: HeaderCellName = csvColumn): Column[] {
   const columns: Column[] = header.map((cell, index) => {
     const mapped = map.size === 0 ? undefined : map.get(normalize(cell));
-    if (mapped === undefined) return { index, header: cell, role: roleOf(`${source}: column ${index + 1} "${cell}"`, cell) };
+    if (mapped === undefined) return { index, header: cell, role: roleOf(`${source}: ${name(index)} "${cell}"`, cell) };
     return { index, header: cell, role: mapped ?? { kind: "passthrough" }, mapped: true };
   });
   const seen = new Map<string, Column>();
@@ -143,7 +151,7 @@ export function matchColumns(source: string, header: readonly string[], map: Col
     if (meaning === undefined) continue;
     const earlier = seen.get(meaning);
     if (earlier !== undefined) {
-      throw new InputError(`${source}: ${describe(earlier)} and ${describe(column)} both give ${meaning}; keep one of them`);
+      throw new InputError(`${source}: ${describe(earlier, name)} and ${describe(column, name)} both give ${meaning}; keep one of them`);
     }
     seen.set(meaning, column);
   }

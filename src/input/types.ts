@@ -41,4 +41,9 @@ export interface SheetRow {
   readonly line: number;
   /** Cells as read; a ragged row has more or fewer than the header. */
   readonly cells: readonly string[];
+  /**
+   * A cell the reader could not turn into a value to send, named and explained (a workbook's
+   * `Numbers!A7 holds the error #N/A`): the row is invalid with this message. Absent for CSV.
+   */
+  readonly problem?: string;
 }

@@ -3,6 +3,7 @@
  * own cells then the result columns (columns.ts). A format is one encoder of that shape:
  * adding one is a file beside csv-writer.ts and an entry in ENCODERS.
  */
+import { isWorkbookPath } from "../paths.js";
 import { openCsvResults } from "./csv-writer.js";
 import type { RowOutcome } from "./status.js";
 
@@ -30,17 +31,21 @@ export interface ResultsOptions {
   readonly lineEnd: string;
   /** Where "-" writes; never ended, since the caller owns it. */
   readonly stdout: NodeJS.WritableStream;
+  /** How many rows will follow, when known: a workbook refuses, before anything is sent, more than a worksheet holds. */
+  readonly rows?: number;
 }
 
 /** How a format opens its writer: eagerly, so an unwritable path stops the run (exit 2) before anything is sent. */
 type OpenEncoder = (destination: string, header: readonly string[], options: ResultsOptions) => Promise<ResultsWriter>;
 
-const ENCODERS: Readonly<Record<"csv", OpenEncoder>> = {
+const ENCODERS: Readonly<Record<"csv" | "xlsx", OpenEncoder>> = {
   csv: openCsvResults,
+  // Loaded when used: every command would otherwise pay for yazl at start-up, before cli.ts
+  // has its signal handlers in place.
+  xlsx: async (destination, header, options) => (await import("./xlsx-writer.js")).openXlsxResults(destination, header, options),
 };
 
-/** Opens the destination in its format and writes the header row. */
+/** Opens the destination in its format, chosen by its extension (`.xlsx`, else CSV; stdout is CSV), and writes the header row. */
 export function openResults(destination: string, header: readonly string[], options: ResultsOptions): Promise<ResultsWriter> {
-  // One format so far: a second is chosen here, by the destination's extension.
-  return ENCODERS.csv(destination, header, options);
+  return ENCODERS[isWorkbookPath(destination) ? "xlsx" : "csv"](destination, header, options);
 }

@@ -207,6 +207,8 @@ export function createValidator(context: ValidatorContext): Validator {
       const fields = `has ${cells.length} field${cells.length === 1 ? "" : "s"}, the header has ${layout.header.length}`;
       return parsed?.ok === true ? invalid(row, fields, parsed.digits, parsed.kind) : invalid(row, fields);
     }
+    // A cell the reader could not use where it is sent (a workbook's error value, a mangled number).
+    if (row.problem !== undefined) return parsed?.ok === true ? invalid(row, row.problem, parsed.digits, parsed.kind) : invalid(row, row.problem);
     if (parsed === null) return invalid(row, "the number is empty: every row needs the number to port");
     if (!parsed.ok) return invalid(row, rangeHint(numberText) ?? parsed.reason);
     const { digits, kind } = parsed;
@@ -427,7 +429,8 @@ export function createValidator(context: ValidatorContext): Validator {
    */
   function everyProblem(row: SheetRow, first: InvalidRow): InvalidRow | Promise<InvalidRow> {
     const cells = row.cells;
-    if (cells.length !== layout.header.length) return first;
+    // A cell the reader could not use (a workbook's `Numbers!A5`) is named by the reader, with the cell.
+    if (cells.length !== layout.header.length || row.problem !== undefined) return first;
     const problems: string[] = [];
     const numberText = cellOf(cells, numberAt);
     const parsed = numberText === "" ? null : parseNanp(numberText);

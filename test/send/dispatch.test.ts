@@ -55,11 +55,11 @@ describe("dispatch", () => {
       concurrency: 6,
       submit: () => (starts.push(performance.now()), Promise.resolve(ACCEPTED)),
     });
-    // 20 a second is one every 50 ms: start i never comes before i x 50 ms. Timers may fire
-    // late on a busy machine, and the next start then keeps to the schedule rather than
-    // waiting another full interval, so gaps are not compared one by one.
-    const first = starts[0] as number;
-    starts.forEach((at, i) => expect(at - first).toBeGreaterThanOrEqual(i * 50 - 5));
+    // 20 a second is one every 50 ms: six starts span five intervals, and at least four even
+    // when a busy machine delays the first; without a rate they start within a millisecond.
+    // Single gaps are not compared: a late start shortens the gap after it.
+    const span = (starts.at(-1) as number) - (starts[0] as number);
+    expect(span).toBeGreaterThanOrEqual(4 * 50);
   });
 
   it("takes a fractional --rate: 2.5 a second is one start every 400 ms", async () => {

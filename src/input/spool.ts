@@ -1,0 +1,167 @@
+/**
+ * Rows' cells kept aside between reading the sheet and writing the results, for rows the
+ * results cannot copy from the input as it stands (engine/prepare.ts): every row of a workbook
+ * or of standard input, which cannot be read twice byte for byte. A 200,000-row workbook's
+ * cells are ~300 MB as strings, so past a few megabytes they go to a temporary file, one record
+ * a row, and come back in row order. Memory stays bounded whatever the sheet's length.
+ */
+import { rmSync } from "node:fs";
+import { mkdtemp, open, rm } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { OutputError } from "../errors.js";
+import { describeSystemError } from "../system-error.js";
+
+/**
+ * What the cells held in memory may take, counting a string's and an array slot's overhead,
+ * before the spool moves to a file: sheets of a few thousand rows never touch the disk.
+ */
+const MEMORY_BYTES = 4 * 1024 * 1024;
+const CELL_OVERHEAD_BYTES = 40;
+/** Text gathered before one write, and bytes read at a time. */
+const CHUNK_CHARS = 1024 * 1024;
+
+/**
+ * A record is the row's index and its cells, joined by the ASCII unit separator and ended by the
+ * record separator: XML forbids both characters, so a workbook's cells never hold them, and
+ * joining and splitting cost a third of JSON. A row whose cells do hold one (a CSV can) is
+ * written as JSON after a `J`, which escapes them.
+ */
+const UNIT = "\u001f";
+const RECORD = "\u001e";
+const RECORD_BYTE = 0x1e;
+
+/** A row read back: its index, then its cells. */
+type Line = readonly [number, readonly string[]];
+
+function encode(index: number, cells: readonly string[]): string {
+  for (const cell of cells) {
+    if (cell.includes(UNIT) || cell.includes(RECORD)) return `J${JSON.stringify([index, ...cells])}${RECORD}`;
+  }
+  return `${index}${UNIT}${cells.join(UNIT)}${RECORD}`;
+}
+
+function decode(text: string): Line {
+  if (text.startsWith("J")) {
+    const [index, ...cells] = JSON.parse(text.slice(1)) as [number, ...string[]];
+    return [index, cells];
+  }
+  const parts = text.split(UNIT);
+  return [Number(parts[0]), parts.slice(1)];
+}
+
+export class CellSpool {
+  private held: Map<number, readonly string[]> | null = new Map();
+  private heldBytes = 0;
+  private file: FileHandle | null = null;
+  private dir: string | null = null;
+  private pending = "";
+  private readonly removeOnExit = (): void => {
+    if (this.dir !== null) rmSync(this.dir, { recursive: true, force: true });
+  };
+  // Reading back.
+  private readPosition = 0;
+  private buffer = Buffer.alloc(0);
+  private bufferStart = 0;
+  private next: Line | null = null;
+  private ended = false;
+
+  /**
+   * Keeps row `index`'s cells; rows are kept in increasing index order. Returns a promise only
+   * when it writes to the file: await it then (most rows cost no turn of the event loop).
+   */
+  keep(index: number, cells: readonly string[]): Promise<void> | undefined {
+    if (this.held !== null) {
+      this.held.set(index, cells);
+      for (const cell of cells) this.heldBytes += cell.length + CELL_OVERHEAD_BYTES;
+      return this.heldBytes > MEMORY_BYTES ? this.spill() : undefined;
+    }
+    this.pending += encode(index, cells);
+    return this.pending.length >= CHUNK_CHARS ? this.flush() : undefined;
+  }
+
+  /**
+   * Row `index`'s cells, or undefined when it was not kept. Rows are asked for in increasing
+   * index order, once every row has been kept.
+   */
+  async get(index: number): Promise<readonly string[] | undefined> {
+    if (this.held !== null) return this.held.get(index);
+    if (this.pending !== "") await this.flush();
+    for (;;) {
+      const line = this.next ?? (await this.readLine());
+      if (line === null) return undefined;
+      if (line[0] > index) {
+        this.next = line;
+        return undefined;
+      }
+      this.next = null;
+      if (line[0] === index) return line[1];
+    }
+  }
+
+  /** Removes the temporary file. Idempotent. */
+  async close(): Promise<void> {
+    this.held = null;
+    const { file, dir } = this;
+    this.file = null;
+    this.dir = null;
+    process.off("exit", this.removeOnExit);
+    await file?.close().catch(() => undefined);
+    if (dir !== null) await rm(dir, { recursive: true, force: true });
+  }
+
+  private async spill(): Promise<void> {
+    const held = this.held ?? new Map<number, readonly string[]>();
+    try {
+      this.dir = await mkdtemp(join(tmpdir(), "portin-cells-"));
+      // A run ended by a signal's second press, or by an error, leaves nothing behind.
+      process.once("exit", this.removeOnExit);
+      this.file = await open(join(this.dir, "cells.jsonl"), "w+");
+    } catch (error) {
+      throw this.failure(error);
+    }
+    this.held = null;
+    this.heldBytes = 0;
+    for (const [index, cells] of held) {
+      this.pending += encode(index, cells);
+      if (this.pending.length >= CHUNK_CHARS) await this.flush();
+    }
+  }
+
+  private async flush(): Promise<void> {
+    const text = this.pending;
+    this.pending = "";
+    try {
+      await this.file?.write(text);
+    } catch (error) {
+      throw this.failure(error);
+    }
+  }
+
+  private async readLine(): Promise<Line | null> {
+    for (;;) {
+      const end = this.buffer.indexOf(RECORD_BYTE, this.bufferStart);
+      if (end >= 0) {
+        const line = decode(this.buffer.toString("utf8", this.bufferStart, end));
+        this.bufferStart = end + 1;
+        return line;
+      }
+      if (this.ended || this.file === null) return null;
+      const rest = this.buffer.subarray(this.bufferStart);
+      const chunk = Buffer.allocUnsafe(Math.max(CHUNK_CHARS, rest.length * 2));
+      rest.copy(chunk);
+      const { bytesRead } = await this.file.read(chunk, rest.length, chunk.length - rest.length, this.readPosition);
+      this.readPosition += bytesRead;
+      if (bytesRead === 0) this.ended = true;
+      this.buffer = chunk.subarray(0, rest.length + bytesRead);
+      this.bufferStart = 0;
+    }
+  }
+
+  private failure(error: unknown): OutputError {
+    return new OutputError(`cannot keep the sheet's cells in a temporary file under ${tmpdir()}: ${describeSystemError(error)} (set TMPDIR to a writable directory)`, {
+      cause: error,
+    });
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * What a file named `.xlsx` is, told from its first and last bytes before exceljs streams it
+ * (docs/contract.md §3, "Workbooks"). A streaming unzip reads entries front to back and never
+ * reaches the zip's directory at the end, so a workbook cut short could read as a shorter
+ * sheet; and it fails on a password-protected workbook with a message about zip signatures.
+ * Both are told apart here, in one line each, before any row is read.
+ */
+import { open } from "node:fs/promises";
+import { InputError } from "../errors.js";
+import { describeSystemError } from "../system-error.js";
+
+/** A zip's first local file header. */
+const ZIP_LOCAL = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
+/** A zip's end-of-central-directory record: the last thing a whole zip holds. */
+const ZIP_END = Buffer.from([0x50, 0x4b, 0x05, 0x06]);
+/** The end record is 22 bytes plus a comment of at most 65,535. */
+const ZIP_END_SEARCH = 22 + 0xffff;
+/**
+ * An OLE compound file: what Excel writes for a password-protected workbook (the encrypted
+ * package inside one) and for the old binary .xls format.
+ */
+const OLE = Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]);
+const utf16 = (name: string): Buffer => Buffer.from(name, "utf16le");
+/** Stream names in an OLE directory: ECMA-376 encryption, and the binary formats' workbook stream. */
+const ENCRYPTED_STREAM = utf16("EncryptedPackage");
+const XLS_STREAMS = [utf16("Workbook"), utf16("Book")];
+/** Enough of the OLE directory to hold its first entries, where Excel puts these streams. */
+const OLE_DIRECTORY_BYTES = 4096;
+
+const nothingSent = "nothing was sent";
+
+/** Throws InputError unless `path` looks like a whole .xlsx workbook. */
+export async function checkWorkbookFile(path: string): Promise<void> {
+  let file;
+  try {
+    file = await open(path, "r");
+  } catch (error) {
+    throw new InputError(`cannot read ${path}: ${describeSystemError(error)}`, { cause: error });
+  }
+  try {
+    const { size } = await file.stat();
+    if (size === 0) throw new InputError(`${path}: the file is empty; it needs a worksheet with a header row and a number column`);
+    const head = await readAt(file, 0, Math.min(size, 512));
+    if (head.subarray(0, OLE.length).equals(OLE)) throw new InputError(await oleRefusal(path, file, head));
+    if (!head.subarray(0, ZIP_LOCAL.length).equals(ZIP_LOCAL)) {
+      throw new InputError(`${path}: not an .xlsx workbook (it does not begin as one; a CSV file must be named .csv); ${nothingSent}`);
+    }
+    const tailLength = Math.min(size, ZIP_END_SEARCH);
+    const tail = await readAt(file, size - tailLength, tailLength);
+    if (tail.lastIndexOf(ZIP_END) < 0) {
+      throw new InputError(`${path}: the workbook is cut short or damaged (its zip directory is missing); save it again from Excel or copy it again; ${nothingSent}`);
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+async function readAt(file: Awaited<ReturnType<typeof open>>, position: number, length: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(length);
+  const { bytesRead } = await file.read(buffer, 0, length, position);
+  return buffer.subarray(0, bytesRead);
+}
+
+/** Which OLE file it is, from the names in its directory (MS-CFB: sector shift at 0x1E, first directory sector at 0x30). */
+async function oleRefusal(path: string, file: Awaited<ReturnType<typeof open>>, head: Buffer): Promise<string> {
+  let directory: Buffer = Buffer.alloc(0);
+  if (head.length >= 0x34) {
+    const sectorSize = 2 ** head.readUInt16LE(0x1e);
+    const firstSector = head.readUInt32LE(0x30);
+    // Sector n starts after the header, which takes one sector.
+    if (sectorSize >= 128 && sectorSize <= 65536) directory = await readAt(file, (firstSector + 1) * sectorSize, OLE_DIRECTORY_BYTES);
+  }
+  if (directory.includes(ENCRYPTED_STREAM)) {
+    return `${path}: the workbook is password-protected (encrypted), so it cannot be read; save a copy without a password (File > Info > Protect Workbook > Encrypt with Password, clear it) and run that; ${nothingSent}`;
+  }
+  if (XLS_STREAMS.some((name) => directory.includes(name))) {
+    return `${path}: an Excel 97-2003 workbook (.xls) under an .xlsx name; save it as "Excel Workbook (.xlsx)" and run that; ${nothingSent}`;
+  }
+  return `${path}: not an .xlsx workbook (an OLE compound file: password-protected, or an older Office format); save it as "Excel Workbook (.xlsx)" without a password; ${nothingSent}`;
+}

@@ -1,0 +1,235 @@
+/**
+ * The XLSX encoder of the results (docs/contract.md §6): the same rows as the CSV encoder (the
+ * input's cells, masked and defused, then the result cells), as one worksheet whose every cell
+ * is text, so Excel never turns `4165550101` into `4.17E+09` or drops a ticket's leading zero.
+ * The header is bold, frozen and filterable; the status cell is coloured by status.
+ *
+ * The worksheet's XML is written here, row by row, into a zip stream (yazl), rather than
+ * through exceljs's WorkbookWriter: that builds a cell object per cell and took longer to
+ * write 200,000 rows than exceljs takes to read them, against a budget of half of that
+ * (issue 10, item 9), and it ignores back-pressure, so its memory grows with a slow disk.
+ * The parts besides the rows are fixed (xlsx-parts.ts); tests read every file back with exceljs.
+ */
+import { parse } from "csv-parse/sync";
+import { PassThrough } from "node:stream";
+import { ZipFile } from "yazl";
+import { OutputError } from "../errors.js";
+import { columnLetters } from "../input/cell-ref.js";
+import { resultsHeader, rowShaper } from "./cells.js";
+import { RESULT_COLUMN_NAMES } from "./columns.js";
+import { fileSink, outputError } from "./sink.js";
+import type { Sink } from "./sink.js";
+import type { RowOutcome } from "./status.js";
+import type { ResultsOptions, ResultsWriter } from "./writer.js";
+import {
+  CONTENT_TYPES,
+  HEADER_STYLE,
+  MAX_CELL_CHARS,
+  MAX_COLUMNS,
+  MAX_ROWS,
+  PACKAGE_RELS,
+  SHARED_STRINGS,
+  sheetEnd,
+  sheetStart,
+  statusStyle,
+  STYLES,
+  TEXT_STYLE,
+  WORKBOOK,
+  WORKBOOK_RELS,
+} from "./xlsx-parts.js";
+
+/**
+ * Deflate level of every part: zlib's fastest. A results sheet is repetitive text, so even
+ * level 1 shrinks it 12 to 1 (200,000 rows: 272 MB of XML, a 22 MB file), and deflate runs
+ * beside the XML building, on libuv's threads.
+ */
+const ZIP_LEVEL = 1;
+/** Rows are handed to the zip stream in chunks of about this many characters. */
+const CHUNK_CHARS = 64 * 1024;
+/** Column widths, in characters: result columns by name, the input's by their header. */
+const RESULT_WIDTHS: Readonly<Record<string, number>> = { result_operation: 44, result_message: 80 };
+const MIN_WIDTH = 10;
+const MAX_WIDTH = 40;
+
+const READY: Promise<void> = Promise.resolve();
+
+/** Opens the destination and writes the header row; refuses, before anything is sent, a sheet Excel could not hold. */
+export async function openXlsxResults(destination: string, header: readonly string[], options: ResultsOptions): Promise<ResultsWriter> {
+  const columns = header.length + RESULT_COLUMN_NAMES.length;
+  const csvInstead = "write CSV instead with --results PATH.csv";
+  if (columns > MAX_COLUMNS) {
+    throw new OutputError(`cannot write results to ${destination}: ${columns} columns, more than an Excel worksheet holds (${MAX_COLUMNS.toLocaleString("en-US")}); ${csvInstead}`);
+  }
+  if (options.rows !== undefined && options.rows + 1 > MAX_ROWS) {
+    throw new OutputError(
+      `cannot write results to ${destination}: ${options.rows.toLocaleString("en-US")} rows and a header, more than an Excel worksheet holds (${MAX_ROWS.toLocaleString("en-US")}); ${csvInstead}`,
+    );
+  }
+  const sink = await fileSink(destination);
+  const writer = new XlsxResultsWriter(sink, header, options.delimiter);
+  await writer.writeHeader();
+  return writer;
+}
+
+class XlsxResultsWriter implements ResultsWriter {
+  private readonly zip = new ZipFile();
+  /** The worksheet's XML on its way into the zip; its buffer bounds what waits in memory. */
+  private readonly sheet = new PassThrough({ highWaterMark: 1024 * 1024 });
+  private readonly shape: (cells: readonly string[], outcome: RowOutcome) => string[];
+  private readonly header: readonly string[];
+  private readonly letters: readonly string[];
+  private readonly statusAt: number;
+  private rowNumber = 0;
+  private text: string;
+  private failure: OutputError | null = null;
+  private closing: Promise<void> | null = null;
+
+  constructor(
+    private readonly sink: Sink,
+    header: readonly string[],
+    /** The input's delimiter, for rows handed over as the input's text (writeVerbatim). */
+    private readonly delimiter: string,
+  ) {
+    this.header = resultsHeader(header);
+    this.shape = rowShaper(header);
+    this.letters = this.header.map((_, at) => columnLetters(at + 1));
+    this.statusAt = header.length;
+    const fail = (error: unknown): void => {
+      this.failure ??= outputError(sink.label, error);
+      // Wakes a write waiting for the zip to drain, which a failed output never will.
+      this.sheet.destroy();
+    };
+    sink.stream.on("error", fail);
+    this.zip.outputStream.on("error", fail);
+    this.zip.on("error", fail);
+    this.zip.outputStream.pipe(sink.stream);
+    const part = (xml: string, name: string): void => this.zip.addBuffer(Buffer.from(xml, "utf8"), name, { compressionLevel: ZIP_LEVEL });
+    // Streaming readers (exceljs's among them) want the workbook, its relationships, the styles
+    // and the shared strings before the worksheet.
+    part(CONTENT_TYPES, "[Content_Types].xml");
+    part(PACKAGE_RELS, "_rels/.rels");
+    part(WORKBOOK, "xl/workbook.xml");
+    part(WORKBOOK_RELS, "xl/_rels/workbook.xml.rels");
+    part(STYLES, "xl/styles.xml");
+    part(SHARED_STRINGS, "xl/sharedStrings.xml");
+    this.zip.addReadStream(this.sheet, "xl/worksheets/sheet1.xml", { compressionLevel: ZIP_LEVEL });
+    // yazl finishes the archive once the worksheet's stream ends.
+    this.zip.end();
+    this.text = sheetStart(this.header.map((name) => RESULT_WIDTHS[name] ?? Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, name.length + 2))));
+  }
+
+  writeHeader(): Promise<void> {
+    return this.push(this.rowXml(this.header, HEADER_STYLE, HEADER_STYLE));
+  }
+
+  write(cells: readonly string[], outcome: RowOutcome): Promise<void> {
+    return this.push(this.rowXml(this.shape(cells, outcome), TEXT_STYLE, statusStyle(outcome.status)));
+  }
+
+  writeVerbatim(text: Uint8Array, outcome: RowOutcome): Promise<void> {
+    // A CSV input's row, handed over as its text because a CSV result would copy it as is
+    // (cells.ts verbatimTest: one line, no quote trouble); a workbook needs its cells.
+    const records: unknown = parse(Buffer.from(text), { delimiter: this.delimiter, relax_column_count: true });
+    const [cells] = records as string[][];
+    return this.write(cells ?? [], outcome);
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.finish();
+    return this.closing;
+  }
+
+  private rowXml(cells: readonly string[], style: number, statusCellStyle: number): string {
+    const r = ++this.rowNumber;
+    let xml = `<row r="${r}">`;
+    for (let i = 0; i < cells.length; i++) {
+      const value = cells[i];
+      if (value === undefined || value === "") continue;
+      const s = i === this.statusAt ? statusCellStyle : style;
+      xml += `<c r="${this.letters[i] ?? columnLetters(i + 1)}${r}" s="${s}" t="inlineStr"><is>${textElement(value)}</is></c>`;
+    }
+    return xml + "</row>";
+  }
+
+  private push(xml: string): Promise<void> {
+    if (this.failure !== null) return Promise.reject(this.failure);
+    if (this.closing !== null) throw new Error("results written after close()");
+    this.text += xml;
+    return this.text.length < CHUNK_CHARS ? READY : this.flush();
+  }
+
+  /** Hands the gathered rows to the zip stream; resolves at once while it keeps up, else once it has drained. */
+  private flush(): Promise<void> {
+    const chunk = this.text;
+    this.text = "";
+    if (this.sheet.write(chunk)) return READY;
+    return new Promise<void>((resolve, reject) => {
+      const done = (): void => {
+        this.sheet.off("drain", done);
+        this.sheet.off("close", done);
+        if (this.failure === null) resolve();
+        else reject(this.failure);
+      };
+      this.sheet.on("drain", done);
+      this.sheet.on("close", done);
+    });
+  }
+
+  private async finish(): Promise<void> {
+    if (this.failure === null) {
+      const written = new Promise<void>((resolve) => {
+        this.sink.stream.once("finish", resolve);
+        this.sink.stream.once("error", resolve);
+        this.sheet.once("close", () => {
+          if (this.failure !== null) resolve();
+        });
+      });
+      this.text += sheetEnd(this.letters[this.letters.length - 1] ?? "A", this.rowNumber);
+      // `pipe` ends the file's stream once the zip is complete.
+      this.sheet.end(this.text);
+      this.text = "";
+      await written;
+    }
+    if (this.failure !== null) {
+      await this.sink.discard();
+      throw this.failure;
+    }
+    await this.sink.commit();
+  }
+}
+
+/** What XML text cannot hold as it is: markup, CR (XML reads it as LF), the control characters XML 1.0 forbids, and OOXML's own `_xHHHH_` escapes. */
+// eslint-disable-next-line no-control-regex -- finding the characters XML forbids is the point
+const NEEDS_ESCAPING = /[&<>\r\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|_x[0-9A-Fa-f]{4}_/;
+
+/** One cell's `<t>` element: escaped, cut to what a cell holds, with its surrounding spaces kept. */
+function textElement(value: string): string {
+  let text = value.length > MAX_CELL_CHARS ? cutToCell(value) : value;
+  if (NEEDS_ESCAPING.test(text)) text = escapeText(text);
+  const first = text.charCodeAt(0);
+  const last = text.charCodeAt(text.length - 1);
+  // Without xml:space, readers drop a cell's leading and trailing spaces.
+  const preserve = first === 0x20 || first === 0x09 || first === 0x0a || last === 0x20 || last === 0x09 || last === 0x0a;
+  return preserve ? `<t xml:space="preserve">${text}</t>` : `<t>${text}</t>`;
+}
+
+/** Excel refuses to open a cell longer than 32,767 characters; never split a surrogate pair. */
+function cutToCell(value: string): string {
+  const end = MAX_CELL_CHARS;
+  const code = value.charCodeAt(end - 1);
+  return value.slice(0, code >= 0xd800 && code <= 0xdbff ? end - 1 : end);
+}
+
+const hex = (code: number): string => code.toString(16).toUpperCase().padStart(4, "0");
+
+/** ECMA-376 ST_Xstring: a character XML cannot carry is written `_xHHHH_`, and a literal `_xHHHH_` has its `_` escaped. */
+export function escapeText(text: string): string {
+  return text
+    .replace(/_x([0-9A-Fa-f]{4})_/g, "_x005F_x$1_")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/\r/g, "&#13;")
+    // eslint-disable-next-line no-control-regex -- as NEEDS_ESCAPING
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, (c) => `_x${hex(c.charCodeAt(0))}_`);
+}

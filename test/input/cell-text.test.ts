@@ -1,0 +1,82 @@
+import { describe, expect, it } from "vitest";
+import { cellText, dateText, isDateFormat, isMangledNumber, numberText } from "../../src/input/cell-text.js";
+
+const GENERAL = { numFmt: undefined };
+
+describe("numberText", () => {
+  it("writes integers in full, never with .0 or an exponent", () => {
+    expect([4165550101, 300451, 0, -17, 2 ** 64].map(numberText)).toEqual(["4165550101", "300451", "0", "-17", "18446744073709551616"]);
+  });
+
+  it("writes other numbers as the value the file stores", () => {
+    expect([12.5, 0.1, 1e-7].map(numberText)).toEqual(["12.5", "0.1", "1e-7"]);
+  });
+});
+
+describe("dateText", () => {
+  it("gives a whole day as YYYY-MM-DD, a time alone as HH:MM, and both together", () => {
+    expect(dateText(new Date("2026-12-08T00:00:00Z"))).toBe("2026-12-08");
+    expect(dateText(new Date("1899-12-30T09:30:00Z"))).toBe("09:30");
+    expect(dateText(new Date("1899-12-30T09:30:15Z"))).toBe("09:30:15");
+    expect(dateText(new Date("2026-12-08T17:45:00Z"))).toBe("2026-12-08 17:45");
+  });
+
+  it("rounds away the millisecond Excel's day fractions leave", () => {
+    expect(dateText(new Date("2026-12-08T09:29:59.9996Z"))).toBe("2026-12-08 09:30");
+  });
+
+  it("takes day 0 of the 1904 date system as a time alone", () => {
+    expect(dateText(new Date("1904-01-01T08:00:00Z"), true)).toBe("08:00");
+  });
+});
+
+describe("isMangledNumber", () => {
+  it("recognizes Excel's General-format scientific notation", () => {
+    expect(["4.16556E+09", "4.16556e+09", "1E+11", " 7.74122E+11 ", "-1.5E-05"].map(isMangledNumber)).toEqual([true, true, true, true, true]);
+  });
+
+  it("leaves other text alone", () => {
+    expect(["4165550101", "1E5", "Unit 4E", "E+09", "4.1E+9x", "2E+1234"].map(isMangledNumber)).toEqual([false, false, false, false, false, false]);
+  });
+});
+
+describe("isDateFormat", () => {
+  it("tells date and time formats from number formats", () => {
+    expect(["yyyy-mm-dd", "d/m/yyyy h:mm", "h:mm AM/PM", "[$-409]mmm d", "0.00", "General", '"m"0', "[Red]0", "@"].map(isDateFormat)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+});
+
+describe("cellText", () => {
+  it("reads each kind of value exceljs gives", () => {
+    expect(cellText(null, GENERAL, false)).toBe("");
+    expect(cellText("Acme", GENERAL, false)).toBe("Acme");
+    expect(cellText(4165550101, GENERAL, false)).toBe("4165550101");
+    expect(cellText(true, GENERAL, false)).toBe("TRUE");
+    expect(cellText(new Date("2026-12-08T00:00:00Z"), GENERAL, false)).toBe("2026-12-08");
+    expect(cellText({ richText: [{ text: "Acme " }, { text: "Plumbing" }] }, GENERAL, false)).toBe("Acme Plumbing");
+    expect(cellText({ text: "map", hyperlink: "https://example.ca" }, GENERAL, false)).toBe("map");
+  });
+
+  it("reads a formula's result, as a date when the cell is formatted as one", () => {
+    expect(cellText({ formula: "A1+1", result: 4165550102 }, GENERAL, false)).toBe("4165550102");
+    expect(cellText({ formula: "DATE(2026,12,8)", result: 46364 }, { numFmt: "yyyy-mm-dd" }, false)).toBe("2026-12-08");
+    expect(cellText({ formula: "", sharedFormula: "A1", result: "x" }, GENERAL, false)).toBe("x");
+  });
+
+  it("says why a cell cannot be used", () => {
+    expect(cellText({ error: "#N/A" }, GENERAL, false)).toEqual({ text: "#N/A", problem: "holds the error #N/A" });
+    expect(cellText({ formula: "A1" }, GENERAL, false)).toMatchObject({ text: "", problem: expect.stringContaining("without a saved result") as string });
+    expect(cellText({ formula: "1/0", result: Number.NaN }, GENERAL, false)).toEqual({ text: "", problem: "is a formula whose result is an error" });
+    expect(cellText("4.16556E+09", GENERAL, false)).toMatchObject({ text: "4.16556E+09", problem: expect.stringContaining("format the column as Text") as string });
+  });
+});

@@ -1,0 +1,47 @@
+import { existsSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { describe, expect, it } from "vitest";
+import { CellSpool } from "../../src/input/spool.js";
+
+function spools(): string[] {
+  return readdirSync(tmpdir()).filter((name) => name.startsWith("portin-cells-"));
+}
+
+async function keepAll(spool: CellSpool, rows: readonly (readonly [number, readonly string[]])[]): Promise<void> {
+  for (const [index, cells] of rows) await spool.keep(index, cells);
+}
+
+describe("CellSpool", () => {
+  it("gives back the rows it kept, and nothing for rows it did not, without touching the disk for a few", async () => {
+    const before = spools();
+    const spool = new CellSpool();
+    await keepAll(spool, [
+      [1, ["4165550101", "=1+1"]],
+      [4, ["", "x"]],
+    ]);
+    expect(spools()).toEqual(before);
+    expect(await spool.get(0)).toBeUndefined();
+    expect(await spool.get(1)).toEqual(["4165550101", "=1+1"]);
+    expect(await spool.get(2)).toBeUndefined();
+    expect(await spool.get(4)).toEqual(["", "x"]);
+    await spool.close();
+  });
+
+  it("moves to a temporary file past a few megabytes and gives every row back in order, whatever its cells hold", async () => {
+    const before = new Set(spools());
+    const spool = new CellSpool();
+    const odd = ["line\nbreak", "unit\u001fsep", "record\u001esep", 'quote " and \\ back', "é 名 😀", ""];
+    const rowCount = 60_000;
+    const cellsOf = (i: number): string[] => (i % 1000 === 7 ? [String(i), ...odd] : [String(i), `customer ${i % 97}`, "Front St", "ext 12"]);
+    for (let i = 0; i < rowCount; i++) if (i % 3 !== 2) await spool.keep(i, cellsOf(i));
+    const created = spools().filter((name) => !before.has(name));
+    expect(created).toHaveLength(1);
+    for (let i = 0; i < rowCount; i++) {
+      const cells = await spool.get(i);
+      if (i % 3 === 2) expect(cells).toBeUndefined();
+      else expect(cells).toEqual(cellsOf(i));
+    }
+    await spool.close();
+    expect(existsSync(`${tmpdir()}/${created[0] ?? ""}`)).toBe(false);
+  });
+});

@@ -1,0 +1,251 @@
+/**
+ * .xlsx input (docs/contract.md §3, "Workbooks"): workbooks made here with exceljs, read through
+ * openSheet as the engine reads them.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { openSheet } from "../../src/input/sheet.js";
+import type { SheetLayout, SheetRow } from "../../src/input/types.js";
+import { FIXTURES } from "../e2e/harness.js";
+import { writeWorkbook } from "../support/workbooks.js";
+import type { SheetSpec } from "../support/workbooks.js";
+import { refusal } from "./helpers.js";
+
+const dir = mkdtempSync(join(tmpdir(), "portin-workbook-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let made = 0;
+
+async function book(sheets: readonly SheetSpec[]): Promise<string> {
+  return writeWorkbook(join(dir, `book-${made++}.xlsx`), sheets);
+}
+
+async function readAll(path: string, sheet?: string): Promise<{ layout: SheetLayout; rows: SheetRow[] }> {
+  const opened = await openSheet(path, { sheet });
+  const rows: SheetRow[] = [];
+  for await (const row of opened.rows) rows.push(row);
+  return { layout: opened.layout, rows };
+}
+
+const utc = (iso: string): Date => new Date(`${iso}Z`);
+
+describe("reading a workbook's cells", () => {
+  it("gives number cells exactly, text as written, dates as YYYY-MM-DD and times as HH:MM", async () => {
+    const path = await book([
+      {
+        name: "Numbers",
+        rows: [
+          ["number", "pilot_number", "portform.RequestedPortDate", "portform.RequestedPortTime", "when", "item.Account", "item.Enabled", "ratio"],
+          [
+            4165550101,
+            "416-555-0100",
+            { value: utc("2026-12-08T00:00:00"), numFmt: "yyyy-mm-dd" },
+            { value: utc("1899-12-30T09:30:00"), numFmt: "h:mm" },
+            { value: utc("2026-12-08T17:45:00"), numFmt: "d/m/yyyy h:mm" },
+            300451,
+            true,
+            12.5,
+          ],
+          [8005550199, 4165550100, { value: utc("2027-01-11T00:00:00"), numFmt: "dd/mm/yyyy" }, "", "", "", false, 0.1],
+        ],
+      },
+    ]);
+    const { layout, rows } = await readAll(path);
+    expect(layout.header).toEqual(["number", "pilot_number", "portform.RequestedPortDate", "portform.RequestedPortTime", "when", "item.Account", "item.Enabled", "ratio"]);
+    expect(layout.columns.map((c) => c.role.kind)).toEqual(["number", "pilot", "member", "member", "passthrough", "member", "member", "passthrough"]);
+    expect(rows.map((r) => [...r.cells])).toEqual([
+      ["4165550101", "416-555-0100", "2026-12-08", "09:30", "2026-12-08 17:45", "300451", "TRUE", "12.5"],
+      ["8005550199", "4165550100", "2027-01-11", "", "", "", "FALSE", "0.1"],
+    ]);
+    expect(rows.every((r) => r.problem === undefined)).toBe(true);
+  });
+
+  it("numbers rows by their Excel row, skips empty rows, and takes the first row with a value as the header", async () => {
+    const path = await book([{ name: "Numbers", rows: [null, ["number", "note"], [4165550101, "a"], null, ["", ""], ["  ", ""], [4165550102, "b"]] }]);
+    const { rows } = await readAll(path);
+    expect(rows.map((r) => [r.index, r.line, r.cells[0]])).toEqual([
+      [0, 3, "4165550101"],
+      [1, 7, "4165550102"],
+    ]);
+  });
+
+  it("gives a formula's saved result: a number, a date when formatted as one, text, a shared formula's copy", async () => {
+    const path = await book([
+      {
+        name: "Numbers",
+        rows: [
+          ["number", "portform.RequestedPortDate", "portform.CustomerName", "copy"],
+          [
+            { formula: "4165550000+101", result: 4165550101 },
+            { value: { formula: "DATE(2026,12,8)", result: 46364 }, numFmt: "yyyy-mm-dd" },
+            { formula: 'CONCAT("Acme"," Plumbing")', result: "Acme Plumbing" },
+            { formula: "A2*1", result: 4165550101 },
+          ],
+          [{ formula: "4165550000+102", result: 4165550102 }, "", "", { sharedFormula: "D2", result: 4165550102 }],
+        ],
+      },
+    ]);
+    const { rows } = await readAll(path);
+    expect(rows.map((r) => [...r.cells])).toEqual([
+      ["4165550101", "2026-12-08", "Acme Plumbing", "4165550101"],
+      ["4165550102", "", "", "4165550102"],
+    ]);
+  });
+
+  it("gives rich text and a hyperlink as their text", async () => {
+    const path = await book([
+      {
+        name: "Numbers",
+        rows: [
+          ["number", "portform.CustomerName", "site"],
+          [{ text: "416-555-0101", hyperlink: "tel:+14165550101" }, { richText: [{ text: "Acme " }, { text: "Plumbing", font: { bold: true } }] }, { text: "map", hyperlink: "https://example.ca" }],
+        ],
+      },
+    ]);
+    const { rows } = await readAll(path);
+    expect(rows.map((r) => [...r.cells])).toEqual([["416-555-0101", "Acme Plumbing", "map"]]);
+  });
+});
+
+describe("cells a row cannot use", () => {
+  it("marks a number Excel already turned into 4.16556E+09 text, naming the cell and the fix", async () => {
+    const path = await book([{ name: "Numbers", rows: [["number", "pilot_number"], [4165550101, 4165550100], ["4.16556E+09", 4165550100]] }]);
+    const { rows } = await readAll(path);
+    expect(rows[0]?.problem).toBeUndefined();
+    expect(rows[1]?.cells[0]).toBe("4.16556E+09");
+    expect(rows[1]?.problem).toMatch(/^Numbers!A3 holds the text "4\.16556E\+09": Excel showed a long number in scientific notation .*format the column as Text/);
+  });
+
+  it("marks an error value, and a formula without a saved result, in a column that is sent", async () => {
+    const path = await book([
+      {
+        name: "Numbers",
+        rows: [
+          ["number", "portform.CustomerName"],
+          [4165550101, { error: "#N/A" }],
+          [{ formula: "4165550000+102" }, "Acme"],
+        ],
+      },
+    ]);
+    const { rows } = await readAll(path);
+    expect(rows.map((r) => r.problem)).toEqual([
+      "Numbers!B2 holds the error #N/A",
+      "Numbers!A3 is a formula without a saved result (open the workbook in Excel and save it, or type the value)",
+    ]);
+  });
+
+  it("copies such cells in a column that is never sent without marking the row", async () => {
+    const path = await book([{ name: "Numbers", rows: [["number", "note", "account #"], [4165550101, { error: "#REF!" }, "7.74122E+11"]] }]);
+    const { rows } = await readAll(path);
+    expect(rows.map((r) => [[...r.cells], r.problem])).toEqual([[["4165550101", "#REF!", "7.74122E+11"], undefined]]);
+  });
+
+  it("marks a value in a column with no header above it", async () => {
+    const path = await book([{ name: "Numbers", rows: [["number", "note"], [4165550101, "a", "", "stray"], [4165550102, "b", "", ""]] }]);
+    const { layout, rows } = await readAll(path);
+    expect(layout.header).toEqual(["number", "note"]);
+    expect(rows.map((r) => r.problem)).toEqual(["Numbers!D2 has a value but no header above it: name the column in the header row or clear the cell", undefined]);
+  });
+});
+
+describe("choosing the worksheet", () => {
+  const sheets: readonly SheetSpec[] = [
+    { name: "Lists", state: "hidden", rows: [["number", "provider"], [4165550199, "Bell Canada"]] },
+    { name: "Port list", rows: [["number"], [4165550101]] },
+    { name: "Toll free", rows: [["tn"], [8005550199], [8005550198]] },
+  ];
+
+  it("reads the first visible worksheet by default", async () => {
+    const { rows } = await readAll(await book(sheets));
+    expect(rows.map((r) => r.cells[0])).toEqual(["4165550101"]);
+  });
+
+  it("reads the worksheet --sheet names, in any case", async () => {
+    const path = await book(sheets);
+    expect((await readAll(path, "toll FREE")).rows.map((r) => r.cells[0])).toEqual(["8005550199", "8005550198"]);
+    expect((await readAll(path, "Lists")).rows.map((r) => [...r.cells])).toEqual([["4165550199", "Bell Canada"]]);
+  });
+
+  it("refuses a --sheet the workbook lacks, listing the ones it has", async () => {
+    const path = await book(sheets);
+    expect(await refusal(readAll(path, "Numbers"))).toEqual({
+      name: "InputError",
+      exitCode: 2,
+      message: `${path}: no worksheet named "Numbers" (it has "Lists", "Port list", "Toll free"); name one with --sheet`,
+    });
+  });
+
+  it("refuses --sheet for a CSV input", async () => {
+    const csv = join(dir, "plain.csv");
+    writeFileSync(csv, "number\n4165550101\n");
+    expect((await refusal(readAll(csv, "Numbers"))).message).toBe(`--sheet names a worksheet of an .xlsx workbook, and ${csv} is read as CSV`);
+  });
+});
+
+describe("refused workbooks", () => {
+  it("names the worksheet and the header cell of an unknown member", async () => {
+    const path = await book([{ name: "Port list", rows: [["number", "pilot_number", "portform.CustomerNme"], [4165550101, 4165550100, "Acme"]] }]);
+    expect(await refusal(readAll(path))).toEqual({
+      name: "InputError",
+      exitCode: 2,
+      message: `${path}, worksheet "Port list": 'Port list'!C1 "portform.CustomerNme" names no PortForm member; did you mean "portform.CustomerName"?`,
+    });
+  });
+
+  it("refuses a worksheet without a number column, naming it", async () => {
+    const path = await book([{ name: "Numbers", rows: [["phone #"], [4165550101]] }]);
+    expect((await refusal(readAll(path))).message).toMatch(/^.*\.xlsx, worksheet "Numbers": no number column/);
+  });
+
+  it("refuses an empty worksheet", async () => {
+    const path = await book([{ name: "Numbers", rows: [] }]);
+    expect((await refusal(readAll(path))).message).toBe(`${path}: worksheet "Numbers" is empty; it needs a header row with a number column; nothing was sent`);
+  });
+
+  it("refuses a password-protected workbook in one line", async () => {
+    // fixtures/input/encrypted.xlsx: a two-row workbook encrypted by Excel's standard (ECMA-376
+    // agile) scheme with the password "portin"; msoffcrypto-tool decrypts it.
+    const path = join(FIXTURES, "input", "encrypted.xlsx");
+    const refused = await refusal(readAll(path));
+    expect(refused).toMatchObject({ name: "InputError", exitCode: 2 });
+    expect(refused.message).toBe(
+      `${path}: the workbook is password-protected (encrypted), so it cannot be read; save a copy without a password (File > Info > Protect Workbook > Encrypt with Password, clear it) and run that; nothing was sent`,
+    );
+  });
+
+  it("refuses a workbook cut short, before reading any row", async () => {
+    const whole = await book([{ name: "Numbers", rows: [["number"], [4165550101]] }]);
+    const cut = join(dir, "cut.xlsx");
+    const bytes = readFileSync(whole);
+    writeFileSync(cut, bytes.subarray(0, bytes.length - 200));
+    expect((await refusal(readAll(cut))).message).toBe(
+      `${cut}: the workbook is cut short or damaged (its zip directory is missing); save it again from Excel or copy it again; nothing was sent`,
+    );
+  });
+
+  it("refuses a damaged workbook whose contents do not inflate", async () => {
+    const whole = await book([{ name: "Numbers", rows: [["number"], [4165550101]] }]);
+    const bytes = Buffer.from(readFileSync(whole));
+    bytes.fill(0x41, 100, 300);
+    const damaged = join(dir, "damaged.xlsx");
+    writeFileSync(damaged, bytes);
+    const refused = await refusal(readAll(damaged));
+    expect(refused).toMatchObject({ name: "InputError", exitCode: 2 });
+    expect(refused.message).toMatch(/damaged\.xlsx: cannot be read as an \.xlsx workbook \(.+\); it may be damaged: save it again from Excel; nothing was sent$/);
+  });
+
+  it("refuses a file that is not a workbook at all", async () => {
+    const text = join(dir, "numbers.xlsx");
+    writeFileSync(text, "number\n4165550101\n");
+    expect((await refusal(readAll(text))).message).toBe(
+      `${text}: not an .xlsx workbook (it does not begin as one; a CSV file must be named .csv); nothing was sent`,
+    );
+  });
+
+  it("refuses an empty file", async () => {
+    const empty = join(dir, "empty.xlsx");
+    writeFileSync(empty, "");
+    expect((await refusal(readAll(empty))).message).toBe(`${empty}: the file is empty; it needs a worksheet with a header row and a number column`);
+  });
+});
