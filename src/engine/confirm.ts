@@ -7,6 +7,7 @@
 import pLimit from "p-limit";
 import { AuthError } from "../errors.js";
 import type { PriorState } from "../journal/prior.js";
+import { portInPhase } from "../catalog/account.js";
 import type { PortInStatus } from "../catalog/account.js";
 
 /** What PortInStatus said about one unsure number. */
@@ -29,14 +30,6 @@ export interface ConfirmOptions {
   readonly concurrency: number;
   readonly signal: AbortSignal;
 }
-
-/**
- * A port-in the service rejected or that was cancelled is no longer pending: it must not make
- * the number `skipped` for good. The contract names only SUBMITTED; these are the ended states'
- * spellings we guard against, whole and case-insensitively: anything else (CANCEL_PENDING)
- * may still be live, and is taken as present, the side that never resends.
- */
-const ENDED_STATUS = /^(rejected|cancell?ed|failed|error|expired)$/i;
 
 /** The numbers an earlier run left unsure: pending (intent without outcome) or `unknown`. */
 export function unsureNumbers(numbers: Iterable<string>, prior: PriorState): string[] {
@@ -73,7 +66,9 @@ export async function confirmNumbers(numbers: readonly string[], options: Confir
       confirmations.set(number, { kind: "absent" });
       return;
     }
-    if (ENDED_STATUS.test(status.status)) {
+    // A port-in the service rejected or that was cancelled is no longer pending: it must not
+    // make the number `skipped` for good (catalog/account.ts portInPhase).
+    if (portInPhase(status.status) === "ended") {
       confirmations.set(number, { kind: "absent", status: status.status });
       return;
     }
