@@ -50,6 +50,8 @@ export interface Journal {
 export interface JournalOptions {
   /** Opens the file for appending; tests pass one that counts fsyncs or fails like a full disk. */
   readonly openAppend?: (path: string) => Promise<AppendTarget>;
+  /** False for `portin status`, which sends nothing: a `run` record marks a run of `submit`. */
+  readonly runRecord?: boolean;
 }
 
 /**
@@ -78,7 +80,7 @@ export async function openJournal(path: string, identity: JournalIdentity, optio
         createdAt: now,
       });
     }
-    opening.push({ type: "run", pid: process.pid, startedAt: now });
+    if (options.runRecord !== false) opening.push({ type: "run", pid: process.pid, startedAt: now });
     try {
       await Promise.all(opening.map((record) => writer.append(serializeRecord(record))));
       if (contents.header === null) await syncDirectory(dirname(path));

@@ -1,24 +1,27 @@
 /**
  * The results (docs/contract.md §6): one row per input data row, in input order, the input's
  * own cells then the result columns (columns.ts). A format is one encoder of that shape:
- * adding one is a file beside csv-writer.ts and an entry in ENCODERS.
+ * adding one is a file beside csv-writer.ts and an entry in ENCODERS. `portin status` writes
+ * the same shape with its own column set (order-status.ts) through the same encoders.
  */
+import { RESULT_COLUMN_SET } from "./columns.js";
+import type { ColumnSet } from "./columns.js";
 import { openCsvResults } from "./csv-writer.js";
 import type { RowOutcome } from "./status.js";
 
-export interface ResultsWriter {
+export interface ResultsWriter<T = RowOutcome> {
   /**
    * Queues one results row. Resolves at once while the output keeps up, and otherwise when
    * it has drained: await every call, so a run of 1,000,000 rows never piles up in memory.
    * Rejects with an OutputError once the output has failed (disk full, broken pipe).
    */
-  write(cells: readonly string[], outcome: RowOutcome): Promise<void>;
+  write(cells: readonly string[], outcome: T): Promise<void>;
   /**
    * Like write(), for a row whose own cells need no change (cells.ts verbatimTest): `text` is
    * the row as the input has it, in the results' delimiter, without its line end. The bytes
    * are copied before this returns.
    */
-  writeVerbatim(text: Uint8Array, outcome: RowOutcome): Promise<void>;
+  writeVerbatim(text: Uint8Array, outcome: T): Promise<void>;
   /** Flushes, syncs and renames the file into place (or finishes on stdout). Idempotent. */
   close(): Promise<void>;
 }
@@ -33,7 +36,7 @@ export interface ResultsOptions {
 }
 
 /** How a format opens its writer: eagerly, so an unwritable path stops the run (exit 2) before anything is sent. */
-type OpenEncoder = (destination: string, header: readonly string[], options: ResultsOptions) => Promise<ResultsWriter>;
+type OpenEncoder = <T>(destination: string, header: readonly string[], options: ResultsOptions, columns: ColumnSet<T>) => Promise<ResultsWriter<T>>;
 
 const ENCODERS: Readonly<Record<"csv", OpenEncoder>> = {
   csv: openCsvResults,
@@ -41,6 +44,11 @@ const ENCODERS: Readonly<Record<"csv", OpenEncoder>> = {
 
 /** Opens the destination in its format and writes the header row. */
 export function openResults(destination: string, header: readonly string[], options: ResultsOptions): Promise<ResultsWriter> {
+  return openReport(destination, header, options, RESULT_COLUMN_SET);
+}
+
+/** Like openResults, for a report with another column set (`portin status`). */
+export function openReport<T>(destination: string, header: readonly string[], options: ResultsOptions, columns: ColumnSet<T>): Promise<ResultsWriter<T>> {
   // One format so far: a second is chosen here, by the destination's extension.
-  return ENCODERS.csv(destination, header, options);
+  return ENCODERS.csv(destination, header, options, columns);
 }
