@@ -6,7 +6,9 @@
  */
 import { formatRejectDetails, portInPhase } from "../catalog/account.js";
 import type { PortInStatus } from "../catalog/account.js";
-import type { PriorState } from "../journal/prior.js";
+import type { EndedEntry } from "../journal/journal.js";
+import type { EndedOrder, PriorState } from "../journal/prior.js";
+import { rowFingerprint } from "../plan/fingerprint.js";
 import { OWN_STATUS } from "../results/order-status.js";
 import type { OrderStatus } from "../results/order-status.js";
 import type { ServiceClient } from "../service/client.js";
@@ -18,6 +20,8 @@ import type { Asked } from "./status-checks.js";
 export interface StatusJournal {
   /** PortInStatus showed an unsure number (or one submitted without a ticket) under `ticket`. */
   confirmed(number: string, ticket: string, status: string): Promise<void>;
+  /** An order ended without porting: its numbers are sent again once their rows change (docs/contract.md §5). */
+  ended(order: EndedEntry): Promise<void>;
 }
 
 export interface LearnOptions {
@@ -40,6 +44,8 @@ type Source =
   | { readonly kind: "ticket"; readonly ticket: string }
   /** Asked by number: submitted without a ticket, or unsure (an intent without outcome, or `unknown`). */
   | { readonly kind: "number"; readonly unsure: boolean }
+  /** An order an earlier `status` learned had ended: over for good, so not asked again. */
+  | { readonly kind: "ended"; readonly order: EndedOrder; readonly fingerprint: string }
   | { readonly kind: "none"; readonly why: string };
 
 const NONE: OrderStatus = {
@@ -75,7 +81,9 @@ export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorSta
   const asker = new StatusAsker({ concurrency: options.concurrency, signal: options.signal });
   const byTicket = await asker.run(tickets, (ticket) => options.client.ticketStatus(ticket));
   const byNumber = await askByNumber(groups.values(), asker, (number) => options.client.portInStatus(number));
-  await recordConfirmations(byNumber, options.journal);
+  if (options.journal !== null && prior !== null) {
+    await Promise.all([recordConfirmations(byNumber, options.journal), recordEnded(byTicket, byNumber, prior, rows, options.journal)]);
+  }
 
   const statusOf = (index: number): OrderStatus => {
     const row = rows[index] as CheckedRow;
@@ -84,6 +92,8 @@ export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorSta
     switch (source.kind) {
       case "none":
         return { ...NONE, message: row.valid ? source.why : `never submitted: the row is invalid: ${row.reason}` };
+      case "ended":
+        return fromEnded(source.order, source.fingerprint, row);
       case "ticket":
         return fromAnswer(byTicket.get(source.ticket), { ticket: source.ticket, unsure: false });
       case "number":
@@ -99,13 +109,13 @@ function sourceOf(number: string, prior: PriorState | null, noJournal: string): 
   if (submitted) return submitted.ticket === "" ? { kind: "number", unsure: false } : { kind: "ticket", ticket: submitted.ticket };
   if (prior.pending.has(number) || prior.unknown.has(number)) return { kind: "number", unsure: true };
   const rejected = prior.rejected.get(number);
+  if (rejected?.order) return { kind: "ended", order: rejected.order, fingerprint: rejected.fingerprint };
   if (rejected) return { kind: "none", why: `never submitted: the service rejected it (${rejected.message}); fix the row and run portin submit` };
   return { kind: "none", why: "not submitted yet: portin submit sends it" };
 }
 
 /** A number PortInStatus shows in a live or completed order is as good as submitted: later runs need not ask. */
-async function recordConfirmations(answers: ReadonlyMap<string, Asked>, journal: StatusJournal | null): Promise<void> {
-  if (journal === null) return;
+async function recordConfirmations(answers: ReadonlyMap<string, Asked>, journal: StatusJournal): Promise<void> {
   const records: Promise<void>[] = [];
   for (const [number, answer] of answers) {
     if (answer.kind !== "found" || portInPhase(answer.status.status) === "ended") continue;
@@ -113,6 +123,77 @@ async function recordConfirmations(answers: ReadonlyMap<string, Asked>, journal:
     records.push(journal.confirmed(number, answer.status.ticketId, answer.status.status));
   }
   await Promise.all(records);
+}
+
+/**
+ * Records each order found ended, with every number the journal holds in it: the ticket's
+ * submitted numbers, or the unsure numbers asked by number whose answer it was. Each carries
+ * its row's fingerprint as sent, or, from an intent an older portin wrote, the row as this
+ * sheet has it now.
+ */
+async function recordEnded(
+  byTicket: ReadonlyMap<string, Asked>,
+  byNumber: ReadonlyMap<string, Asked>,
+  prior: PriorState,
+  rows: readonly CheckedRow[],
+  journal: StatusJournal,
+): Promise<void> {
+  const orders = new Map<string, { status: PortInStatus; numbers: string[] }>();
+  const add = (status: PortInStatus, numbers: readonly string[]): void => {
+    const order = orders.get(status.ticketId) ?? { status, numbers: [] };
+    order.numbers.push(...numbers);
+    orders.set(status.ticketId, order);
+  };
+  const endedTickets = new Map<string, PortInStatus>();
+  for (const [ticket, answer] of byTicket) {
+    if (answer.kind === "found" && portInPhase(answer.status.status) === "ended") endedTickets.set(ticket, answer.status);
+  }
+  if (endedTickets.size > 0) {
+    for (const [number, entry] of prior.submitted) {
+      const status = endedTickets.get(entry.ticket);
+      if (status) add({ ...status, ticketId: entry.ticket }, [number]);
+    }
+  }
+  for (const [number, answer] of byNumber) {
+    if (answer.kind === "found" && portInPhase(answer.status.status) === "ended" && answer.status.ticketId !== "") add(answer.status, [number]);
+  }
+  if (orders.size === 0) return;
+
+  const current = new Map<string, string>();
+  for (const row of rows) if (row.valid && !current.has(row.number)) current.set(row.number, rowFingerprint(row));
+  const sentFingerprint = (number: string): string =>
+    prior.submitted.get(number)?.fingerprint ?? prior.pending.get(number)?.fingerprint ?? prior.unknown.get(number)?.fingerprint ?? current.get(number) ?? "";
+  await Promise.all(
+    [...orders.values()].map(({ status, numbers }) =>
+      journal.ended({
+        ticket: status.ticketId,
+        status: status.status,
+        reason: status.rejectReason,
+        summary: status.rejectSummary,
+        details: formatRejectDetails(status.rejectDetails),
+        numbers: numbers.map((number) => ({ number, fingerprint: sentFingerprint(number) })),
+      }),
+    ),
+  );
+}
+
+/** An order an earlier `status` recorded as ended: what submit will do with the row. */
+function fromEnded(order: EndedOrder, fingerprint: string, row: CheckedRow): OrderStatus {
+  const changed = row.valid && rowFingerprint(row) !== fingerprint;
+  const next = changed
+    ? "the row has changed since: portin submit sends it again"
+    : "fix what the carrier disputes in the sheet, then portin submit sends it again (as it is, only with --retry-rejected)";
+  return {
+    status: order.status,
+    state: "ended",
+    ticket: order.ticket,
+    portDate: "",
+    rejectReason: order.reason,
+    rejectSummary: order.summary,
+    rejectDetails: order.details,
+    checkedAt: order.at,
+    message: `ticket ${order.ticket} ended as ${order.status} without porting${order.reason ? `: ${order.reason}` : ""}; ${next}`,
+  };
 }
 
 function fromAnswer(answer: Asked | undefined, asked: { readonly ticket: string; readonly unsure: boolean }): OrderStatus {
@@ -150,7 +231,12 @@ function fromService(status: PortInStatus, at: string, unsure: boolean): OrderSt
     case "completed":
       return { ...base, message: `ported${status.portDate ? ` on ${status.portDate}` : ""}${found}; nothing to do` };
     case "ended":
-      return { ...base, message: `ticket ${ticket} ended as ${status.status} without porting${status.rejectReason ? `: ${status.rejectReason}` : ""}${found}` };
+      return {
+        ...base,
+        message:
+          `ticket ${ticket} ended as ${status.status} without porting${status.rejectReason ? `: ${status.rejectReason}` : ""}${found}; ` +
+          "fix what the carrier disputes in the sheet, then portin submit sends it again (as it is, only with --retry-rejected)",
+      };
     case "open":
       if (/^submitted$/i.test(status.status)) return { ...base, message: `waiting for the losing carrier to confirm a port date${found}` };
       if (/^confirmed$/i.test(status.status)) {

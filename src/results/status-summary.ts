@@ -51,7 +51,10 @@ function adviceFor(status: string, state: OrderState, rows: number, where: strin
   const n = `${rows} ${rows === 1 ? "row" : "rows"} ${status}`;
   switch (state) {
     case "ended":
-      return `${n}: the order ended without porting: see status_reject_reason and status_reject_details in ${where}`;
+      return (
+        `${n}: the order ended without porting (see status_reject_reason and status_reject_details in ${where}): fix what the carrier disputes in the sheet, ` +
+        "then portin submit sends the changed rows again (unchanged ones only with --retry-rejected)"
+      );
     case "not-found":
       return `${n}: the service has no port-in for them: see status_message in ${where}`;
     case "unchecked":

@@ -114,7 +114,16 @@ function portFormOf(body: Record<string, unknown>): Record<string, unknown> {
 }
 
 export class Carrier {
-  constructor(private readonly options: CarrierOptions) {}
+  private rejectRate: number;
+
+  constructor(private readonly options: CarrierOptions) {
+    this.rejectRate = options.rejectRate;
+  }
+
+  /** Changes the share of new orders rejected from the next order on; the PRNG's sequence goes on where it was. */
+  setRejectRate(rate: number): void {
+    this.rejectRate = rate;
+  }
 
   /**
    * The fate of an order just accepted. `previous` gives each number's order before this one.
@@ -133,7 +142,7 @@ export class Carrier {
       // The carrier's records did not change: the same order is rejected for the same reason.
       if (JSON.stringify(form[earlier.rejection.member] ?? null) === earlier.value) return earlier;
     }
-    if (disputed || which >= this.options.rejectRate) return { kind: "port" };
+    if (disputed || which >= this.rejectRate) return { kind: "port" };
     const rejection = REJECTIONS[Math.floor(why * REJECTIONS.length)] as CarrierRejection;
     return { kind: "reject", rejection, value: JSON.stringify(form[rejection.member] ?? null) };
   }

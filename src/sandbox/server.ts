@@ -78,6 +78,8 @@ export interface RunningSandbox {
   setFaults(rates: { failRate: number; throttleRate: number }): void;
   /** Moves the sandbox's calendar on, as `POST /_sandbox/clock {"advanceDays": n}` does. */
   advanceDays(days: number): void;
+  /** Changes the share of orders the carriers reject, from the next order accepted on. */
+  setRejectRate(rate: number): void;
   /** Every request answered, in order: method, path and status (the sandbox's own routes included). */
   served(): readonly ServedRequest[];
 }
@@ -149,6 +151,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     received: () => received,
     setFaults: (rates) => faults.setRates(rates),
     advanceDays: (days) => clock.advance(days),
+    setRejectRate: (rate) => carrier.setRejectRate(rate),
     served: () => served,
     close: () =>
       new Promise<void>((resolve, reject) => {

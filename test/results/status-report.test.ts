@@ -68,7 +68,8 @@ describe("the status summary", () => {
       "asked about 3 orders with 3 PortInStatus requests in 1.5 s",
       "service: the built-in sandbox (nothing real was ported)",
       "output: acme.status.csv",
-      "next: 1 row REJECTED: the order ended without porting: see status_reject_reason and status_reject_details in acme.status.csv",
+      "next: 1 row REJECTED: the order ended without porting (see status_reject_reason and status_reject_details in acme.status.csv): fix what the carrier disputes in the sheet, " +
+        "then portin submit sends the changed rows again (unchanged ones only with --retry-rejected)",
       "next: 2 rows SUBMITTED: waiting for the losing carrier to confirm a port date: run portin status again tomorrow",
       "next: 1 row COMPLETED: ported; nothing to do",
     ]);
