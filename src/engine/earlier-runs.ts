@@ -9,7 +9,7 @@ import { rowFingerprint } from "../plan/fingerprint.js";
 import type { RowOutcome } from "../results/status.js";
 import { describeOperation } from "../catalog/operations.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
-import { confirmNumbers, unsureNumbers } from "./confirm.js";
+import { confirmNumbers, unsureRequests } from "./confirm.js";
 import type { Confirmation, ConfirmOptions } from "./confirm.js";
 
 export interface EarlierRuns {
@@ -35,7 +35,7 @@ export async function reviewEarlierRuns(prior: PriorState | null, rows: Iterable
   const valid = function* (): Generator<string> {
     for (const row of rows) if (row.valid) yield row.number;
   };
-  const confirmations = await confirmNumbers(unsureNumbers(valid(), prior), options);
+  const confirmations = await confirmNumbers(unsureRequests(valid(), prior), options);
   return {
     settle: (row) => settleRow(row, prior, confirmations, options),
     resendNote: (row) => {

@@ -81,7 +81,10 @@ export class StatusAsker {
     for (const key of keys) {
       all.push(key);
       // p-limit queues without bound: keep at most `concurrency` questions enqueued at once.
-      while (inFlight.size >= this.options.concurrency) await Promise.race(inFlight);
+      // While questions are failing, let those in flight settle before asking another, one
+      // at a time: otherwise each slot freed by a failure starts a question that costs a
+      // whole round of retries more before the breaker can open.
+      while (inFlight.size >= this.options.concurrency || (this.failures > 0 && inFlight.size > 0)) await Promise.race(inFlight);
       if (this.open || this.options.signal.aborted || refusals.length > 0) continue;
       const task: Promise<void> = limit(() => one(key)).finally(() => inFlight.delete(task));
       inFlight.add(task);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { operationById } from "../../src/catalog/operations.js";
 import type { Operation } from "../../src/catalog/operations.js";
-import type { Members } from "../../src/catalog/members.js";
+import type { MemberValue, Members } from "../../src/catalog/members.js";
 import { plainRowFingerprint, rowFingerprint } from "../../src/plan/fingerprint.js";
 import type { ValidRow } from "../../src/validate/types.js";
 
@@ -40,7 +40,7 @@ describe("a row's fingerprint", () => {
   });
 
   it("follows a record that is not frozen when it changes, rather than a cached text", () => {
-    const form: Members = { CustomerName: "Acme" };
+    const form: Record<string, MemberValue> = { CustomerName: "Acme" };
     const r = row("4165550101", form);
     const before = rowFingerprint(r);
     form["CustomerName"] = "Acme Ltd";
