@@ -125,8 +125,8 @@ export function derivePriorState(records: Iterable<JournalRecord>): PriorState {
     else if (state.kind === "pending") pending.set(number, { requestId: state.requestId, ...sent(state.fingerprint) });
     else if (state.kind === "unknown") unknown.set(number, { requestId: state.requestId, message: state.message, ...sent(state.fingerprint) });
     else {
-      const { kind: _kind, ...rejection } = state;
-      rejected.set(number, rejection);
+      const { requestId, message, httpStatus, fingerprint, order } = state;
+      rejected.set(number, { requestId, message, httpStatus, fingerprint, ...(order === undefined ? {} : { order }) });
     }
   }
   return { submitted, pending, unknown, rejected };
