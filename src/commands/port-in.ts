@@ -32,6 +32,7 @@ interface PortInArgs extends ConnectionArgs {
   retries: number;
   retryUnknown: boolean;
   retryRejected: boolean;
+  checkPortability: boolean;
   json: boolean;
 }
 
@@ -93,6 +94,11 @@ function portInOptions(yargs: Argv): Argv<PortInArgs> {
           default: false,
           describe: "resend rows an earlier run saw rejected even if they have not changed since (a changed row is resent anyway)",
         },
+        "check-portability": {
+          type: "boolean",
+          default: false,
+          describe: "refuse (invalid) numbers outside the NPA-NXX prefixes the service ports in; exit 2 if the service cannot say",
+        },
         json: { type: "boolean", default: false, describe: "print a machine-readable summary on stdout at the end" },
       }),
   ) as unknown as Argv<PortInArgs>;
@@ -127,6 +133,7 @@ async function run(command: "submit" | "plan", args: PortInArgs, io: CommandIO):
         maxPerRequest: args.maxPerRequest,
         retryUnknown: args.retryUnknown,
         retryRejected: args.retryRejected,
+        checkPortability: args.checkPortability,
       },
       { client: connection.client, identity },
       io,

@@ -33,6 +33,8 @@ export interface PortInOptions {
   readonly maxPerRequest: number;
   readonly retryUnknown: boolean;
   readonly retryRejected: boolean;
+  /** `--check-portability`: rows outside the service's portable NPA-NXX are invalid. */
+  readonly checkPortability?: boolean;
 }
 
 /** The service a run talks to, ready: its client, and whom the journal records. */
@@ -49,7 +51,8 @@ export interface RunReport {
 
 export async function runPortIn(options: PortInOptions, service: Service, io: CommandIO): Promise<RunReport> {
   const started = performance.now();
-  const prepared = await prepare(options.sheet, service.client, options.defaults);
+  const portability = options.checkPortability === true ? { concurrency: options.concurrency } : null;
+  const prepared = await prepare(options.sheet, service.client, options.defaults, portability);
   // `plan` only reads the journal: a dry run must not block, or be blocked by, a real run.
   const journal = options.command === "submit" && options.state !== null ? await openJournal(options.state, service.identity) : null;
   try {

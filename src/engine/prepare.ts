@@ -8,6 +8,7 @@ import type { ServiceClient } from "../service/client.js";
 import { loadDefaults, NO_DEFAULTS } from "../validate/defaults.js";
 import type { CheckedRow, Lookups } from "../validate/types.js";
 import { createValidator } from "../validate/validator.js";
+import { fetchPortableList, refuseUnportable } from "./portability.js";
 
 export interface PreparedRun {
   readonly sheet: Sheet;
@@ -21,7 +22,15 @@ export interface PreparedRun {
   readonly keptCells: ReadonlyMap<number, readonly string[]>;
 }
 
-export async function prepare(sheet: Sheet, client: ServiceClient, defaultsPath: string | null): Promise<PreparedRun> {
+/** `--check-portability`: refuse rows the service does not port in, asking at most `concurrency` Checks at once if it comes to that. */
+export interface PortabilityOption {
+  readonly concurrency: number;
+}
+
+export async function prepare(sheet: Sheet, client: ServiceClient, defaultsPath: string | null, portability: PortabilityOption | null = null): Promise<PreparedRun> {
+  // Fetched beside the lookups, once per run; its failure only matters once the rows are read.
+  const list = portability === null ? null : fetchPortableList(client);
+  list?.catch(() => undefined);
   const lookups = await fetchLookups(client);
   const defaults = defaultsPath === null ? NO_DEFAULTS : await loadDefaults(defaultsPath, lookups.providers);
   const validator = createValidator({ layout: sheet.layout, lookups, defaults });
@@ -32,6 +41,7 @@ export async function prepare(sheet: Sheet, client: ServiceClient, defaultsPath:
     if (!sheet.rereadable || !copyable(row.cells)) keptCells.set(rows.length, row.cells);
     rows.push(await validator.check(row));
   }
+  if (list !== null && portability !== null) await refuseUnportable(rows, await list, client, portability.concurrency);
   return { sheet, rows, keptCells };
 }
 
