@@ -110,7 +110,10 @@ describe("portin status after a submit", () => {
       expect(row.status_reject_reason).toMatch(/does not match/);
       expect(row.status_reject_summary).toMatch(/^Rejected by the losing carrier \(Bell Canada\) on 2026-03-03: correct /);
       expect(row.status_reject_details).toMatch(/^(6P NAME|1P AN|8C SANO|8E ZIP): [A-Z ]+$/);
-      expect(row.status_message).toBe(`ticket PI-000001 ended as REJECTED without porting: ${row.status_reject_reason}`);
+      expect(row.status_message).toBe(
+        `ticket PI-000001 ended as REJECTED without porting: ${row.status_reject_reason}; ` +
+          "fix what the carrier disputes in the sheet, then portin submit sends it again (as it is, only with --retry-rejected)",
+      );
     }
     expect(run.stderr).toContain("next: 3 rows REJECTED: the order ended without porting");
   });
