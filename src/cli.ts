@@ -9,6 +9,7 @@ import { planCommand, submitCommand } from "./commands/port-in.js";
 import type { PortinCommand } from "./commands/command.js";
 import { offeringsCommand, providersCommand, trunksCommand } from "./commands/lookups.js";
 import { sandboxCommand } from "./commands/sandbox.js";
+import { statusCommand } from "./commands/status.js";
 import { templateCommand } from "./commands/template.js";
 import { PortinError, UsageError } from "./errors.js";
 import { exitCodeForSignal, exitCodeOf, exitCodeOfError } from "./exit-codes.js";
@@ -44,10 +45,13 @@ async function main(argv: string[]): Promise<number> {
     .option("debug", { type: "boolean", default: false, describe: "print stack traces of errors" })
     .version(VERSION)
     .strict()
-    .demandCommand(1, "name a command: submit, plan, template, trunks, offerings, providers or sandbox")
+    .demandCommand(1, "name a command: submit, plan, status, template, trunks, offerings, providers or sandbox")
     .recommendCommands()
     .wrap(Math.min(110, process.stdout.columns || 100))
-    .epilogue("Exit codes: 0 all rows submitted/skipped/planned; 1 some rows invalid, rejected, failed or unknown; 2 could not run; 130/143 interrupted.")
+    .epilogue(
+      "Exit codes: 0 all rows submitted/skipped/planned (status: every order open or completed); 1 some rows invalid, rejected, failed or unknown " +
+        "(status: an order ended without porting or could not be learned); 2 could not run; 130/143 interrupted.",
+    )
     .fail((message, error) => {
       // yargs wraps what an option's coerce throws in its own YError: unwrap our errors, and
       // treat its own complaints (unknown option, missing argument) as usage errors.
@@ -57,7 +61,7 @@ async function main(argv: string[]): Promise<number> {
       if (!error || error.name === "YError") throw new UsageError(error?.message ?? message);
       throw error;
     });
-  for (const command of [submitCommand, planCommand, templateCommand, trunksCommand, offeringsCommand, providersCommand, sandboxCommand]) {
+  for (const command of [submitCommand, planCommand, statusCommand, templateCommand, trunksCommand, offeringsCommand, providersCommand, sandboxCommand]) {
     cli = register(cli, command as PortinCommand<unknown>);
   }
 

@@ -3,7 +3,9 @@
  * reports or from the error that stopped it. Only cli.ts calls these, and process.exit.
  */
 import type { RunReport } from "./engine/port-in.js";
+import type { StatusReport } from "./engine/status.js";
 import { PortinError } from "./errors.js";
+import { NEEDS_ATTENTION_STATES } from "./results/order-status.js";
 import type { RowStatus } from "./results/status.js";
 
 /** What a command did, for its exit code. */
@@ -13,7 +15,9 @@ export type CommandResult =
   /** Stopped by SIGINT/SIGTERM before it had anything to report. */
   | { readonly kind: "interrupted"; readonly signal: string }
   /** A run of `submit` or `plan`. */
-  | { readonly kind: "port-in"; readonly report: RunReport };
+  | { readonly kind: "port-in"; readonly report: RunReport }
+  /** A run of `status`. */
+  | { readonly kind: "status"; readonly report: StatusReport };
 
 const NEEDS_ATTENTION: readonly RowStatus[] = ["invalid", "rejected", "failed", "unknown"];
 
@@ -25,7 +29,19 @@ export function exitCodeOf(result: CommandResult): number {
       return exitCodeForSignal(result.signal);
     case "port-in":
       return exitCodeOfRun(result.report);
+    case "status":
+      return exitCodeOfStatus(result.report);
   }
+}
+
+/**
+ * 130/143 after a signal; 1 when an order ended without porting (REJECTED, CANCELLED, …), is
+ * unknown to the service, or could not be learned; else 0, rows never submitted included:
+ * `submit` is the command that answers for those (docs/contract.md §7).
+ */
+export function exitCodeOfStatus(report: StatusReport): number {
+  if (report.stopped) return exitCodeForSignal(report.stopped.signal);
+  return NEEDS_ATTENTION_STATES.some((state) => report.summary.states[state] > 0) ? 1 : 0;
 }
 
 /** 2 when sending stopped on refused credentials or an unwritable journal; 130/143 after a signal; else by the rows. */

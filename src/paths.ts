@@ -40,3 +40,12 @@ export function defaultResultsPath(input: string, kind: ResultsKind): string {
 export function defaultStatePath(input: string): string | null {
   return input === "-" ? null : besideInput(input, ".state.jsonl");
 }
+
+/**
+ * The default `portin status --output`: `<input without .csv>.status.csv`, or
+ * `.sandbox.status.csv` on the built-in sandbox, so that a sandbox run cannot overwrite a
+ * real report; stdout for standard input.
+ */
+export function defaultStatusPath(input: string, sandbox: boolean): string {
+  return input === "-" ? "-" : besideInput(input, sandbox ? ".sandbox.status.csv" : ".status.csv");
+}

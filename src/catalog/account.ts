@@ -21,8 +21,59 @@ export interface Provider {
 }
 export interface PortInStatus {
   readonly ticketId: string;
+  /** The service's word, as it wrote it: SUBMITTED, CONFIRMED, COMPLETED, REJECTED, CANCELLED, … */
   readonly status: string;
   readonly portDate: string;
   readonly rejectReason: string;
   readonly rejectSummary: string;
+  /** Why the carrier rejected the order, one entry per disputed field; [] when none. */
+  readonly rejectDetails: readonly RejectDetail[];
+  /** Every number of the order, 10 digits each; [] when the answer did not list them. */
+  readonly numbersToPort: readonly string[];
+}
+
+/** One entry of a PortInStatus's RejectDetails (`"RJCT CODE"`, `"FLD ABBR"`, `"RJCT REMARKS"`…), "" where absent. */
+export interface RejectDetail {
+  readonly code: string;
+  readonly field: string;
+  readonly remarks: string;
+  /** The entry's free-text `REMARKS`, apart from the reject's own. */
+  readonly note: string;
+}
+
+/** Where a port-in stands, from its Status (docs/contract.md §1.4). */
+export type PortInPhase = "open" | "completed" | "ended";
+
+/**
+ * Statuses that mean the order ended without porting, whole word, any case. The contract
+ * names REJECTED and CANCELLED; the others are spellings guarded against. Anything not
+ * listed here or in COMPLETED_STATUS (CANCEL_PENDING, a new word) is taken as still open,
+ * the side that never resends.
+ */
+const ENDED_STATUS = /^(rejected|cancell?ed|failed|error|expired)$/i;
+const COMPLETED_STATUS = /^(completed?)$/i;
+
+export function portInPhase(status: string): PortInPhase {
+  const word = status.trim();
+  if (ENDED_STATUS.test(word)) return "ended";
+  if (COMPLETED_STATUS.test(word)) return "completed";
+  return "open";
+}
+
+/** `6P NAME: END USER NAME ON LSR DOES NOT MATCH CSR`, `;`-joined: the status_reject_details cell. */
+export function formatRejectDetails(details: readonly RejectDetail[]): string {
+  return details
+    .map((d) => {
+      const head = [d.code, d.field].filter((part) => part !== "").join(" ");
+      const text = [d.remarks, d.note].filter((part) => part !== "").join(" ");
+      return head === "" ? text : text === "" ? head : `${head}: ${text}`;
+    })
+    .filter((entry) => entry !== "")
+    .join("; ");
+}
+
+/** What the service says of an NPA-NXX it was asked to Check. */
+export interface PortabilityReply {
+  readonly portable: boolean;
+  readonly message: string;
 }

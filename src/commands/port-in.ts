@@ -38,6 +38,7 @@ interface PortInArgs extends ConnectionArgs {
   retries: number;
   retryUnknown: boolean;
   retryRejected: boolean;
+  checkPortability: boolean;
   json: boolean;
   encoding: string;
   expandRanges: boolean;
@@ -111,6 +112,11 @@ function portInOptions(yargs: Argv): Argv<PortInArgs> {
           default: false,
           describe: "resend rows an earlier run saw rejected even if they have not changed since (a changed row is resent anyway)",
         },
+        "check-portability": {
+          type: "boolean",
+          default: false,
+          describe: "refuse (invalid) numbers outside the NPA-NXX prefixes the service ports in; exit 2 if the service cannot say",
+        },
         json: { type: "boolean", default: false, describe: "print a machine-readable summary on stdout at the end" },
         quiet: { type: "boolean", default: false, describe: "no progress display (on a terminal, a live bar; otherwise a line every 10 s)" },
         "expand-ranges": {
@@ -167,6 +173,7 @@ async function run(command: "submit" | "plan", args: PortInArgs, io: CommandIO):
         retryRejected: args.retryRejected,
         expandRanges: args.expandRanges,
         progress,
+        checkPortability: args.checkPortability,
       },
       { client: connection.client, identity },
       io,

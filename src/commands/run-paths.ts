@@ -9,7 +9,7 @@ import { UsageError } from "../errors.js";
 import type { CommandIO } from "../io.js";
 import { BUILT_IN_SANDBOX } from "../journal/identity.js";
 import { journalService } from "../journal/read.js";
-import { besideInput, defaultResultsPath, defaultStatePath } from "../paths.js";
+import { besideInput, defaultResultsPath, defaultStatePath, defaultStatusPath } from "../paths.js";
 
 export interface RunPathArgs {
   readonly input: string;
@@ -44,6 +44,30 @@ export function defaultsPath(args: Pick<RunPathArgs, "input" | "defaults">): str
   return args.defaults ?? defaultsBeside(args.input);
 }
 
+export interface StatusPathArgs {
+  readonly input: string;
+  readonly output?: string | undefined;
+  readonly defaults?: string | undefined;
+  readonly state?: string | undefined;
+}
+
+export interface StatusPaths {
+  readonly output: string;
+  readonly defaults: string | null;
+  readonly state: string | null;
+}
+
+/** The files `portin status` reads and writes, defaulted beside the sheet as `submit`'s are. */
+export async function resolveStatusPaths(args: StatusPathArgs, sandbox: boolean, io: CommandIO): Promise<StatusPaths> {
+  const output = args.output ?? defaultStatusPath(args.input, sandbox);
+  const state = args.state ?? (sandbox ? null : defaultStatePath(args.input));
+  const defaults = defaultsPath(args);
+  refuseOverwrites(args.input, output, state, "--output");
+  if (sandbox) await noticeRealJournal(args.input, output, io);
+  if (defaults !== null && args.defaults === undefined) io.stderr.write(`portin: using defaults from ${defaults}\n`);
+  return { output, defaults, state };
+}
+
 /**
  * `<input without .csv>.defaults.json`, when such a file exists: a customer's sheet and the
  * members it states once travel together, like its results and state files.
@@ -69,10 +93,10 @@ async function noticeRealJournal(input: string, results: string, io: CommandIO):
 }
 
 /** The results or the journal written over the sheet (or each other) would lose what they replace. */
-function refuseOverwrites(input: string, results: string, state: string | null): void {
+function refuseOverwrites(input: string, results: string, state: string | null, resultsOption = "--results"): void {
   const named = [
     ["the input sheet", input],
-    ["--results", results],
+    [resultsOption, results],
     ["--state", state],
   ].filter((entry): entry is [string, string] => entry[1] !== null && entry[1] !== "-");
   for (let i = 0; i < named.length; i++) {

@@ -3,7 +3,8 @@
  * until SIGINT/SIGTERM. The base URL goes alone on stdout, so scripts can capture it.
  */
 import type { Argv } from "yargs";
-import { DEFAULT_SANDBOX_PASSWORD, DEFAULT_SANDBOX_PORT, DEFAULT_SANDBOX_USER, startSandbox } from "../sandbox/server.js";
+import { parseStartDate } from "../sandbox/clock.js";
+import { DEFAULT_REJECT_RATE, DEFAULT_SANDBOX_PASSWORD, DEFAULT_SANDBOX_PORT, DEFAULT_SANDBOX_USER, startSandbox } from "../sandbox/server.js";
 import type { SandboxOptions } from "../sandbox/server.js";
 import type { PortinCommand } from "./command.js";
 import { share, wholeNumber } from "./values.js";
@@ -18,12 +19,17 @@ export interface SandboxArgs {
   failRate: unknown;
   throttleRate: unknown;
   seed?: unknown;
+  rejectRate: unknown;
+  daySeconds: unknown;
+  startDate?: string;
 }
 
 const MAX_PORT = 65535;
 const MAX_LATENCY_MS = 600_000;
 // mulberry32 takes a 32-bit seed.
 const MAX_SEED = 2 ** 32 - 1;
+// A sandbox day of more than a real day is a typo.
+const MAX_DAY_SECONDS = 86_400;
 
 // The numeric options are checked in run() by the shared checkers of values.ts.
 function sandboxOptions(yargs: Argv): Argv<SandboxArgs> {
@@ -36,9 +42,21 @@ function sandboxOptions(yargs: Argv): Argv<SandboxArgs> {
       latency: { default: 0, requiresArg: true, describe: "delay before every answer, in milliseconds [number]" },
       "fail-rate": { default: 0, requiresArg: true, describe: "share of port-in POSTs answered 500, half of them after accepting the request [number]" },
       "throttle-rate": { default: 0, requiresArg: true, describe: "share of port-in POSTs answered 429 with Retry-After [number]" },
-      seed: { requiresArg: true, describe: "seed of the fault draws, to replay a run [default: random, printed on stderr]" },
+      seed: { requiresArg: true, describe: "seed of the fault draws and of the carriers' rejections, to replay a run [default: random, printed on stderr]" },
+      "reject-rate": {
+        default: DEFAULT_REJECT_RATE,
+        requiresArg: true,
+        describe: "share of accepted orders the losing carrier rejects, a business day after they are accepted [number]",
+      },
+      "day-seconds": {
+        default: 0,
+        requiresArg: true,
+        describe: "real seconds per sandbox day; 0: days pass only by POST /_sandbox/clock {\"advanceDays\": n} [number]",
+      },
+      "start-date": { type: "string", requiresArg: true, describe: "the sandbox's first day, YYYY-MM-DD [default: today, UTC]" },
     })
-    .example("$0 sandbox --port 0 --fail-rate 0.1 --throttle-rate 0.2 --seed 42", "serve on a free port; 10% of POSTs fail, 20% are throttled, repeatably") as unknown as Argv<SandboxArgs>;
+    .example("$0 sandbox --port 0 --fail-rate 0.1 --throttle-rate 0.2 --seed 42", "serve on a free port; 10% of POSTs fail, 20% are throttled, repeatably")
+    .example("$0 sandbox --day-seconds 60 --reject-rate 0.5", "a sandbox day passes every minute; the carriers reject half the orders") as unknown as Argv<SandboxArgs>;
 }
 
 /** Every option checked once, up front, before anything listens. */
@@ -50,9 +68,17 @@ export function sandboxOptionsFrom(args: SandboxArgs): SandboxOptions {
     latencyMs: wholeNumber("latency", 0, MAX_LATENCY_MS, " of milliseconds")(args.latency),
     failRate: share("fail-rate")(args.failRate),
     throttleRate: share("throttle-rate")(args.throttleRate),
+    rejectRate: share("reject-rate")(args.rejectRate),
+    daySeconds: wholeNumber("day-seconds", 0, MAX_DAY_SECONDS, " of seconds")(args.daySeconds),
+    ...(args.startDate === undefined ? {} : { startDate: checkedDate(args.startDate) }),
     ...(args.account === undefined ? {} : { accountFile: args.account }),
     ...(args.seed === undefined ? {} : { seed: wholeNumber("seed", 0, MAX_SEED)(args.seed) }),
   };
+}
+
+function checkedDate(text: string): string {
+  parseStartDate(text);
+  return text;
 }
 
 export const sandboxCommand: PortinCommand<SandboxArgs> = {
@@ -64,7 +90,9 @@ export const sandboxCommand: PortinCommand<SandboxArgs> = {
     io.stdout.write(`${sandbox.url}\n`);
     // The password is the user's to know: it is never echoed, not even the sandbox's.
     io.stderr.write(
-      `sandbox: serving a simulated Port-In Request Service for user "${sandbox.user}" (fault seed ${sandbox.seed}); accepted requests at ${sandbox.url}/_sandbox/requests (100 a page; ?after=SEQ&limit=N, Link: rel="next"); Ctrl-C stops\n`,
+      `sandbox: serving a simulated Port-In Request Service for user "${sandbox.user}" (fault seed ${sandbox.seed}); accepted requests at ${sandbox.url}/_sandbox/requests ` +
+        `(100 a page; ?after=SEQ&limit=N, Link: rel="next"); its calendar at ${sandbox.url}/_sandbox/clock; Ctrl-C stops
+`,
     );
     await aborted(io.signal);
     await sandbox.close();

@@ -4,10 +4,10 @@
  * calls such numbers `unknown` unless --retry-unknown; portin first asks PortInStatus, so a
  * re-run resends only what the service is known to lack, and never on a guess.
  */
-import pLimit from "p-limit";
-import { AuthError } from "../errors.js";
-import type { PriorState } from "../journal/prior.js";
+import { portInPhase } from "../catalog/account.js";
 import type { PortInStatus } from "../catalog/account.js";
+import type { PriorState } from "../journal/prior.js";
+import { askByNumber, StatusAsker } from "./status-checks.js";
 
 /** What PortInStatus said about one unsure number. */
 export type Confirmation =
@@ -31,68 +31,56 @@ export interface ConfirmOptions {
 }
 
 /**
- * A port-in the service rejected or that was cancelled is no longer pending: it must not make
- * the number `skipped` for good. The contract names only SUBMITTED; these are the ended states'
- * spellings we guard against, whole and case-insensitively: anything else (CANCEL_PENDING)
- * may still be live, and is taken as present, the side that never resends.
+ * The numbers an earlier run left unsure (pending: an intent without outcome; or `unknown`),
+ * grouped by the request that last carried them, in the order given: one PortInStatus per
+ * request can settle all of its numbers.
  */
-const ENDED_STATUS = /^(rejected|cancell?ed|failed|error|expired)$/i;
-
-/** The numbers an earlier run left unsure: pending (intent without outcome) or `unknown`. */
-export function unsureNumbers(numbers: Iterable<string>, prior: PriorState): string[] {
-  const unsure = new Set<string>();
+export function unsureRequests(numbers: Iterable<string>, prior: PriorState): string[][] {
+  const byRequest = new Map<string, string[]>();
+  const seen = new Set<string>();
   for (const number of numbers) {
-    if (prior.submitted.has(number)) continue;
-    if (prior.pending.has(number) || prior.unknown.has(number)) unsure.add(number);
+    if (seen.has(number) || prior.submitted.has(number)) continue;
+    const request = prior.pending.get(number)?.requestId ?? prior.unknown.get(number)?.requestId;
+    if (request === undefined) continue;
+    seen.add(number);
+    const group = byRequest.get(request);
+    if (group) group.push(number);
+    else byRequest.set(request, [number]);
   }
-  return [...unsure];
+  return [...byRequest.values()];
 }
 
 /**
- * Asks PortInStatus for each number, at most `concurrency` at once. Throws AuthError (the
- * credentials were refused: nothing can be sent either); every other failure leaves that
- * number `unchecked`. A failure to record a confirmation is not fatal here: the next append
- * to the journal reports it and stops the run, and a later run would simply ask again.
+ * Asks PortInStatus about one number of each unsure request, takes a live order's
+ * NumbersToPort as settling the request's other numbers, and asks about the others only when
+ * not covered (status-checks.ts), at most `concurrency` at once. After a few failed checks in
+ * a row it stops asking: the rest stay `unchecked`, "not checked: PortInStatus unavailable",
+ * at once rather than each after its own retries. Throws AuthError (the credentials were
+ * refused: nothing can be sent either). A failure to record a confirmation is not fatal
+ * here: the next append to the journal reports it and stops the run, and a later run would
+ * simply ask again.
  */
-export async function confirmNumbers(numbers: readonly string[], options: ConfirmOptions): Promise<Map<string, Confirmation>> {
+export async function confirmNumbers(requests: readonly (readonly string[])[], options: ConfirmOptions): Promise<Map<string, Confirmation>> {
+  const asker = new StatusAsker({ concurrency: options.concurrency, signal: options.signal });
+  const answers = await askByNumber(requests, asker, options.portInStatus);
   const confirmations = new Map<string, Confirmation>();
-  const limit = pLimit(options.concurrency);
-  const inFlight = new Set<Promise<void>>();
-  const refusals: AuthError[] = [];
-
-  const check = async (number: string): Promise<void> => {
-    let status: PortInStatus | null;
-    try {
-      status = await options.portInStatus(number);
-    } catch (error) {
-      if (error instanceof AuthError) refusals.push(error);
-      confirmations.set(number, { kind: "unchecked", reason: error instanceof Error ? error.message : String(error) });
-      return;
-    }
-    if (status === null) {
+  const records: Promise<void>[] = [];
+  for (const [number, answer] of answers) {
+    if (answer.kind === "failed") {
+      confirmations.set(number, { kind: "unchecked", reason: answer.reason });
+    } else if (answer.kind === "missing") {
       confirmations.set(number, { kind: "absent" });
-      return;
+    } else if (portInPhase(answer.status.status) === "ended") {
+      // A port-in the service rejected or that was cancelled is no longer pending: it must not
+      // make the number `skipped` for good (catalog/account.ts portInPhase).
+      confirmations.set(number, { kind: "absent", status: answer.status.status });
+    } else {
+      confirmations.set(number, { kind: "present", ticket: answer.status.ticketId, status: answer.status.status });
+      // Appended in one turn, they share one write and one fsync (journal/group-commit.ts).
+      const record = options.record?.(number, answer.status.ticketId, answer.status.status);
+      if (record) records.push(record.catch(() => undefined));
     }
-    if (ENDED_STATUS.test(status.status)) {
-      confirmations.set(number, { kind: "absent", status: status.status });
-      return;
-    }
-    confirmations.set(number, { kind: "present", ticket: status.ticketId, status: status.status });
-    await options.record?.(number, status.ticketId, status.status).catch(() => undefined);
-  };
-
-  for (const number of numbers) {
-    // p-limit queues without bound; keep at most `concurrency` checks enqueued at once.
-    while (inFlight.size >= options.concurrency) await Promise.race(inFlight);
-    if (options.signal.aborted || refusals.length > 0) break;
-    const task: Promise<void> = limit(() => check(number)).finally(() => inFlight.delete(task));
-    inFlight.add(task);
   }
-  await Promise.all(inFlight);
-  const [refused] = refusals;
-  if (refused) throw refused;
-
-  const why = options.signal.aborted ? `not checked: run interrupted by ${String(options.signal.reason)}` : "not checked";
-  for (const number of numbers) if (!confirmations.has(number)) confirmations.set(number, { kind: "unchecked", reason: why });
+  await Promise.all(records);
   return confirmations;
 }

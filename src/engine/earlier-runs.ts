@@ -4,17 +4,22 @@
  * its row changes; one an earlier run left unsure is first confirmed with PortInStatus
  * (confirm.ts) and then `skipped`, `unknown`, or planned again.
  */
-import type { PriorState } from "../journal/prior.js";
+import type { EndedOrder, PriorState } from "../journal/prior.js";
 import { rowFingerprint } from "../plan/fingerprint.js";
 import type { RowOutcome } from "../results/status.js";
 import { describeOperation } from "../catalog/operations.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
-import { confirmNumbers, unsureNumbers } from "./confirm.js";
+import { confirmNumbers, unsureRequests } from "./confirm.js";
 import type { Confirmation, ConfirmOptions } from "./confirm.js";
 
 export interface EarlierRuns {
   /** The row's outcome without sending it, or null when it is to be planned and sent. */
   settle(row: ValidRow): RowOutcome | null;
+  /**
+   * For a row to be sent again after its order ended (`status` learned the carrier rejected
+   * it), what its results message says first: `resubmitted after ticket X was rejected: …`.
+   */
+  resendNote(row: ValidRow): string | null;
 }
 
 export interface ReviewOptions extends ConfirmOptions {
@@ -22,7 +27,7 @@ export interface ReviewOptions extends ConfirmOptions {
   readonly retryRejected: boolean;
 }
 
-const NO_HISTORY: EarlierRuns = { settle: () => null };
+const NO_HISTORY: EarlierRuns = { settle: () => null, resendNote: () => null };
 
 /** Confirms the valid rows' unsure numbers with the service, then settles rows by the journal and those answers. */
 export async function reviewEarlierRuns(prior: PriorState | null, rows: Iterable<CheckedRow>, options: ReviewOptions): Promise<EarlierRuns> {
@@ -30,8 +35,20 @@ export async function reviewEarlierRuns(prior: PriorState | null, rows: Iterable
   const valid = function* (): Generator<string> {
     for (const row of rows) if (row.valid) yield row.number;
   };
-  const confirmations = await confirmNumbers(unsureNumbers(valid(), prior), options);
-  return { settle: (row) => settleRow(row, prior, confirmations, options) };
+  const confirmations = await confirmNumbers(unsureRequests(valid(), prior), options);
+  return {
+    settle: (row) => settleRow(row, prior, confirmations, options),
+    resendNote: (row) => {
+      const order = prior.rejected.get(row.number)?.order;
+      return order === undefined ? null : `resubmitted after ${endedText(order)}`;
+    },
+  };
+}
+
+/** "ticket PI-000003 was rejected: <reason>", or "ticket … ended as CANCELLED: …" for another end. */
+function endedText(order: EndedOrder): string {
+  const how = /^rejected$/i.test(order.status) ? "was rejected" : `ended as ${order.status}`;
+  return `ticket ${order.ticket} ${how}${order.reason === "" ? "" : `: ${order.reason}`}`;
 }
 
 function settleRow(row: ValidRow, prior: PriorState, confirmations: ReadonlyMap<string, Confirmation>, options: ReviewOptions): RowOutcome | null {
@@ -45,6 +62,18 @@ function settleRow(row: ValidRow, prior: PriorState, confirmations: ReadonlyMap<
     // The service would answer an unchanged row the same way: resending it every run (a cron
     // job every 20 minutes) only repeats the rejection. A changed row is the user's fix.
     if (options.retryRejected || rowFingerprint(row) !== rejected.fingerprint) return null;
+    if (rejected.order) {
+      const { order } = rejected;
+      const details = order.details === "" ? "" : ` (${order.details})`;
+      return {
+        ...base,
+        status: "rejected",
+        ticket: order.ticket,
+        httpStatus: null,
+        message: `${endedText(order)}${details}; not sent again until the row changes: fix what the carrier disputes, or pass --retry-rejected`,
+        next: "fix-carrier-rejection",
+      };
+    }
     return {
       ...base,
       status: "rejected",

@@ -26,7 +26,10 @@ export function rowOutcomes(rows: readonly CheckedRow[], plan: RunPlan, report: 
     if (settled !== undefined) return settled;
     const request = plan.requests[(requestOf[index] ?? 0) - 1] as PortRequest;
     const row = rows[index] as ValidRow;
-    return report === null ? rowOutcome(request, row, PLANNED) : sentOutcome(request, row, report);
+    const outcome = report === null ? rowOutcome(request, row, PLANNED) : sentOutcome(request, row, report);
+    const note = plan.notes.get(index);
+    // A row sent again after its order ended says so first (docs/contract.md §5).
+    return note === undefined ? outcome : { ...outcome, message: outcome.message === "" ? note : `${note}; ${outcome.message}` };
   };
 }
 

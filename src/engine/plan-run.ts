@@ -16,6 +16,8 @@ export interface RunPlan {
   readonly settled: readonly (RowOutcome | undefined)[];
   /** What the other rows make, in order of sequence number. */
   readonly requests: readonly PortRequest[];
+  /** By row index, for planned rows sent again after their order ended: what their message says first. */
+  readonly notes: ReadonlyMap<number, string>;
 }
 
 export interface PlanOptions extends ReviewOptions {
@@ -26,12 +28,18 @@ export async function planRun(rows: readonly CheckedRow[], prior: PriorState | n
   const earlier = await reviewEarlierRuns(prior, rows, options);
   const settled = new Array<RowOutcome | undefined>(rows.length);
   const toPlan: ValidRow[] = [];
+  const notes = new Map<number, string>();
   for (const [i, row] of rows.entries()) {
     const outcome = row.valid ? earlier.settle(row) : invalidOutcome(row);
-    if (outcome) settled[i] = outcome;
-    else toPlan.push(row as ValidRow);
+    if (outcome) {
+      settled[i] = outcome;
+      continue;
+    }
+    toPlan.push(row as ValidRow);
+    const note = earlier.resendNote(row as ValidRow);
+    if (note !== null) notes.set(i, note);
   }
-  return { settled, requests: planRequests(toPlan, options.maxPerRequest) };
+  return { settled, requests: planRequests(toPlan, options.maxPerRequest), notes };
 }
 
 function invalidOutcome(row: InvalidRow): RowOutcome {

@@ -38,6 +38,8 @@ export interface PortInOptions {
   readonly expandRanges?: boolean;
   /** Counters a progress display reads; null when nothing shows progress. */
   readonly progress?: RunProgress | null;
+  /** `--check-portability`: rows outside the service's portable NPA-NXX are invalid. */
+  readonly checkPortability?: boolean;
 }
 
 /** The service a run talks to, ready: its client, and whom the journal records. */
@@ -55,7 +57,8 @@ export interface RunReport {
 export async function runPortIn(options: PortInOptions, service: Service, io: CommandIO): Promise<RunReport> {
   const started = performance.now();
   const progress = options.progress ?? null;
-  const prepared = await prepare(options.sheet, service.client, options.defaults, { expandRanges: options.expandRanges ?? false, progress });
+  const portability = options.checkPortability === true ? { concurrency: options.concurrency } : null;
+  const prepared = await prepare(options.sheet, service.client, options.defaults, { expandRanges: options.expandRanges ?? false, progress, portability });
   if (progress !== null) progress.phase = "checking";
   // `plan` only reads the journal: a dry run must not block, or be blocked by, a real run.
   const journal = options.command === "submit" && options.state !== null ? await openJournal(options.state, service.identity) : null;

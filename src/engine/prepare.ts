@@ -12,6 +12,7 @@ import { createValidator } from "../validate/validator.js";
 import { parseNanp } from "../validate/nanp.js";
 import { readRange } from "../validate/ranges.js";
 import type { RunProgress } from "./progress.js";
+import { fetchPortableList, refuseUnportable } from "./portability.js";
 
 export interface PreparedRun {
   readonly sheet: Sheet;
@@ -30,11 +31,21 @@ export interface PreparedRun {
 
 export interface PrepareOptions {
   /** `--expand-ranges`: a range row becomes one row per number (validate/ranges.ts). */
-  readonly expandRanges: boolean;
+  readonly expandRanges?: boolean;
   readonly progress?: RunProgress | null;
+  /** `--check-portability`: refuse rows the service does not port in, asking at most `concurrency` Checks at once if it comes to that. */
+  readonly portability?: PortabilityOption | null;
 }
 
-export async function prepare(sheet: Sheet, client: ServiceClient, defaultsPath: string | null, options: PrepareOptions = { expandRanges: false }): Promise<PreparedRun> {
+export interface PortabilityOption {
+  readonly concurrency: number;
+}
+
+export async function prepare(sheet: Sheet, client: ServiceClient, defaultsPath: string | null, options: PrepareOptions = {}): Promise<PreparedRun> {
+  const portability = options.portability ?? null;
+  // Fetched beside the lookups, once per run; its failure only matters once the rows are read.
+  const list = portability === null ? null : fetchPortableList(client);
+  list?.catch(() => undefined);
   const lookups = await fetchLookups(client);
   const defaults = defaultsPath === null ? NO_DEFAULTS : await loadDefaults(defaultsPath, lookups.providers);
   const validator = createValidator({ layout: sheet.layout, lookups, defaults });
@@ -71,6 +82,7 @@ export async function prepare(sheet: Sheet, client: ServiceClient, defaultsPath:
     await keptCells.close();
     throw error;
   }
+  if (list !== null && portability !== null) await refuseUnportable(rows, await list, client, portability.concurrency);
   return { sheet, rows, keptCells, sourceRow: (index) => expansions.sourceOf(index) };
 }
 

@@ -4,13 +4,13 @@
  */
 import type { CommandIO } from "../io.js";
 import type { ResultsWriter } from "../results/writer.js";
-import type { RowOutcome } from "../results/status.js";
 import type { PreparedRun } from "./prepare.js";
 
 /** A row left out of the results' own columns (its input changed during the run): padded with empty cells. */
 const NO_CELLS: readonly string[] = [];
 
-export async function writeResults(prepared: PreparedRun, outcomeOf: (index: number) => RowOutcome, results: ResultsWriter, io: CommandIO): Promise<void> {
+/** For `submit` and `plan` the outcome is a RowOutcome; for `status`, a row's order status. */
+export async function writeResults<T>(prepared: PreparedRun, outcomeOf: (index: number) => T, results: ResultsWriter<T>, io: CommandIO): Promise<void> {
   const { sheet, rows, keptCells, sourceRow } = prepared;
   const input = await sheet.reread();
   if (sheet.rereadable && input === null) {

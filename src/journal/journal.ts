@@ -20,7 +20,7 @@ import { describe, readJournalFile } from "./read.js";
 import { JOURNAL_FORMAT_VERSION, serializeRecord } from "./records.js";
 import type { HeaderRecord, JournalOutcomeStatus, JournalRecord, RejectedNumber } from "./records.js";
 
-export type { PriorState } from "./prior.js";
+export type { EarlierRejection, EndedOrder, PriorState } from "./prior.js";
 export type { AppendTarget } from "./group-commit.js";
 export type { JournalOutcomeStatus, RejectedNumber } from "./records.js";
 export type { JournalIdentity } from "./identity.js";
@@ -37,19 +37,37 @@ export interface JournalOutcome {
 export interface Journal {
   /** What earlier runs on this file recorded, as it stood when this run opened it. */
   readonly prior: PriorState;
-  /** Resolves once the intent is on disk; send the request only after that. */
-  intent(requestId: string, operation: string, numbers: readonly string[]): Promise<void>;
+  /**
+   * Resolves once the intent is on disk; send the request only after that. `fingerprints`,
+   * one per number, are the rows as sent (records.ts).
+   */
+  intent(requestId: string, operation: string, numbers: readonly string[], fingerprints?: readonly string[]): Promise<void>;
   /** Resolves once the outcome is on disk. */
   outcome(requestId: string, outcome: JournalOutcome): Promise<void>;
   /** Records that PortInStatus showed `number` under `ticket`; resolves once on disk. */
   confirmed(number: string, ticket: string, status: string): Promise<void>;
+  /** Records that an order ended without porting, as `status` learned it; resolves once on disk. */
+  ended(order: EndedEntry): Promise<void>;
   /** Waits for every record, closes the file and releases the lock. */
   close(): Promise<void>;
+}
+
+/** What `status` records of an order that ended (records.ts `ended`). */
+export interface EndedEntry {
+  readonly ticket: string;
+  readonly status: string;
+  readonly reason: string;
+  readonly summary: string;
+  readonly details: string;
+  /** Each number of the order the journal holds, with its row's fingerprint as sent, or "". */
+  readonly numbers: readonly { readonly number: string; readonly fingerprint: string }[];
 }
 
 export interface JournalOptions {
   /** Opens the file for appending; tests pass one that counts fsyncs or fails like a full disk. */
   readonly openAppend?: (path: string) => Promise<AppendTarget>;
+  /** False for `portin status`, which sends nothing: a `run` record marks a run of `submit`. */
+  readonly runRecord?: boolean;
 }
 
 /**
@@ -78,7 +96,7 @@ export async function openJournal(path: string, identity: JournalIdentity, optio
         createdAt: now,
       });
     }
-    opening.push({ type: "run", pid: process.pid, startedAt: now });
+    if (options.runRecord !== false) opening.push({ type: "run", pid: process.pid, startedAt: now });
     try {
       await Promise.all(opening.map((record) => writer.append(serializeRecord(record))));
       if (contents.header === null) await syncDirectory(dirname(path));
@@ -113,12 +131,21 @@ function createJournal(writer: GroupCommitWriter, lock: JournalLock, prior: Prio
   let closing: Promise<void> | null = null;
   return {
     prior,
-    intent(requestId, operation, numbers) {
+    intent(requestId, operation, numbers, fingerprints) {
       const bad = numbers.find((number) => !/^\d{10}$/.test(number));
-      if (requestId === "" || bad !== undefined) {
-        return Promise.reject(new TypeError(`journal intent needs a request id and 10-digit numbers, got '${requestId}' and '${bad ?? ""}'`));
+      if (requestId === "" || bad !== undefined || (fingerprints !== undefined && fingerprints.length !== numbers.length)) {
+        return Promise.reject(new TypeError(`journal intent needs a request id, 10-digit numbers and one fingerprint each, got '${requestId}' and '${bad ?? ""}'`));
       }
-      return writer.append(serializeRecord({ type: "intent", requestId, operation, numbers: [...numbers], at: new Date().toISOString() }));
+      return writer.append(
+        serializeRecord({
+          type: "intent",
+          requestId,
+          operation,
+          numbers: [...numbers],
+          ...(fingerprints === undefined ? {} : { fingerprints: [...fingerprints] }),
+          at: new Date().toISOString(),
+        }),
+      );
     },
     outcome(requestId, outcome) {
       return writer.append(
@@ -137,6 +164,13 @@ function createJournal(writer: GroupCommitWriter, lock: JournalLock, prior: Prio
     confirmed(number, ticket, status) {
       if (!/^\d{10}$/.test(number)) return Promise.reject(new TypeError(`journal confirmation needs a 10-digit number, got '${number}'`));
       return writer.append(serializeRecord({ type: "confirmed", number, ticket, status, at: new Date().toISOString() }));
+    },
+    ended(order) {
+      const bad = order.numbers.find((entry) => !/^\d{10}$/.test(entry.number));
+      if (order.ticket === "" || bad !== undefined) return Promise.reject(new TypeError(`journal 'ended' needs a ticket and 10-digit numbers, got '${order.ticket}'`));
+      const numbers = order.numbers.map(({ number, fingerprint }) => ({ number, fingerprint }));
+      const { ticket, status, reason, summary, details } = order;
+      return writer.append(serializeRecord({ type: "ended", ticket, status, reason, summary, details, numbers, at: new Date().toISOString() }));
     },
     close() {
       closing ??= writer.close().finally(() => lock.release());

@@ -7,60 +7,91 @@ import type { JournalRecord } from "./records.js";
 export interface PriorState {
   /**
    * Numbers an earlier run submitted, or confirmed by PortInStatus, with the ticket and the
-   * request id that carried them: never sent again.
+   * request id that carried them: never sent again, unless `status` learns the order ended.
    */
-  readonly submitted: ReadonlyMap<string, { readonly ticket: string; readonly requestId: string }>;
+  readonly submitted: ReadonlyMap<string, { readonly ticket: string; readonly requestId: string } & Sent>;
   /** Numbers whose request has an intent but no outcome: it may have reached the service. */
-  readonly pending: ReadonlyMap<string, { readonly requestId: string }>;
+  readonly pending: ReadonlyMap<string, { readonly requestId: string } & Sent>;
   /** Numbers an earlier run recorded as `unknown` (500, 502, 504, timeout, cut connection) and not since resolved. */
-  readonly unknown: ReadonlyMap<string, { readonly requestId: string; readonly message: string }>;
-  /** Numbers whose latest request was rejected for them: resent only once their row changed, or with --retry-rejected. */
+  readonly unknown: ReadonlyMap<string, { readonly requestId: string; readonly message: string } & Sent>;
+  /**
+   * Numbers whose latest request was rejected for them, or whose order `status` learned
+   * ended without porting: resent only once their row changed, or with --retry-rejected.
+   */
   readonly rejected: ReadonlyMap<string, EarlierRejection>;
+}
+
+/** What the intent that last carried a number says of its row. */
+interface Sent {
+  /** The row's fingerprint as sent; absent in intents an older portin wrote. */
+  readonly fingerprint?: string;
 }
 
 export interface EarlierRejection {
   readonly requestId: string;
-  /** The part of the service's message about this number. */
+  /** The part of the service's message about this number; for an ended order, its reason. */
   readonly message: string;
   readonly httpStatus: number | null;
-  /** Of the row as it was sent (plan/fingerprint.ts). */
+  /** Of the row as it was sent (plan/fingerprint.ts); "" when not known: any row counts as changed. */
   readonly fingerprint: string;
+  /** Set when the rejection is the order's end, learned later by `status`, not the service's answer to the POST. */
+  readonly order?: EndedOrder;
+}
+
+/** An order that ended without porting, as `status` recorded it (records.ts `ended`). */
+export interface EndedOrder {
+  readonly ticket: string;
+  readonly status: string;
+  readonly reason: string;
+  readonly summary: string;
+  readonly details: string;
+  /** When `status` learned it. */
+  readonly at: string;
 }
 
 type NumberState =
-  | { readonly kind: "submitted"; readonly ticket: string; readonly requestId: string }
-  | { readonly kind: "pending"; readonly requestId: string }
-  | { readonly kind: "unknown"; readonly requestId: string; readonly message: string }
+  | ({ readonly kind: "submitted"; readonly ticket: string; readonly requestId: string } & Sent)
+  | ({ readonly kind: "pending"; readonly requestId: string } & Sent)
+  | ({ readonly kind: "unknown"; readonly requestId: string; readonly message: string } & Sent)
   | ({ readonly kind: "rejected" } & EarlierRejection);
+
+/** `fingerprint` only when known: most journals hold millions of states. */
+const sent = (fingerprint: string | undefined): Sent => (fingerprint === undefined ? {} : { fingerprint });
 
 /**
  * Later records win, with one exception: a number once submitted stays submitted (a later
  * submission only replaces its ticket). A ticket is a fact a later refusal cannot undo; the
  * service typically rejects a second port-in of a number precisely because the first exists.
+ * Only an `ended` record for that very ticket undoes it: the order is over.
  */
 export function derivePriorState(records: Iterable<JournalRecord>): PriorState {
   const numbersByRequest = new Map<string, readonly string[]>();
+  const fingerprintsByRequest = new Map<string, readonly string[]>();
   const states = new Map<string, NumberState>();
 
   for (const record of records) {
     if (record.type === "intent") {
       numbersByRequest.set(record.requestId, record.numbers);
-      for (const number of record.numbers) {
-        if (states.get(number)?.kind !== "submitted") states.set(number, { kind: "pending", requestId: record.requestId });
-      }
+      // Kept only when whole: a list that does not match the numbers says nothing reliable.
+      const fingerprints = record.fingerprints?.length === record.numbers.length ? record.fingerprints : undefined;
+      if (fingerprints) fingerprintsByRequest.set(record.requestId, fingerprints);
+      record.numbers.forEach((number, i) => {
+        if (states.get(number)?.kind !== "submitted") states.set(number, { kind: "pending", requestId: record.requestId, ...sent(fingerprints?.[i]) });
+      });
     } else if (record.type === "outcome") {
       const { requestId } = record;
-      for (const number of numbersByRequest.get(requestId) ?? []) {
+      const fingerprints = fingerprintsByRequest.get(requestId);
+      for (const [i, number] of (numbersByRequest.get(requestId) ?? []).entries()) {
         const current = states.get(number);
         if (record.status === "submitted") {
-          states.set(number, { kind: "submitted", ticket: record.ticket ?? "", requestId });
+          states.set(number, { kind: "submitted", ticket: record.ticket ?? "", requestId, ...sent(fingerprints?.[i]) });
           continue;
         }
         // An outcome speaks only for numbers whose latest request it answers.
         if (current === undefined || current.kind === "submitted" || current.requestId !== requestId) continue;
         const rejection = record.status === "rejected" ? record.rejected?.find((entry) => entry.number === number) : undefined;
         if (record.status === "unknown") {
-          states.set(number, { kind: "unknown", requestId, message: record.message ?? "" });
+          states.set(number, { kind: "unknown", requestId, message: record.message ?? "", ...sent(fingerprints?.[i]) });
         } else if (rejection !== undefined) {
           states.set(number, { kind: "rejected", requestId, message: rejection.message, httpStatus: record.httpStatus ?? null, fingerprint: rejection.fingerprint });
         } else {
@@ -71,19 +102,32 @@ export function derivePriorState(records: Iterable<JournalRecord>): PriorState {
     } else if (record.type === "confirmed") {
       // The service showed the port-in exists: as good as an outcome `submitted` for this number alone.
       const current = states.get(record.number);
-      states.set(record.number, { kind: "submitted", ticket: record.ticket, requestId: current?.requestId ?? "" });
+      const fingerprint = current?.kind === "rejected" ? undefined : current?.fingerprint;
+      states.set(record.number, { kind: "submitted", ticket: record.ticket, requestId: current?.requestId ?? "", ...sent(fingerprint) });
+    } else if (record.type === "ended") {
+      const order: EndedOrder = { ticket: record.ticket, status: record.status, reason: record.reason, summary: record.summary, details: record.details, at: record.at };
+      for (const { number, fingerprint } of record.numbers) {
+        const current = states.get(number);
+        // Only the number's latest order can end it: one submitted since under another ticket stands.
+        const ends = current !== undefined && (current.kind === "submitted" ? current.ticket === record.ticket : current.kind !== "rejected");
+        if (!ends) continue;
+        states.set(number, { kind: "rejected", requestId: current.requestId, message: record.reason, httpStatus: null, fingerprint, order });
+      }
     }
   }
 
-  const submitted = new Map<string, { ticket: string; requestId: string }>();
-  const pending = new Map<string, { requestId: string }>();
-  const unknown = new Map<string, { requestId: string; message: string }>();
+  const submitted = new Map<string, { ticket: string; requestId: string } & Sent>();
+  const pending = new Map<string, { requestId: string } & Sent>();
+  const unknown = new Map<string, { requestId: string; message: string } & Sent>();
   const rejected = new Map<string, EarlierRejection>();
   for (const [number, state] of states) {
-    if (state.kind === "submitted") submitted.set(number, { ticket: state.ticket, requestId: state.requestId });
-    else if (state.kind === "pending") pending.set(number, { requestId: state.requestId });
-    else if (state.kind === "unknown") unknown.set(number, { requestId: state.requestId, message: state.message });
-    else rejected.set(number, { requestId: state.requestId, message: state.message, httpStatus: state.httpStatus, fingerprint: state.fingerprint });
+    if (state.kind === "submitted") submitted.set(number, { ticket: state.ticket, requestId: state.requestId, ...sent(state.fingerprint) });
+    else if (state.kind === "pending") pending.set(number, { requestId: state.requestId, ...sent(state.fingerprint) });
+    else if (state.kind === "unknown") unknown.set(number, { requestId: state.requestId, message: state.message, ...sent(state.fingerprint) });
+    else {
+      const { requestId, message, httpStatus, fingerprint, order } = state;
+      rejected.set(number, { requestId, message, httpStatus, fingerprint, ...(order === undefined ? {} : { order }) });
+    }
   }
   return { submitted, pending, unknown, rejected };
 }

@@ -33,6 +33,14 @@ const intentSchema = z.object({
   requestId: z.string().min(1),
   operation: z.string(),
   numbers: z.array(tenDigits),
+  /**
+   * The fingerprint of each number's row as sent (plan/fingerprint.ts), in `numbers`' order:
+   * when `status` later learns the carrier rejected the order, a re-run resends a row only
+   * once it differs from what was sent. Added after format 1 shipped: an older portin
+   * ignores it, and an intent without it (an older portin's) falls back to the row as
+   * `status` read it.
+   */
+  fingerprints: z.array(z.string()).optional(),
   at: z.string(),
 });
 
@@ -79,13 +87,36 @@ const confirmedSchema = z.object({
   at: z.string(),
 });
 
-const recordSchema = z.discriminatedUnion("type", [headerSchema, runSchema, intentSchema, outcomeSchema, confirmedSchema]);
+/**
+ * An order `status` learned has ended without porting (REJECTED, CANCELLED, …): its numbers
+ * are treated from then on like numbers the service rejected at submission, resent once
+ * their row changed (or with --retry-rejected), each compared with `fingerprint`: the row as
+ * it was sent, or "" when that is not known (then the row counts as changed). Added after
+ * format 1 shipped, without a version bump, as `confirmed` was: an older portin refuses a
+ * file holding one as edited (or, as the last line, drops it as torn) rather than misreading
+ * it; both only stop it, and sending nothing is the safe side.
+ */
+const endedSchema = z.object({
+  type: z.literal("ended"),
+  ticket: z.string().min(1),
+  /** The service's Status word. */
+  status: z.string(),
+  reason: z.string(),
+  summary: z.string(),
+  /** RejectDetails as the status report writes them (`6P NAME: …; …`). */
+  details: z.string(),
+  numbers: z.array(z.object({ number: tenDigits, fingerprint: z.string() })),
+  at: z.string(),
+});
+
+const recordSchema = z.discriminatedUnion("type", [headerSchema, runSchema, intentSchema, outcomeSchema, confirmedSchema, endedSchema]);
 
 export type HeaderRecord = z.infer<typeof headerSchema>;
 export type RunRecord = z.infer<typeof runSchema>;
 export type IntentRecord = z.infer<typeof intentSchema>;
 export type OutcomeRecord = z.infer<typeof outcomeSchema>;
 export type ConfirmedRecord = z.infer<typeof confirmedSchema>;
+export type EndedRecord = z.infer<typeof endedSchema>;
 export type RejectedNumber = z.infer<typeof rejectedNumberSchema>;
 export type JournalRecord = z.infer<typeof recordSchema>;
 

@@ -2,7 +2,8 @@
  * The cells of one results row (docs/contract.md §6): the input's own cells, shaped to the header's
  * width, masked and made safe for spreadsheets, then the `result_*` cells. Pure.
  */
-import { RESULT_COLUMN_NAMES, resultCells } from "./columns.js";
+import { RESULT_COLUMN_SET } from "./columns.js";
+import type { ColumnSet } from "./columns.js";
 import type { RowOutcome } from "./status.js";
 
 /** What a masked password cell reads as. */
@@ -38,9 +39,9 @@ export function isPasswordHeader(header: string): boolean {
     .endsWith("password");
 }
 
-/** The results header: the input's header cells, then the `result_*` columns. */
-export function resultsHeader(header: readonly string[]): string[] {
-  return [...header.map(escapeFormula), ...RESULT_COLUMN_NAMES];
+/** The results header: the input's header cells, then the `result_*` columns (or another set's). */
+export function resultsHeader(header: readonly string[], names: readonly string[] = RESULT_COLUMN_SET.names): string[] {
+  return [...header.map(escapeFormula), ...names];
 }
 
 /**
@@ -85,9 +86,13 @@ export function csvCell(value: string, delimiter: string): string {
 }
 
 /** The result cells of a row as CSV text after the input's own: `,planned,4165550101,…` plus the line end. */
-export function resultTail(outcome: RowOutcome, delimiter: string, lineEnd: string): string {
+export function resultTail(outcome: RowOutcome, delimiter: string, lineEnd: string): string;
+export function resultTail<T>(outcome: T, delimiter: string, lineEnd: string, cellsOf: (outcome: T) => string[]): string;
+export function resultTail<T>(outcome: T, delimiter: string, lineEnd: string, cellsOf?: (outcome: T) => string[]): string {
+  // Without cellsOf, the first overload promised a RowOutcome.
+  const cells = cellsOf ? cellsOf(outcome) : RESULT_COLUMN_SET.cells(outcome as RowOutcome);
   let text = "";
-  for (const cell of resultCells(outcome)) text += delimiter + csvCell(cell, delimiter);
+  for (const cell of cells) text += delimiter + csvCell(cell, delimiter);
   return text + lineEnd;
 }
 
@@ -98,11 +103,14 @@ export function resultTail(outcome: RowOutcome, delimiter: string, lineEnd: stri
  * A ragged row (docs/contract.md §3 makes it invalid) is padded with "" or cut to the header's width,
  * so the result columns always sit under their headers; its result_message says why.
  */
-export function rowShaper(header: readonly string[]): (cells: readonly string[], outcome: RowOutcome) => string[] {
+export function rowShaper(header: readonly string[]): (cells: readonly string[], outcome: RowOutcome) => string[];
+export function rowShaper<T>(header: readonly string[], columns: ColumnSet<T>): (cells: readonly string[], outcome: T) => string[];
+export function rowShaper(header: readonly string[], columns: ColumnSet<never> = RESULT_COLUMN_SET): (cells: readonly string[], outcome: never) => string[] {
   const width = header.length;
   const masked = header.map(isPasswordHeader);
+  const resultCells = columns.cells;
   return (cells, outcome) => {
-    const record = new Array<string>(width + RESULT_COLUMN_NAMES.length);
+    const record = new Array<string>(width + columns.names.length);
     for (let i = 0; i < width; i += 1) {
       const cell = cells[i] ?? "";
       record[i] = masked[i] === true && cell !== "" ? MASK : escapeFormula(cell);

@@ -33,3 +33,16 @@ export function resultCells(outcome: RowOutcome): string[] {
   for (let i = 0; i < RESULT_COLUMNS.length; i++) cells[i] = escapeFormula((RESULT_COLUMNS[i] as ResultColumn).cell(outcome));
   return cells;
 }
+
+/**
+ * The columns a report adds after the input's own cells, and how one row's outcome fills
+ * them: the results' `result_*` columns, or `portin status`'s `status_*` ones
+ * (order-status.ts). Every encoder writes whichever set it is given.
+ */
+export interface ColumnSet<T> {
+  readonly names: readonly string[];
+  /** The row's cells in column order, already safe for spreadsheets. */
+  readonly cells: (outcome: T) => string[];
+}
+
+export const RESULT_COLUMN_SET: ColumnSet<RowOutcome> = { names: RESULT_COLUMN_NAMES, cells: resultCells };

@@ -6,13 +6,13 @@ import { stringify } from "csv-stringify/sync";
 import type { Options as StringifyOptions } from "csv-stringify/sync";
 import type { OutputError } from "../errors.js";
 import { resultTail, resultsHeader, rowShaper } from "./cells.js";
+import type { ColumnSet } from "./columns.js";
 import { fileSink, outputError, stdoutSink } from "./sink.js";
 import type { Sink } from "./sink.js";
-import type { RowOutcome } from "./status.js";
 import type { ResultsOptions, ResultsWriter } from "./writer.js";
 
 /** Opens the destination and writes the header row. */
-export async function openCsvResults(destination: string, header: readonly string[], options: ResultsOptions): Promise<ResultsWriter> {
+export async function openCsvResults<T>(destination: string, header: readonly string[], options: ResultsOptions, columns: ColumnSet<T>): Promise<ResultsWriter<T>> {
   const sink = destination === "-" ? stdoutSink(options.stdout) : await fileSink(destination);
   const csv: StringifyOptions = {
     delimiter: options.delimiter,
@@ -20,7 +20,7 @@ export async function openCsvResults(destination: string, header: readonly strin
     // A cell holding any line break is quoted, whichever line end the file uses (cells.ts csvCell).
     quote_record_delimiter: true,
   };
-  const writer = new CsvResultsWriter(sink, header, csv, options.bom);
+  const writer = new CsvResultsWriter(sink, header, csv, options.bom, columns);
   await writer.writeHeader(header);
   return writer;
 }
@@ -31,8 +31,8 @@ const READY: Promise<void> = Promise.resolve();
 // the stringifying itself, and a run may hold 1,000,000 rows. 64 KB is ~400 rows of a wide sheet.
 const CHUNK_BYTES = 64 * 1024;
 
-class CsvResultsWriter implements ResultsWriter {
-  private readonly shape: (cells: readonly string[], outcome: RowOutcome) => string[];
+class CsvResultsWriter<T> implements ResultsWriter<T> {
+  private readonly shape: (cells: readonly string[], outcome: T) => string[];
   private readonly delimiter: string;
   private readonly lineEnd: string;
   /** Records waiting to be stringified together, ahead of anything staged after them. */
@@ -52,8 +52,9 @@ class CsvResultsWriter implements ResultsWriter {
     header: readonly string[],
     private readonly csv: StringifyOptions,
     bom: boolean,
+    private readonly columns: ColumnSet<T>,
   ) {
-    this.shape = rowShaper(header);
+    this.shape = rowShaper(header, columns);
     this.delimiter = typeof csv.delimiter === "string" ? csv.delimiter : ",";
     this.lineEnd = typeof csv.record_delimiter === "string" ? csv.record_delimiter : "\n";
     if (bom) this.stageText("\uFEFF");
@@ -61,10 +62,10 @@ class CsvResultsWriter implements ResultsWriter {
   }
 
   writeHeader(header: readonly string[]): Promise<void> {
-    return this.push(resultsHeader(header));
+    return this.push(resultsHeader(header, this.columns.names));
   }
 
-  write(cells: readonly string[], outcome: RowOutcome): Promise<void> {
+  write(cells: readonly string[], outcome: T): Promise<void> {
     return this.push(this.shape(cells, outcome));
   }
 
@@ -76,12 +77,12 @@ class CsvResultsWriter implements ResultsWriter {
     return this.staged + this.recordChars < CHUNK_BYTES ? READY : this.flush();
   }
 
-  writeVerbatim(text: Uint8Array, outcome: RowOutcome): Promise<void> {
+  writeVerbatim(text: Uint8Array, outcome: T): Promise<void> {
     if (this.failure !== null) return Promise.reject(this.failure);
     if (this.closing !== null) throw new Error("results written after close()");
     this.stageRecords();
     this.stageBytes(text);
-    this.stageText(resultTail(outcome, this.delimiter, this.lineEnd));
+    this.stageText(resultTail(outcome, this.delimiter, this.lineEnd, this.columns.cells));
     return this.staged < CHUNK_BYTES ? READY : this.flush();
   }
 

@@ -15,6 +15,8 @@ export type NextStep =
   | "read-rejection"
   /** rejected by an earlier run, and the row has not changed since. */
   | "fix-or-retry-rejected"
+  /** its order ended without porting (the carrier rejected it, `status` learned), and the row has not changed since. */
+  | "fix-carrier-rejection"
   /** failed: not accepted after retries, or not sent; the next run sends it. */
   | "run-again"
   /** failed: not sent because the run was interrupted. */

@@ -158,6 +158,9 @@ const NEXT_STEPS: Readonly<Record<NextStep, (rows: string, where: string) => str
     "(a rejected row is sent again only once it has changed, or with --retry-rejected)",
   "fix-or-retry-rejected": (rows) =>
     `${rows} rejected by an earlier run and unchanged since: fix them and run again, or pass --retry-rejected to send them as they are`,
+  "fix-carrier-rejection": (rows, where) =>
+    `${rows} whose order the losing carrier rejected, unchanged since: fix what it disputes (see result_message in ${where}) and run again, ` +
+    "or pass --retry-rejected to send them as they are",
   "run-again": (rows, where) => `${rows} failed: see result_message in ${where}; run again later: failed rows are sent again`,
   "run-again-interrupted": (rows) => `interrupted: run again to send the ${rows} not sent (the journal skips what was submitted)`,
   "fix-credentials": (rows) => `${rows} not sent: the service refused the credentials: fix --user/--password (or PORTIN_USER/PORTIN_PASSWORD) and run again`,

@@ -1,25 +1,28 @@
 /**
  * The results (docs/contract.md §6): one row per input data row, in input order, the input's
  * own cells then the result columns (columns.ts). A format is one encoder of that shape:
- * adding one is a file beside csv-writer.ts and an entry in ENCODERS.
+ * adding one is a file beside csv-writer.ts and an entry in ENCODERS. `portin status` writes
+ * the same shape with its own column set (order-status.ts) through the same encoders.
  */
 import { isWorkbookPath } from "../paths.js";
+import { RESULT_COLUMN_SET } from "./columns.js";
+import type { ColumnSet } from "./columns.js";
 import { openCsvResults } from "./csv-writer.js";
 import type { RowOutcome } from "./status.js";
 
-export interface ResultsWriter {
+export interface ResultsWriter<T = RowOutcome> {
   /**
    * Queues one results row. Resolves at once while the output keeps up, and otherwise when
    * it has drained: await every call, so a run of 1,000,000 rows never piles up in memory.
    * Rejects with an OutputError once the output has failed (disk full, broken pipe).
    */
-  write(cells: readonly string[], outcome: RowOutcome): Promise<void>;
+  write(cells: readonly string[], outcome: T): Promise<void>;
   /**
    * Like write(), for a row whose own cells need no change (cells.ts verbatimTest): `text` is
    * the row as the input has it, in the results' delimiter, without its line end. The bytes
    * are copied before this returns.
    */
-  writeVerbatim(text: Uint8Array, outcome: RowOutcome): Promise<void>;
+  writeVerbatim(text: Uint8Array, outcome: T): Promise<void>;
   /** Flushes, syncs and renames the file into place (or finishes on stdout). Idempotent. */
   close(): Promise<void>;
 }
@@ -36,16 +39,21 @@ export interface ResultsOptions {
 }
 
 /** How a format opens its writer: eagerly, so an unwritable path stops the run (exit 2) before anything is sent. */
-type OpenEncoder = (destination: string, header: readonly string[], options: ResultsOptions) => Promise<ResultsWriter>;
+type OpenEncoder = <T>(destination: string, header: readonly string[], options: ResultsOptions, columns: ColumnSet<T>) => Promise<ResultsWriter<T>>;
 
 const ENCODERS: Readonly<Record<"csv" | "xlsx", OpenEncoder>> = {
   csv: openCsvResults,
   // Loaded when used: every command would otherwise pay for yazl at start-up, before cli.ts
   // has its signal handlers in place.
-  xlsx: async (destination, header, options) => (await import("./xlsx-writer.js")).openXlsxResults(destination, header, options),
+  xlsx: async (destination, header, options, columns) => (await import("./xlsx-writer.js")).openXlsxResults(destination, header, options, columns),
 };
 
 /** Opens the destination in its format, chosen by its extension (`.xlsx`, else CSV; stdout is CSV), and writes the header row. */
 export function openResults(destination: string, header: readonly string[], options: ResultsOptions): Promise<ResultsWriter> {
-  return ENCODERS[isWorkbookPath(destination) ? "xlsx" : "csv"](destination, header, options);
+  return openReport(destination, header, options, RESULT_COLUMN_SET);
+}
+
+/** Like openResults, for a report with another column set (`portin status`). */
+export function openReport<T>(destination: string, header: readonly string[], options: ResultsOptions, columns: ColumnSet<T>): Promise<ResultsWriter<T>> {
+  return ENCODERS[isWorkbookPath(destination) ? "xlsx" : "csv"](destination, header, options, columns);
 }

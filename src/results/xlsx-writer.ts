@@ -16,10 +16,9 @@ import { ZipFile } from "yazl";
 import { OutputError } from "../errors.js";
 import { columnLetters } from "../input/cell-ref.js";
 import { resultsHeader, rowShaper } from "./cells.js";
-import { RESULT_COLUMN_NAMES } from "./columns.js";
+import type { ColumnSet } from "./columns.js";
 import { fileSink, outputError } from "./sink.js";
 import type { Sink } from "./sink.js";
-import type { RowOutcome } from "./status.js";
 import type { ResultsOptions, ResultsWriter } from "./writer.js";
 import {
   CONTENT_TYPES,
@@ -54,8 +53,8 @@ const MAX_WIDTH = 40;
 const READY: Promise<void> = Promise.resolve();
 
 /** Opens the destination and writes the header row; refuses, before anything is sent, a sheet Excel could not hold. */
-export async function openXlsxResults(destination: string, header: readonly string[], options: ResultsOptions): Promise<ResultsWriter> {
-  const columns = header.length + RESULT_COLUMN_NAMES.length;
+export async function openXlsxResults<T>(destination: string, header: readonly string[], options: ResultsOptions, set: ColumnSet<T>): Promise<ResultsWriter<T>> {
+  const columns = header.length + set.names.length;
   const csvInstead = "write CSV instead with --results PATH.csv";
   if (columns > MAX_COLUMNS) {
     throw new OutputError(`cannot write results to ${destination}: ${columns} columns, more than an Excel worksheet holds (${MAX_COLUMNS.toLocaleString("en-US")}); ${csvInstead}`);
@@ -66,16 +65,16 @@ export async function openXlsxResults(destination: string, header: readonly stri
     );
   }
   const sink = await fileSink(destination);
-  const writer = new XlsxResultsWriter(sink, header, options.delimiter);
+  const writer = new XlsxResultsWriter(sink, header, options.delimiter, set);
   await writer.writeHeader();
   return writer;
 }
 
-class XlsxResultsWriter implements ResultsWriter {
+class XlsxResultsWriter<T> implements ResultsWriter<T> {
   private readonly zip = new ZipFile();
   /** The worksheet's XML on its way into the zip; its buffer bounds what waits in memory. */
   private readonly sheet = new PassThrough({ highWaterMark: 1024 * 1024 });
-  private readonly shape: (cells: readonly string[], outcome: RowOutcome) => string[];
+  private readonly shape: (cells: readonly string[], outcome: T) => string[];
   private readonly header: readonly string[];
   private readonly letters: readonly string[];
   private readonly statusAt: number;
@@ -89,9 +88,10 @@ class XlsxResultsWriter implements ResultsWriter {
     header: readonly string[],
     /** The input's delimiter, for rows handed over as the input's text (writeVerbatim). */
     private readonly delimiter: string,
+    set: ColumnSet<T>,
   ) {
-    this.header = resultsHeader(header);
-    this.shape = rowShaper(header);
+    this.header = resultsHeader(header, set.names);
+    this.shape = rowShaper(header, set);
     this.letters = this.header.map((_, at) => columnLetters(at + 1));
     this.statusAt = header.length;
     const fail = (error: unknown): void => {
@@ -122,11 +122,13 @@ class XlsxResultsWriter implements ResultsWriter {
     return this.push(this.rowXml(this.header, HEADER_STYLE, HEADER_STYLE));
   }
 
-  write(cells: readonly string[], outcome: RowOutcome): Promise<void> {
-    return this.push(this.rowXml(this.shape(cells, outcome), TEXT_STYLE, statusStyle(outcome.status)));
+  write(cells: readonly string[], outcome: T): Promise<void> {
+    const shaped = this.shape(cells, outcome);
+    // The first column after the input's is the status (result_status, or status's own).
+    return this.push(this.rowXml(shaped, TEXT_STYLE, statusStyle(shaped[this.statusAt] ?? "")));
   }
 
-  writeVerbatim(text: Uint8Array, outcome: RowOutcome): Promise<void> {
+  writeVerbatim(text: Uint8Array, outcome: T): Promise<void> {
     // A CSV input's row, handed over as its text because a CSV result would copy it as is
     // (cells.ts verbatimTest: one line, no quote trouble); a workbook needs its cells.
     const records: unknown = parse(Buffer.from(text), { delimiter: this.delimiter, relax_column_count: true });

@@ -27,6 +27,31 @@ const offeringSchema = z.strictObject({
 const providerSchema = z.strictObject({ ID: z.number().int().positive(), Name: nonEmpty });
 const unportableSchema = z.strictObject({ number: phone, reason: nonEmpty });
 
+/**
+ * The service's Local Number Portability coverage (docs/contract.md §1.4): every NPA-NXX of
+ * `areaCodes` (exchanges 200-999) but those listed in `notPortable`, as 6-digit integers.
+ * An account file without it covers DEFAULT_AREA_CODES.
+ */
+const npaNxx = z
+  .number()
+  .int()
+  .refine((n) => /^[2-9]\d{2}[2-9]\d{2}$/.test(String(n)), { message: "must be a 6-digit NPA-NXX such as 613555" });
+const portabilitySchema = z.strictObject({
+  areaCodes: z
+    .array(z.number().int().min(200).max(999))
+    .optional(),
+  notPortable: z.array(npaNxx).default([]),
+});
+
+/**
+ * Canada's busiest area codes and the toll-free ones: enough for every sheet in fixtures/,
+ * test/ and bench/, and a list (27,200 prefixes) of the order of size a real service answers.
+ */
+export const DEFAULT_AREA_CODES: readonly number[] = [
+  204, 250, 289, 306, 403, 416, 418, 437, 438, 450, 506, 514, 519, 581, 587, 604, 613, 647, 705, 709, 778, 780, 807, 819, 867, 902, 905,
+  800, 833, 844, 855, 866, 877, 888,
+];
+
 function unique<T>(key: (item: T) => unknown, what: string) {
   return (list: readonly T[], ctx: z.RefinementCtx) => {
     const seen = new Set<unknown>();
@@ -43,6 +68,7 @@ export const accountSchema = z.strictObject({
   offerings: z.array(offeringSchema).superRefine(unique((o) => o.OfferingID, "OfferingID")),
   providers: z.array(providerSchema).superRefine(unique((p) => p.ID, "provider ID")),
   unportable: z.array(unportableSchema).default([]),
+  portability: portabilitySchema.default({ notPortable: [] }),
 });
 
 export type SandboxAccount = z.infer<typeof accountSchema>;

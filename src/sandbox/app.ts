@@ -11,7 +11,9 @@ import { THROTTLE_RETRY_AFTER_SECONDS } from "./faults.js";
 import type { Answer, Credentials } from "./http.js";
 import { authorized, bodyTooLarge, exception, isJsonContentType } from "./http.js";
 import { requestsPage } from "./log.js";
+import type { SandboxClock } from "./clock.js";
 import type { Ledger } from "./ledger.js";
+import { npaNxxText } from "./portability.js";
 import type { Route } from "./routes.js";
 import { matchRoute } from "./routes.js";
 import { checkBody } from "./validate.js";
@@ -21,6 +23,7 @@ export interface SandboxContext {
   readonly ledger: Ledger;
   readonly faults: FaultInjector;
   readonly credentials: Credentials;
+  readonly clock: SandboxClock;
 }
 
 /** A POST as received, for RunningSandbox.received(): the parsed body, or the raw text when it is not JSON. */
@@ -37,23 +40,26 @@ const INTERNAL_ERROR = exception(500, "InternalServerError", "The server encount
 export function answer(ctx: SandboxContext, req: IncomingMessage, pathname: string, text: string | null): Received {
   const route = matchRoute(pathname);
   if (!route) return { answer: exception(404, "NotFound", `no such resource: ${pathname}`), body: text };
-  if (req.method !== route.method) {
+  const allowed = route.kind === "clock" ? ["GET", "POST"] : [route.method];
+  if (!allowed.includes(req.method ?? "")) {
     return {
-      answer: exception(405, "MethodNotAllowed", `${pathname} takes ${route.method}, not ${req.method ?? "?"}`, { Allow: route.method }),
+      answer: exception(405, "MethodNotAllowed", `${pathname} takes ${allowed.join(" or ")}, not ${req.method ?? "?"}`, { Allow: allowed.join(", ") }),
       body: text,
     };
   }
-  if (route.kind !== "requests" && !authorized(req, ctx.credentials)) {
+  if (route.kind !== "requests" && route.kind !== "clock" && !authorized(req, ctx.credentials)) {
     return {
       answer: exception(401, "Unauthorized", "the user name or password is incorrect", UNAUTHORIZED_HEADERS),
       body: text,
     };
   }
   if (route.kind === "operation") return post(ctx, req, route, text);
+  if (route.kind === "npanxx-check") return { answer: checkNpaNxx(ctx, req, text), body: parseOrRaw(text) };
+  if (route.kind === "clock") return { answer: clock(ctx, req, text), body: undefined };
   return { answer: get(ctx, route, new URL(req.url ?? "/", "http://sandbox").searchParams), body: undefined };
 }
 
-function get(ctx: SandboxContext, route: Exclude<Route, { kind: "operation" }>, query: URLSearchParams): Answer {
+function get(ctx: SandboxContext, route: Exclude<Route, { kind: "operation" | "npanxx-check" | "clock" }>, query: URLSearchParams): Answer {
   switch (route.kind) {
     case "requests":
       return requestsPage(ctx.ledger.list(), query);
@@ -64,6 +70,60 @@ function get(ctx: SandboxContext, route: Exclude<Route, { kind: "operation" }>, 
       if (status) return { status: 200, body: status };
       return exception(404, "NotFound", `${route.number} has no port-in`);
     }
+    case "ticket-status": {
+      const status = ctx.ledger.ticketStatus(route.ticket);
+      if (status) return { status: 200, body: status };
+      return exception(404, "NotFound", `there is no port-in ticket ${route.ticket}`);
+    }
+    case "npanxx":
+      return { status: 200, body: ctx.ledger.portability.list };
+  }
+}
+
+/** A number or NPA-NXX as the Check takes it: 6 to 10 digits. */
+const CHECKABLE = /^[2-9]\d{2}[2-9]\d{2}\d{0,4}$/;
+
+/** POST /NumberPorts/LNP/NPANXX/Check: the body is a JSON string, nothing else (docs/contract.md §1.4). */
+function checkNpaNxx(ctx: SandboxContext, req: IncomingMessage, text: string | null): Answer {
+  const parsed = jsonBody(req, text);
+  if ("answer" in parsed) return parsed.answer;
+  const given = parsed.value;
+  if (typeof given !== "string" || !CHECKABLE.test(given)) {
+    return exception(400, "BadRequest", `the body must be a JSON string holding an NPA-NXX or a number, e.g. "416555", not ${JSON.stringify(given)}`);
+  }
+  const portable = ctx.ledger.portability.isPortable(given);
+  const message = `NPA-NXX ${npaNxxText(given)} is ${portable ? "" : "not "}portable to this service`;
+  return { status: 200, body: { Number: given, Reply: portable ? 1 : 0, Message: message } };
+}
+
+/** Whole days the sandbox's calendar may be moved at once: ten years. */
+const MAX_ADVANCE_DAYS = 3650;
+
+/** GET /_sandbox/clock reads the sandbox's calendar; POST {"advanceDays": n} moves it on. */
+function clock(ctx: SandboxContext, req: IncomingMessage, text: string | null): Answer {
+  if (req.method === "POST") {
+    const parsed = jsonBody(req, text);
+    if ("answer" in parsed) return parsed.answer;
+    const days = (parsed.value as { advanceDays?: unknown } | null)?.advanceDays;
+    if (typeof days !== "number" || !Number.isInteger(days) || days < 0 || days > MAX_ADVANCE_DAYS) {
+      return exception(400, "BadRequest", `give {"advanceDays": n}, n a whole number of days from 0 to ${MAX_ADVANCE_DAYS}`);
+    }
+    ctx.clock.advance(days);
+  }
+  return { status: 200, body: ctx.clock.describe() };
+}
+
+/** A POST's JSON body, or the answer refusing it (413, 415, 400), as for a port-in. */
+function jsonBody(req: IncomingMessage, text: string | null): { value: unknown } | { answer: Answer } {
+  if (text === null) return { answer: exception(413, "RequestEntityTooLarge", "the request body is too large") };
+  if (!isJsonContentType(req)) {
+    const given = req.headers["content-type"] ?? "none";
+    return { answer: exception(415, "UnsupportedMediaType", `Content-Type must be application/json, not ${given}`) };
+  }
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { answer: exception(400, "BadRequest", `the body is not valid JSON: ${(error as Error).message}`) };
   }
 }
 

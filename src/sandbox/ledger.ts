@@ -1,10 +1,16 @@
 /**
- * What the sandbox has accepted: the requests in order, and which ticket holds each number.
- * It decides the service's business refusals (Reply 0), which come after a body is valid.
+ * What the sandbox has accepted: the requests in order, and which order (ticket) holds each
+ * number. It decides the service's business refusals (Reply 0), which come after a body is
+ * valid, and, with the carrier (carrier.ts), where each order stands.
  */
 import type { OperationId } from "../catalog/operations.js";
 import type { SandboxAccount } from "./account.js";
 import { kept } from "./keep.js";
+import type { Carrier, Order, PortInStatusJson } from "./carrier.js";
+import type { SandboxClock } from "./clock.js";
+import { Portability, npaNxxText } from "./portability.js";
+
+export type { PortInStatusJson } from "./carrier.js";
 
 export interface AcceptedRequest {
   /** 1 for the first request accepted, in order of acceptance. */
@@ -18,27 +24,32 @@ export interface AcceptedRequest {
   body: Record<string, unknown>;
 }
 
-/** The service's PortInStatus answer, in its own spelling. */
-export interface PortInStatusJson {
-  TicketId: string;
-  Status: "SUBMITTED";
-  PortDate: string;
-  RejectReason: string;
-  RejectSummary: string;
-}
-
 /** "PI-000123": the shape of the service's ticket masks. */
 export function ticketMask(seq: number): string {
   return `PI-${String(seq).padStart(6, "0")}`;
 }
 
+/** The life an accepted order goes on to live. */
+export interface LedgerLife {
+  readonly clock: SandboxClock;
+  readonly carrier: Carrier;
+}
+
 export class Ledger {
+  readonly portability: Portability;
   private readonly requests: AcceptedRequest[] = [];
-  private readonly ticketOf = new Map<string, AcceptedRequest>();
+  /** By ticket. */
+  private readonly orders = new Map<string, Order>();
+  /** Each number's latest order. */
+  private readonly orderOf = new Map<string, Order>();
   private readonly unportable: ReadonlyMap<string, string>;
 
-  constructor(account: SandboxAccount) {
+  constructor(
+    account: SandboxAccount,
+    private readonly life: LedgerLife,
+  ) {
     this.unportable = new Map(account.unportable.map((u) => [String(u.number), u.reason]));
+    this.portability = new Portability(account);
   }
 
   /** Why the service would reject these numbers (Reply 0); empty when it would accept them. */
@@ -46,8 +57,12 @@ export class Ledger {
     return numbers.flatMap((n) => {
       const reason = this.unportable.get(n);
       if (reason !== undefined) return [`${n} is not portable: ${reason}`];
-      const earlier = this.ticketOf.get(n);
-      if (earlier) return [`${n} already has a pending port-in (ticket ${earlier.ticket})`];
+      if (!this.portability.isPortable(n)) return [`${n} is not portable: the service does not port in NPA-NXX ${npaNxxText(n)}`];
+      const earlier = this.orderOf.get(n);
+      // A rejected order frees its numbers for a new one; a live or completed one holds them.
+      const phase = earlier ? this.life.carrier.phase(earlier) : "REJECTED";
+      if (earlier && phase === "COMPLETED") return [`${n} was already ported in (ticket ${earlier.ticket})`];
+      if (earlier && phase !== "REJECTED") return [`${n} already has a pending port-in (ticket ${earlier.ticket})`];
       return [];
     });
   }
@@ -56,7 +71,10 @@ export class Ledger {
     const seq = this.requests.length + 1;
     const request: AcceptedRequest = { seq, ticket: ticketMask(seq), operation, path, numbers: [...numbers], body: kept(body) as Record<string, unknown> };
     this.requests.push(request);
-    for (const n of numbers) this.ticketOf.set(n, request);
+    const fate = this.life.carrier.fate(numbers, body, (n) => this.orderOf.get(n));
+    const order: Order = { ticket: request.ticket, numbers: request.numbers, body, acceptedDay: this.life.clock.today(), fate };
+    this.orders.set(order.ticket, order);
+    for (const n of numbers) this.orderOf.set(n, order);
     return request;
   }
 
@@ -64,18 +82,15 @@ export class Ledger {
     return this.requests;
   }
 
+  /** The latest port-in of a number. */
   status(tenDigits: string): PortInStatusJson | undefined {
-    const request = this.ticketOf.get(tenDigits);
-    if (!request) return undefined;
-    const form = request.body["PortForm"] as Record<string, unknown> | undefined;
-    const requested = form?.["RequestedPortDate"];
-    return {
-      TicketId: request.ticket,
-      Status: "SUBMITTED",
-      // Not scheduled yet unless the customer asked for a date: the losing carrier sets it later.
-      PortDate: typeof requested === "string" ? requested : "",
-      RejectReason: "",
-      RejectSummary: "",
-    };
+    const order = this.orderOf.get(tenDigits);
+    return order && this.life.carrier.statusJson(order);
+  }
+
+  /** One port-in order, by its ticket. */
+  ticketStatus(ticket: string): PortInStatusJson | undefined {
+    const order = this.orders.get(ticket);
+    return order && this.life.carrier.statusJson(order);
   }
 }

@@ -3,7 +3,7 @@
  * a client whose route table misspells one finds out here, not in production; the lookup
  * paths come from service/answers.ts. Matching is exact and case-sensitive.
  */
-import { LOOKUPS, portInStatusPath } from "../service/answers.js";
+import { LOOKUPS, NPANXX_CHECK_PATH, NPANXX_PATH, portInStatusPath, ticketStatusPath } from "../service/answers.js";
 import type { PortInOperation } from "./contract.js";
 import { PORT_IN_OPERATIONS } from "./contract.js";
 
@@ -13,24 +13,50 @@ export type Route =
   | { readonly kind: "lookup"; readonly method: "GET"; readonly lookup: LookupName }
   | { readonly kind: "status"; readonly method: "GET"; readonly number: string }
   | { readonly kind: "operation"; readonly method: "POST"; readonly operation: PortInOperation }
-  | { readonly kind: "requests"; readonly method: "GET" };
+  | { readonly kind: "requests"; readonly method: "GET" }
+  | { readonly kind: "ticket-status"; readonly method: "GET"; readonly ticket: string }
+  | { readonly kind: "npanxx"; readonly method: "GET" }
+  | { readonly kind: "npanxx-check"; readonly method: "POST" }
+  /** GET reads the sandbox's calendar, POST advances it; no credentials, like REQUESTS_PATH. */
+  | { readonly kind: "clock"; readonly method: "GET" | "POST" };
 
 /** The sandbox's own inspection route; it needs no credentials. */
 export const REQUESTS_PATH = "/_sandbox/requests";
 
+/** The sandbox's calendar (sandbox/clock.ts). */
+export const CLOCK_PATH = "/_sandbox/clock";
+
 const STATUS_MARK = "\u0000";
 const [STATUS_PREFIX = "", STATUS_SUFFIX = ""] = portInStatusPath(STATUS_MARK).split(STATUS_MARK);
+const TICKET_MARK = "TICKET";
+const [TICKET_PREFIX = "", TICKET_SUFFIX = ""] = ticketStatusPath(TICKET_MARK).split(TICKET_MARK);
+
+/** The segment between a route's prefix and suffix, or null when the path is not that route's. */
+function segment(pathname: string, prefix: string, suffix: string): string | null {
+  if (!pathname.startsWith(prefix) || !pathname.endsWith(suffix) || pathname.length <= prefix.length + suffix.length) return null;
+  const middle = pathname.slice(prefix.length, pathname.length - suffix.length);
+  return middle.includes("/") ? null : middle;
+}
 
 export function matchRoute(pathname: string): Route | null {
   if (pathname === REQUESTS_PATH) return { kind: "requests", method: "GET" };
+  if (pathname === CLOCK_PATH) return { kind: "clock", method: "POST" };
+  if (pathname === NPANXX_PATH) return { kind: "npanxx", method: "GET" };
+  if (pathname === NPANXX_CHECK_PATH) return { kind: "npanxx-check", method: "POST" };
   for (const lookup of Object.keys(LOOKUPS) as LookupName[]) {
     if (LOOKUPS[lookup].path === pathname) return { kind: "lookup", method: "GET", lookup };
   }
   const operation = PORT_IN_OPERATIONS.find((op) => op.path === pathname);
   if (operation) return { kind: "operation", method: "POST", operation };
-  if (pathname.startsWith(STATUS_PREFIX) && pathname.endsWith(STATUS_SUFFIX)) {
-    const number = pathname.slice(STATUS_PREFIX.length, pathname.length - STATUS_SUFFIX.length);
-    if (number !== "" && !number.includes("/")) return { kind: "status", method: "GET", number };
+  const number = segment(pathname, STATUS_PREFIX, STATUS_SUFFIX);
+  if (number !== null) return { kind: "status", method: "GET", number };
+  const ticket = segment(pathname, TICKET_PREFIX, TICKET_SUFFIX);
+  if (ticket !== null) {
+    try {
+      return { kind: "ticket-status", method: "GET", ticket: decodeURIComponent(ticket) };
+    } catch {
+      return null;
+    }
   }
   return null;
 }

@@ -10,12 +10,16 @@ import type { OperationId } from "../catalog/operations.js";
 import { loadAccount } from "./account.js";
 import { answer } from "./app.js";
 import type { SandboxContext } from "./app.js";
+import { Carrier } from "./carrier.js";
+import { SandboxClock } from "./clock.js";
 import { FaultInjector } from "./faults.js";
 import { exception, readBody, sleep, writeAnswer } from "./http.js";
 import type { Answer } from "./http.js";
 import { kept } from "./keep.js";
 import { Ledger } from "./ledger.js";
 import type { AcceptedRequest } from "./ledger.js";
+import { mulberry32 } from "./prng.js";
+import { CLOCK_PATH } from "./routes.js";
 
 export type { AcceptedRequest, OperationId };
 
@@ -23,6 +27,8 @@ export type { AcceptedRequest, OperationId };
 export const DEFAULT_SANDBOX_PORT = 4010;
 export const DEFAULT_SANDBOX_USER = "sandbox";
 export const DEFAULT_SANDBOX_PASSWORD = "sandbox";
+/** Share of accepted orders the sandbox's carriers reject a business day later (docs/contract.md §2). */
+export const DEFAULT_REJECT_RATE = 0.2;
 
 export interface SandboxOptions {
   /** Default 0: any free port. */
@@ -40,8 +46,14 @@ export interface SandboxOptions {
   failRate?: number;
   /** Share of port-in POSTs answered 429 with Retry-After, 0..1. Default 0. */
   throttleRate?: number;
-  /** Seed of the fault PRNG. Default random (see RunningSandbox.seed). */
+  /** Seed of the fault PRNG, and of the carriers' rejections. Default random (see RunningSandbox.seed). */
   seed?: number;
+  /** Share of accepted orders the losing carrier rejects, 0..1. Default DEFAULT_REJECT_RATE. */
+  rejectRate?: number;
+  /** Real seconds per sandbox day; 0 (default): days pass only when advanced. */
+  daySeconds?: number;
+  /** YYYY-MM-DD of the sandbox's first day. Default today (UTC). */
+  startDate?: string;
   /** Called with one line per answered request; never with credentials. */
   log?: (line: string) => void;
 }
@@ -66,6 +78,18 @@ export interface RunningSandbox {
   received(): readonly ReceivedPost[];
   /** Changes the fault rates from the next POST on, e.g. for a service that recovers between runs. */
   setFaults(rates: { failRate: number; throttleRate: number }): void;
+  /** Moves the sandbox's calendar on, as `POST /_sandbox/clock {"advanceDays": n}` does. */
+  advanceDays(days: number): void;
+  /** Changes the share of orders the carriers reject, from the next order accepted on. */
+  setRejectRate(rate: number): void;
+  /** Every request answered, in order: method, path and status (the sandbox's own routes included). */
+  served(): readonly ServedRequest[];
+}
+
+export interface ServedRequest {
+  method: string;
+  path: string;
+  status: number;
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
@@ -76,8 +100,20 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const latencyMs = options.latencyMs ?? 0;
   const account = loadAccount(options.accountFile);
   const faults = new FaultInjector({ failRate: options.failRate ?? 0, throttleRate: options.throttleRate ?? 0 }, options.seed);
-  const ctx: SandboxContext = { account, ledger: new Ledger(account), faults, credentials: { user, password } };
+  const clock = new SandboxClock({
+    daySeconds: options.daySeconds ?? 0,
+    ...(options.startDate === undefined ? {} : { startDate: options.startDate }),
+  });
+  // The carriers draw from a PRNG of their own, so that adding them left every fault sequence as it was.
+  const carrier = new Carrier({
+    clock,
+    random: mulberry32(faults.seed ^ CARRIER_SEED_MIX),
+    rejectRate: options.rejectRate ?? DEFAULT_REJECT_RATE,
+    providers: new Map(account.providers.map((p) => [p.ID, p.Name])),
+  });
+  const ctx: SandboxContext = { account, ledger: new Ledger(account, { clock, carrier }), faults, credentials: { user, password }, clock };
   const received: ReceivedPost[] = [];
+  const served: ServedRequest[] = [];
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const pathname = new URL(req.url ?? "/", "http://sandbox").pathname;
@@ -91,7 +127,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
     await sleep(latencyMs);
     // Kept without attachment bytes (keep.ts): a long session must not hold every upload.
-    if (isPost) received.push({ path: pathname, status: result.answer.status, body: kept(result.body) });
+    if (isPost && pathname !== CLOCK_PATH) received.push({ path: pathname, status: result.answer.status, body: kept(result.body) });
+    served.push({ method: req.method ?? "?", path: pathname, status: result.answer.status });
     options.log?.(describe(req.method ?? "?", pathname, result.answer));
     writeAnswer(res, result.answer);
   }
@@ -125,6 +162,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     accepted: () => ctx.ledger.list(),
     received: () => received,
     setFaults: (rates) => faults.setRates(rates),
+    advanceDays: (days) => clock.advance(days),
+    setRejectRate: (rate) => carrier.setRejectRate(rate),
+    served: () => served,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
@@ -133,6 +173,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       }),
   };
 }
+
+/** Any odd constant: the carriers' PRNG is seeded apart from the faults' one. */
+const CARRIER_SEED_MIX = 0x5bd1e995;
 
 /** "POST /v2/NumberPorts/Inbound/DIDs 200 Reply 1 PI-000001 Accepted", for the operator's terminal. */
 function describe(method: string, pathname: string, answer: Answer): string {

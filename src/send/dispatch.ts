@@ -32,7 +32,8 @@ export interface RequestResult {
 
 /** The part of the run journal the dispatcher needs. */
 export interface DispatchJournal {
-  intent(requestId: string, operationId: string, numbers: readonly string[]): Promise<void>;
+  /** `fingerprints`: each row's as sent, so that a later carrier rejection can tell a fixed row (journal/records.ts). */
+  intent(requestId: string, operationId: string, numbers: readonly string[], fingerprints?: readonly string[]): Promise<void>;
   outcome(
     requestId: string,
     outcome: { status: SentStatus; ticket?: string; httpStatus?: number | null; message?: string; rejected?: readonly RejectedNumber[] },
@@ -99,7 +100,7 @@ export async function dispatch(requests: readonly PortRequest[], options: Dispat
     if (options.journal) {
       const numbers = request.numbers.map((row) => row.number);
       try {
-        await options.journal.intent(requestId, request.operation.id, numbers);
+        await options.journal.intent(requestId, request.operation.id, numbers, request.numbers.map(rowFingerprint));
       } catch (error) {
         stopped ??= { kind: "journal", error: asPortinError(error) };
         return;

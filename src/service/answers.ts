@@ -5,7 +5,7 @@
  * or numeric strings. Anything that is not a list of such objects is refused.
  */
 import { z } from "zod";
-import type { Offering, PortInStatus, Provider, Trunk } from "../catalog/account.js";
+import type { Offering, PortabilityReply, PortInStatus, Provider, RejectDetail, Trunk } from "../catalog/account.js";
 
 function lowerKeys(value: unknown): unknown {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
@@ -47,6 +47,45 @@ export function portInStatusPath(tenDigits: string): string {
   return `/v2/NumberPorts/Inbound/Numbers/${tenDigits}/PortInStatus`;
 }
 
+/** One port-in order's status, by its ticket (docs/contract.md §1.4). */
+export function ticketStatusPath(ticketId: string): string {
+  return `/v2/NumberPorts/Inbound/Tickets/${encodeURIComponent(ticketId)}/PortInStatus`;
+}
+
+/** docs/contract.md §1.4: the NPA-NXX prefixes the service ports in, and the check of one. */
+export const NPANXX_PATH = "/NumberPorts/LNP/NPANXX";
+export const NPANXX_CHECK_PATH = "/NumberPorts/LNP/NPANXX/Check";
+
+/** A member read as text: strings as they are, numbers written out, anything else "". */
+function textOf(value: unknown): string {
+  if (typeof value === "string") return value;
+  return typeof value === "number" && Number.isFinite(value) ? String(value) : "";
+}
+
+/**
+ * RejectDetails entries are read member by member, keys compared case-insensitively
+ * (`"RJCT CODE"`); an entry that is not an object is skipped rather than losing the whole
+ * answer: a status without its details is still worth reporting.
+ */
+function rejectDetailsOf(value: unknown): RejectDetail[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((entry): RejectDetail[] => {
+    const members = lowerKeys(entry);
+    if (members === null || typeof members !== "object" || Array.isArray(members)) return [];
+    const get = (name: string): string => textOf((members as Record<string, unknown>)[name]).trim();
+    return [{ code: get("rjct code"), field: get("fld abbr"), remarks: get("rjct remarks"), note: get("remarks") }];
+  });
+}
+
+/** NumbersToPort as 10-digit strings; entries that are not NANP numbers are left out. */
+function numbersOf(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((entry) => {
+    const digits = textOf(entry).replace(/^\+?1(?=\d{10}$)/, "");
+    return /^\d{10}$/.test(digits) ? [digits] : [];
+  });
+}
+
 export const portInStatusSchema = tolerant(
   z.object({
     ticketid: z.union([z.string(), z.number()]).transform(String),
@@ -54,6 +93,8 @@ export const portInStatusSchema = tolerant(
     portdate: z.string().nullish(),
     rejectreason: z.string().nullish(),
     rejectsummary: z.string().nullish(),
+    rejectdetails: z.unknown().optional().transform(rejectDetailsOf),
+    numberstoport: z.unknown().optional().transform(numbersOf),
   }),
 ).transform(
   (s): PortInStatus => ({
@@ -62,8 +103,25 @@ export const portInStatusSchema = tolerant(
     portDate: s.portdate ?? "",
     rejectReason: s.rejectreason ?? "",
     rejectSummary: s.rejectsummary ?? "",
+    rejectDetails: s.rejectdetails,
+    numbersToPort: s.numberstoport,
   }),
 );
+
+/** GET /NumberPorts/LNP/NPANXX: 6-digit integers, or digit strings. */
+export const npaNxxListSchema = z.array(
+  z.union([z.number().int(), z.string().trim().regex(/^\d+$/).transform(Number)]).refine((n) => n >= 200_200 && n <= 999_999, {
+    message: "is not a 6-digit NPA-NXX",
+  }),
+);
+
+/** POST /NumberPorts/LNP/NPANXX/Check: `{Number, Reply, Message}`, Reply 1 portable, 0 not. */
+export const portabilityReplySchema = tolerant(
+  z.object({
+    reply: z.union([z.literal([0, 1]), z.literal(["0", "1"]).transform(Number)]),
+    message: z.string().nullish(),
+  }),
+).transform((r): PortabilityReply => ({ portable: r.reply === 1, message: r.message ?? "" }));
 
 /** Reply codes of a TicketResponse. */
 export const REPLY = { Rejected: 0, Accepted: 1, Deferred: 2, Conditional: 3, Error: 4 } as const;

@@ -10,8 +10,8 @@ import type { Got } from "got";
 import { UsageError } from "../errors.js";
 import type { Operation } from "../catalog/operations.js";
 import type { SubmitOutcome } from "./outcome.js";
-import { LOOKUPS, portInStatusPath, portInStatusSchema } from "./answers.js";
-import type { Offering, PortInStatus, Provider, Trunk } from "../catalog/account.js";
+import { LOOKUPS, NPANXX_CHECK_PATH, NPANXX_PATH, npaNxxListSchema, portabilityReplySchema, portInStatusPath, portInStatusSchema, ticketStatusPath } from "./answers.js";
+import type { Offering, PortabilityReply, PortInStatus, Provider, Trunk } from "../catalog/account.js";
 import { checkBaseUrl } from "./base-url.js";
 import type { BaseUrl } from "./base-url.js";
 import { answerTooLarge, fromError, fromResponse, passwordValuesIn, scrubberFor, valuesScrubber } from "./exchange.js";
@@ -74,6 +74,12 @@ export interface ServiceClient {
   providers(): Promise<Provider[]>;
   /** Null when the number has no port-in (404). */
   portInStatus(tenDigits: string): Promise<PortInStatus | null>;
+  /** One order's status by its ticket; null when there is no such ticket (404). */
+  ticketStatus(ticketId: string): Promise<PortInStatus | null>;
+  /** The NPA-NXX prefixes the service ports in, as 6-digit numbers. */
+  portableNpaNxx(): Promise<number[]>;
+  /** Whether the service ports in `digits` (an NPA-NXX, up to a whole number). */
+  checkNpaNxx(digits: string): Promise<PortabilityReply>;
   /** Never throws for an HTTP outcome: every answer and transport failure is a SubmitOutcome. */
   submit(op: Operation, body: Record<string, unknown>): Promise<SubmitOutcome>;
 }
@@ -100,8 +106,8 @@ export function createClient(options: ClientOptions): ServiceClient {
     agent: { http: new HttpAgent(KEEP_ALIVE), https: new HttpsAgent(KEEP_ALIVE) },
     ...(options.onRetry === undefined ? {} : { hooks: { beforeRetry: [() => options.onRetry?.()] } }),
   });
-  const exchange = (method: "GET" | "POST", path: string, body?: Record<string, unknown>) =>
-    send(http, { method, path, body, base, scrub, timeoutMs: options.timeoutMs, retries: options.retries, backoffLimitMs });
+  const exchange = (method: "GET" | "POST", path: string, body?: unknown, idempotent = method === "GET") =>
+    send(http, { method, path, body, idempotent, base, scrub, timeoutMs: options.timeoutMs, retries: options.retries, backoffLimitMs });
 
   const lookup = async <S extends z.ZodType>(spec: { path: string; what: string; schema: S }): Promise<z.output<S>> => {
     const { path, what, schema } = spec;
@@ -118,6 +124,18 @@ export function createClient(options: ClientOptions): ServiceClient {
       const path = portInStatusPath(tenDigits);
       const context = { path, what: "a PortInStatus", base, user: options.user, scrub };
       return lookupAnswer(await exchange("GET", path), portInStatusSchema, context, true);
+    },
+    async ticketStatus(ticketId) {
+      const path = ticketStatusPath(ticketId);
+      const context = { path, what: "a PortInStatus", base, user: options.user, scrub };
+      return lookupAnswer(await exchange("GET", path), portInStatusSchema, context, true);
+    },
+    portableNpaNxx: () => lookup({ path: NPANXX_PATH, what: "NPA-NXX prefixes", schema: npaNxxListSchema }),
+    async checkNpaNxx(digits) {
+      // A question, not an order: retried like a GET.
+      const answered = await exchange("POST", NPANXX_CHECK_PATH, digits, true);
+      const context = { path: NPANXX_CHECK_PATH, what: "a portability reply", base, user: options.user, scrub };
+      return lookupAnswer(answered, portabilityReplySchema, context, false, "POST") as PortabilityReply;
     },
     async submit(op, body) {
       // The request's own item passwords join the credentials in what is scrubbed from the answer.
@@ -136,7 +154,10 @@ function checkUser(user: string): void {
 interface SendOptions {
   method: "GET" | "POST";
   path: string;
-  body: Record<string, unknown> | undefined;
+  /** Sent as JSON: an object for a port-in, a string for a portability Check. */
+  body: unknown;
+  /** Safe to resend after a server error or a timeout: GETs, and the portability Check. */
+  idempotent: boolean;
   base: BaseUrl;
   scrub: Scrub;
   timeoutMs: number;
@@ -148,7 +169,7 @@ async function send(http: Got, o: SendOptions): Promise<Exchange> {
   const request = http(o.path.replace(/^\//, ""), {
     method: o.method,
     ...(o.body === undefined ? {} : { json: o.body, headers: { "content-type": "application/json" } }),
-    retry: retryPolicy(o.method, o.retries, o.backoffLimitMs),
+    retry: retryPolicy(o.method, o.retries, o.backoffLimitMs, o.idempotent),
     resolveBodyOnly: false,
   });
   // got has no size limit of its own; its documented way is to cancel on downloadProgress,

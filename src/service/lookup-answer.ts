@@ -25,8 +25,9 @@ export function lookupAnswer<S extends z.ZodType>(
   schema: S,
   context: LookupContext,
   notFoundIsNull = false,
+  method: "GET" | "POST" = "GET",
 ): z.output<S> | null {
-  const name = `GET ${context.path}`;
+  const name = `${method} ${context.path}`;
   if (exchange.kind === "transport") {
     if (exchange.oversize === true) throw new LookupError(`${name}: ${exchange.text}; check --base-url: it names something other than the service`);
     throw new LookupError(`${name} could not reach ${context.base.href}: ${exchange.text} ${retriesText(exchange.retries)}; check --base-url and that the service is up`);

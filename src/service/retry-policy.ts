@@ -26,8 +26,9 @@ export const MAX_RETRY_AFTER_MS = 60_000;
 /** Longest single backoff wait; with the default 5 retries the waits are 1, 2, 4, 8, 16 s. */
 export const DEFAULT_BACKOFF_LIMIT_MS = 30_000;
 
-export function retryPolicy(method: "GET" | "POST", limit: number, backoffLimitMs: number): Partial<RetryOptions> {
-  const lookup = method === "GET";
+/** `idempotent`: a request that changes nothing (a GET, the portability Check) is retried like a lookup. */
+export function retryPolicy(method: "GET" | "POST", limit: number, backoffLimitMs: number, idempotent = method === "GET"): Partial<RetryOptions> {
+  const lookup = idempotent;
   return {
     limit,
     methods: [method],

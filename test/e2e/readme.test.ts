@@ -1,6 +1,7 @@
-import { cp, readFile } from "node:fs/promises";
+import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { startSandbox } from "../../src/sandbox/server.js";
 import { PACKAGE_ROOT } from "../../src/version.js";
 import { FIXTURES, readResults, runCli, tempDir } from "./harness.js";
 
@@ -18,7 +19,8 @@ function blockAfter(marker: string): string {
 const steady = (text: string) =>
   text
     .replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT")
-    .replace(/sent (\d+) requests? in [\d.]+ m?s, [\d.]+ requests\/s/g, "sent $1 requests in T")
+    .replace(/sent (\d+) requests? in [\d.]+ m?s(, [\d.]+ requests\/s)?/g, "sent $1 requests in T")
+    .replace(/PortInStatus (requests?) in [\d.]+ m?s/g, "PortInStatus $1 in T")
     .trimEnd();
 
 describe("README", () => {
@@ -47,4 +49,66 @@ describe("README", () => {
       expect(actual, `README row for ${cells[0]}`).toContainEqual(cells);
     }
   });
+});
+
+/** The markdown table after `marker`, as rows of cells, the header first. */
+function tableAfter(marker: string): string[][] {
+  const from = readme.indexOf(marker);
+  const text = readme.slice(readme.indexOf("|", from));
+  return text
+    .slice(0, text.indexOf("\n\n"))
+    .split("\n")
+    .filter((line, i) => i !== 1)
+    .map((line) => line.split("|").slice(1, -1).map((cell) => cell.trim()));
+}
+
+describe("README: the days after cutover", () => {
+  it("shows what the walk-through on the sandbox really prints, step by step", async () => {
+    const sandbox = await startSandbox({ seed: 96, startDate: "2026-03-02" });
+    try {
+      const dir = await tempDir();
+      await cp(join(FIXTURES, "cutover.csv"), join(dir, "cutover.csv"));
+      const env = { PORTIN_BASE_URL: sandbox.url, PORTIN_USER: "sandbox", PORTIN_PASSWORD: "sandbox" };
+      const portin = (...args: string[]) => runCli(args, { cwd: dir, env });
+      const advance = async (days: number) => {
+        const res = await fetch(`${sandbox.url}/_sandbox/clock`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ advanceDays: days }) });
+        expect(res.status).toBe(200);
+      };
+
+      const submit = await portin("submit", "cutover.csv");
+      const status = await portin("status", "cutover.csv");
+      expect([submit.code, status.code]).toEqual([0, 0]);
+      expect(steady(submit.stderr + status.stderr)).toBe(steady(blockAfter("readme-test: cutover-day-0")));
+
+      await advance(1);
+      const day1 = await portin("status", "cutover.csv");
+      expect(day1.code).toBe(1);
+      expect(steady(day1.stderr)).toBe(steady(blockAfter("readme-test: cutover-day-1")));
+      const [columns, ...rows] = tableAfter("readme-test: cutover-status-day-1");
+      const report = await readResults(join(dir, "cutover.status.csv"));
+      for (const cells of rows) expect(report.map((r) => columns!.map((c) => r[c]))).toContainEqual(cells);
+      expect(readme.replace(/\s+/g, " ")).toContain(`its \`status_reject_summary\`: \`${report[0]!["status_reject_summary"]}\``);
+
+      const unchanged = await portin("submit", "cutover.csv");
+      expect(unchanged.code).toBe(1);
+      expect(steady(unchanged.stderr)).toBe(steady(blockAfter("readme-test: cutover-unchanged")));
+      const held = (await readResults(join(dir, "cutover.results.csv")))[0]!["result_message"]!;
+      expect(readme.replace(/\s+/g, " ")).toContain(`\`result_message\` \`${held}\``);
+
+      const sheet = await readFile(join(dir, "cutover.csv"), "utf8");
+      await writeFile(join(dir, "cutover.csv"), sheet.replaceAll(",Maple Leaf Dental,", ",Maple Leaf Dental Clinics Inc.,"));
+      const resubmit = await portin("submit", "cutover.csv");
+      expect(resubmit.code).toBe(0);
+      expect(steady(resubmit.stderr)).toBe(steady(blockAfter("readme-test: cutover-resubmit")));
+      const resent = (await readResults(join(dir, "cutover.results.csv")))[0]!["result_message"]!;
+      expect(readme.replace(/\s+/g, " ")).toContain(`\`${resent}\``);
+
+      await advance(3);
+      const done = await portin("status", "cutover.csv");
+      expect(done.code).toBe(0);
+      expect(steady(done.stderr)).toBe(steady(blockAfter("readme-test: cutover-done")));
+    } finally {
+      await sandbox.close();
+    }
+  }, 60_000);
 });

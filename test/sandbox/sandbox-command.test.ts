@@ -71,7 +71,7 @@ describe("portin sandbox", () => {
 
   test("defaults to port 4010 and the sandbox/sandbox credentials", async () => {
     const args = await parse([]);
-    expect(args).toMatchObject({ port: 4010, user: "sandbox", password: "sandbox", latency: 0, failRate: 0, throttleRate: 0 });
+    expect(args).toMatchObject({ port: 4010, user: "sandbox", password: "sandbox", latency: 0, failRate: 0, throttleRate: 0, rejectRate: 0.2, daySeconds: 0 });
     expect(args.seed).toBeUndefined();
   });
 
@@ -81,6 +81,9 @@ describe("portin sandbox", () => {
     [["--port", "70000"], '--port takes a whole number from 0 to 65535, not "70000"'],
     [["--latency", "-5"], '--latency takes a whole number of milliseconds from 0 to 600000, not "-5"'],
     [["--seed", "1.5"], '--seed takes a whole number from 0 to 4294967295, not "1.5"'],
+    [["--reject-rate", "2"], '--reject-rate takes a share from 0 to 1 (0.1 is one request in ten), not "2"'],
+    [["--day-seconds", "-1"], '--day-seconds takes a whole number of seconds from 0 to 86400, not "-1"'],
+    [["--start-date", "2026-02-30"], "--start-date '2026-02-30' is not a date: give YYYY-MM-DD, e.g. 2026-03-02"],
   ])("refuses %j up front: %s", async (argv, message) => {
     const h = harness();
     const run = sandboxCommand.run(await parse(argv), h.io);

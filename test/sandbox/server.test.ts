@@ -408,7 +408,7 @@ describe("PortInStatus", () => {
     await postOp("dids", body);
     const { status, json } = await get(portInStatusPath("4165550101"));
     expect(status).toBe(200);
-    expect(json).toEqual({ TicketId: "PI-000001", Status: "SUBMITTED", PortDate: "2026-12-01", RejectReason: "", RejectSummary: "" });
+    expect(json).toMatchObject({ TicketId: "PI-000001", Status: "SUBMITTED", PortDate: "2026-12-01", RejectReason: "", RejectSummary: "", NumbersToPort: [4165550101] });
   });
 
   test("answers 404 with an Exception body for a number without a port-in", async () => {

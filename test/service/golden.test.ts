@@ -19,12 +19,12 @@ import type { Family } from "../sandbox/mutations.js";
 const INPUTS: Readonly<Record<string, { operation: OperationId; target: string; request: Members; numbers: readonly string[] }>> = {
   "dids.json": { operation: "dids", target: "4165550100", request: {}, numbers: ["4165550101", "4165550102", "4165550103"] },
   "tollfree-dids.json": { operation: "tollfree-dids", target: "5145550100", request: {}, numbers: ["8005550142", "8885550143"] },
-  "general-products.json": { operation: "general-products", target: "OFF-GEN-001", request: {}, numbers: ["2125550140", "2125550141"] },
+  "general-products.json": { operation: "general-products", target: "OFF-GEN-001", request: {}, numbers: ["9055550140", "9055550141"] },
   "general-child-products.json": {
     operation: "general-child-products",
     target: "OFF-GCH-001",
     request: { ParentSubscriptionID: "SUB-20931" },
-    numbers: ["6135550150", "6135550151"],
+    numbers: ["8195550150", "8195550151"],
   },
   "residential-lines.json": { operation: "residential-lines", target: "OFF-RES-002", request: {}, numbers: ["9055550160", "9055550161"] },
   "business-lines.json": { operation: "business-lines", target: "OFF-BUS-001", request: {}, numbers: ["4035550170", "4035550171", "4035550172"] },

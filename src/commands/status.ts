@@ -1,0 +1,103 @@
+/**
+ * `portin status <input>` (docs/contract.md §2, §6): the live status of every order the
+ * journal holds for the sheet's numbers, one report row per input row, a summary by status.
+ */
+import type { Argv } from "yargs";
+import { runStatus } from "../engine/status.js";
+import { UsageError } from "../errors.js";
+import type { CommandResult } from "../exit-codes.js";
+import { exitCodeOfStatus } from "../exit-codes.js";
+import { openSheet } from "../input/sheet.js";
+import type { CommandIO } from "../io.js";
+import { defaultStatusPath } from "../paths.js";
+import { formatStatusSummary, statusSummaryJson } from "../results/status-summary.js";
+import { DEFAULT_CONCURRENCY } from "../send/dispatch.js";
+import { DEFAULT_RETRIES } from "../service/client.js";
+import { VERSION } from "../version.js";
+import type { PortinCommand } from "./command.js";
+import { connect, withConnectionOptions } from "./connection.js";
+import type { ConnectionArgs } from "./connection.js";
+import { resolveStatusPaths } from "./run-paths.js";
+import { dashMeansStdio, nonEmptyPath, wholeNumber } from "./values.js";
+
+interface StatusArgs extends ConnectionArgs {
+  input: string;
+  output?: string;
+  defaults?: string;
+  state?: string;
+  concurrency: number;
+  retries: number;
+  json: boolean;
+}
+
+/** As for submit: beyond these a typo is likelier than a wish. */
+const MAX_CONCURRENCY = 256;
+const MAX_RETRIES = 20;
+
+function statusOptions(yargs: Argv): Argv<StatusArgs> {
+  return withConnectionOptions(
+    yargs
+      .positional("input", { type: "string", demandOption: true, coerce: dashMeansStdio, describe: "the sheet submit was given: a CSV path, or - for standard input" })
+      .options({
+        output: {
+          type: "string",
+          requiresArg: true,
+          coerce: nonEmptyPath("output"),
+          describe: "where to write the status report (- for stdout) [default: <input without .csv>.status.csv; .sandbox.status.csv on the built-in sandbox; stdout for stdin]",
+        },
+        defaults: {
+          type: "string",
+          requiresArg: true,
+          coerce: nonEmptyPath("defaults"),
+          describe: "the --defaults submit was given [default: <input without .csv>.defaults.json, if it exists]",
+        },
+        state: {
+          type: "string",
+          requiresArg: true,
+          coerce: nonEmptyPath("state"),
+          describe: "the run journal submit wrote [default: <input without .csv>.state.jsonl; none on the built-in sandbox or for stdin]",
+        },
+        concurrency: {
+          default: DEFAULT_CONCURRENCY,
+          requiresArg: true,
+          coerce: wholeNumber("concurrency", 1, MAX_CONCURRENCY),
+          describe: "PortInStatus requests in flight at most [number]",
+        },
+        retries: {
+          default: DEFAULT_RETRIES,
+          requiresArg: true,
+          coerce: wholeNumber("retries", 0, MAX_RETRIES),
+          describe: "retries of a PortInStatus request that failed: 429, 5xx, timeout, connection refused [number]",
+        },
+        json: { type: "boolean", default: false, describe: "print a machine-readable summary on stdout at the end" },
+      }),
+  );
+}
+
+async function run(args: StatusArgs, io: CommandIO): Promise<CommandResult> {
+  if (args.json && (args.output ?? defaultStatusPath(args.input, false)) === "-") {
+    throw new UsageError("--json and the report on standard output would mix on stdout: give --output PATH");
+  }
+  const sheet = await openSheet(args.input, { stdin: io.stdin });
+  const connection = await connect(args, io, { retries: args.retries });
+  try {
+    const paths = await resolveStatusPaths(args, connection.sandbox, io);
+    const identity = { baseUrl: connection.serviceName, user: connection.user, version: VERSION };
+    const report = await runStatus({ sheet, ...paths, concurrency: args.concurrency }, { client: connection.client, identity }, io);
+    io.stderr.write(formatStatusSummary(report.summary) + "\n");
+    if (args.json) io.stdout.write(statusSummaryJson(report.summary, exitCodeOfStatus(report)) + "\n");
+    return { kind: "status", report };
+  } finally {
+    await connection.close();
+  }
+}
+
+export const statusCommand: PortinCommand<StatusArgs> = {
+  command: "status <input>",
+  describe: "the live status of every submitted number's port-in order",
+  builder: (yargs) =>
+    statusOptions(yargs)
+      .example("$0 status numbers.csv", "one GET per order; writes numbers.status.csv")
+      .example("$0 status numbers.csv --json >status.json", "for cron: the summary as JSON; exit 1 when an order ended without porting"),
+  run,
+};

@@ -1,0 +1,247 @@
+/**
+ * Where each row's port-in order stands (docs/contract.md §6, `portin status`): the journal
+ * says which order (ticket) holds each number; the service is asked once per ticket, and by
+ * number only where no ticket is known (status-checks.ts), and each row gets its order's
+ * status, or why it has none.
+ */
+import { formatRejectDetails, portInPhase } from "../catalog/account.js";
+import type { PortInStatus } from "../catalog/account.js";
+import type { EndedEntry } from "../journal/journal.js";
+import type { EndedOrder, PriorState } from "../journal/prior.js";
+import { rowFingerprint } from "../plan/fingerprint.js";
+import { OWN_STATUS } from "../results/order-status.js";
+import type { OrderStatus } from "../results/order-status.js";
+import type { ServiceClient } from "../service/client.js";
+import type { CheckedRow } from "../validate/types.js";
+import { askByNumber, StatusAsker } from "./status-checks.js";
+import type { Asked } from "./status-checks.js";
+
+/** The part of the run journal `status` writes to. */
+export interface StatusJournal {
+  /** PortInStatus showed an unsure number (or one submitted without a ticket) under `ticket`. */
+  confirmed(number: string, ticket: string, status: string): Promise<void>;
+  /** An order ended without porting: its numbers are sent again once their rows change (docs/contract.md §5). */
+  ended(order: EndedEntry): Promise<void>;
+}
+
+export interface LearnOptions {
+  readonly client: Pick<ServiceClient, "ticketStatus" | "portInStatus">;
+  readonly concurrency: number;
+  readonly signal: AbortSignal;
+  /** Null for no journal (none given, or none written yet): `noJournal` says which. */
+  readonly journal: StatusJournal | null;
+  readonly noJournal: string;
+}
+
+export interface Learned {
+  readonly statusOf: (index: number) => OrderStatus;
+  /** PortInStatus questions sent. */
+  readonly requests: number;
+}
+
+/** Why a number has nothing to ask about, or how to ask. */
+type Source =
+  | { readonly kind: "ticket"; readonly ticket: string }
+  /** Asked by number: submitted without a ticket, or unsure (an intent without outcome, or `unknown`). */
+  | { readonly kind: "number"; readonly unsure: boolean }
+  /** An order an earlier `status` learned had ended: over for good, so not asked again. */
+  | { readonly kind: "ended"; readonly order: EndedOrder; readonly fingerprint: string }
+  | { readonly kind: "none"; readonly why: string };
+
+const NONE: OrderStatus = {
+  status: OWN_STATUS["not-submitted"],
+  state: "not-submitted",
+  ticket: "",
+  portDate: "",
+  rejectReason: "",
+  rejectSummary: "",
+  rejectDetails: "",
+  checkedAt: "",
+  message: "",
+};
+
+export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorState | null, options: LearnOptions): Promise<Learned> {
+  const sources = new Map<string, Source>();
+  const tickets = new Set<string>();
+  const groups = new Map<string, string[]>();
+  for (const row of rows) {
+    if (row.number === "" || sources.has(row.number)) continue;
+    const source = sourceOf(row.number, prior, options.noJournal);
+    sources.set(row.number, source);
+    if (source.kind === "ticket") tickets.add(source.ticket);
+    if (source.kind === "number") {
+      // One question per request: its answer's NumbersToPort settles the request's other numbers.
+      const request = prior?.submitted.get(row.number)?.requestId ?? prior?.pending.get(row.number)?.requestId ?? prior?.unknown.get(row.number)?.requestId ?? "";
+      const group = groups.get(request);
+      if (group) group.push(row.number);
+      else groups.set(request, [row.number]);
+    }
+  }
+
+  const asker = new StatusAsker({ concurrency: options.concurrency, signal: options.signal });
+  const byTicket = await asker.run(tickets, (ticket) => options.client.ticketStatus(ticket));
+  const byNumber = await askByNumber(groups.values(), asker, (number) => options.client.portInStatus(number));
+  if (options.journal !== null && prior !== null) {
+    await Promise.all([recordConfirmations(byNumber, options.journal), recordEnded(byTicket, byNumber, prior, rows, options.journal)]);
+  }
+
+  const statusOf = (index: number): OrderStatus => {
+    const row = rows[index] as CheckedRow;
+    if (row.number === "") return { ...NONE, message: `never submitted: the row is invalid: ${row.valid ? "" : row.reason}` };
+    const source = sources.get(row.number) as Source;
+    switch (source.kind) {
+      case "none":
+        return { ...NONE, message: row.valid ? source.why : `never submitted: the row is invalid: ${row.reason}` };
+      case "ended":
+        return fromEnded(source.order, source.fingerprint, row);
+      case "ticket":
+        return fromAnswer(byTicket.get(source.ticket), { ticket: source.ticket, unsure: false });
+      case "number":
+        return fromAnswer(byNumber.get(row.number), { ticket: "", unsure: source.unsure });
+    }
+  };
+  return { statusOf, requests: asker.asked };
+}
+
+function sourceOf(number: string, prior: PriorState | null, noJournal: string): Source {
+  if (prior === null) return { kind: "none", why: noJournal };
+  const submitted = prior.submitted.get(number);
+  if (submitted) return submitted.ticket === "" ? { kind: "number", unsure: false } : { kind: "ticket", ticket: submitted.ticket };
+  if (prior.pending.has(number) || prior.unknown.has(number)) return { kind: "number", unsure: true };
+  const rejected = prior.rejected.get(number);
+  if (rejected?.order) return { kind: "ended", order: rejected.order, fingerprint: rejected.fingerprint };
+  if (rejected) return { kind: "none", why: `never submitted: the service rejected it (${rejected.message}); fix the row and run portin submit` };
+  return { kind: "none", why: "not submitted yet: portin submit sends it" };
+}
+
+/** A number PortInStatus shows in a live or completed order is as good as submitted: later runs need not ask. */
+async function recordConfirmations(answers: ReadonlyMap<string, Asked>, journal: StatusJournal): Promise<void> {
+  const records: Promise<void>[] = [];
+  for (const [number, answer] of answers) {
+    if (answer.kind !== "found" || portInPhase(answer.status.status) === "ended") continue;
+    // Appended in one turn, they share one write and one fsync (journal/group-commit.ts).
+    records.push(journal.confirmed(number, answer.status.ticketId, answer.status.status));
+  }
+  await Promise.all(records);
+}
+
+/**
+ * Records each order found ended, with every number the journal holds in it: the ticket's
+ * submitted numbers, or the unsure numbers asked by number whose answer it was. Each carries
+ * its row's fingerprint as sent, or, from an intent an older portin wrote, the row as this
+ * sheet has it now.
+ */
+async function recordEnded(
+  byTicket: ReadonlyMap<string, Asked>,
+  byNumber: ReadonlyMap<string, Asked>,
+  prior: PriorState,
+  rows: readonly CheckedRow[],
+  journal: StatusJournal,
+): Promise<void> {
+  const orders = new Map<string, { status: PortInStatus; numbers: string[] }>();
+  const add = (status: PortInStatus, numbers: readonly string[]): void => {
+    const order = orders.get(status.ticketId) ?? { status, numbers: [] };
+    order.numbers.push(...numbers);
+    orders.set(status.ticketId, order);
+  };
+  const endedTickets = new Map<string, PortInStatus>();
+  for (const [ticket, answer] of byTicket) {
+    if (answer.kind === "found" && portInPhase(answer.status.status) === "ended") endedTickets.set(ticket, answer.status);
+  }
+  if (endedTickets.size > 0) {
+    for (const [number, entry] of prior.submitted) {
+      const status = endedTickets.get(entry.ticket);
+      if (status) add({ ...status, ticketId: entry.ticket }, [number]);
+    }
+  }
+  for (const [number, answer] of byNumber) {
+    if (answer.kind === "found" && portInPhase(answer.status.status) === "ended" && answer.status.ticketId !== "") add(answer.status, [number]);
+  }
+  if (orders.size === 0) return;
+
+  const current = new Map<string, string>();
+  for (const row of rows) if (row.valid && !current.has(row.number)) current.set(row.number, rowFingerprint(row));
+  const sentFingerprint = (number: string): string =>
+    prior.submitted.get(number)?.fingerprint ?? prior.pending.get(number)?.fingerprint ?? prior.unknown.get(number)?.fingerprint ?? current.get(number) ?? "";
+  await Promise.all(
+    [...orders.values()].map(({ status, numbers }) =>
+      journal.ended({
+        ticket: status.ticketId,
+        status: status.status,
+        reason: status.rejectReason,
+        summary: status.rejectSummary,
+        details: formatRejectDetails(status.rejectDetails),
+        numbers: numbers.map((number) => ({ number, fingerprint: sentFingerprint(number) })),
+      }),
+    ),
+  );
+}
+
+/** An order an earlier `status` recorded as ended: what submit will do with the row. */
+function fromEnded(order: EndedOrder, fingerprint: string, row: CheckedRow): OrderStatus {
+  const changed = row.valid && rowFingerprint(row) !== fingerprint;
+  const next = changed
+    ? "the row has changed since: portin submit sends it again"
+    : "fix what the carrier disputes in the sheet, then portin submit sends it again (as it is, only with --retry-rejected)";
+  return {
+    status: order.status,
+    state: "ended",
+    ticket: order.ticket,
+    portDate: "",
+    rejectReason: order.reason,
+    rejectSummary: order.summary,
+    rejectDetails: order.details,
+    checkedAt: order.at,
+    message: `ticket ${order.ticket} ended as ${order.status} without porting${order.reason ? `: ${order.reason}` : ""}; ${next}`,
+  };
+}
+
+function fromAnswer(answer: Asked | undefined, asked: { readonly ticket: string; readonly unsure: boolean }): OrderStatus {
+  if (answer === undefined || answer.kind === "failed") {
+    const reason = answer?.reason ?? "not checked";
+    return { ...NONE, status: OWN_STATUS.unchecked, state: "unchecked", ticket: asked.ticket, checkedAt: answer?.at ?? "", message: `${reason}: run portin status again later` };
+  }
+  if (answer.kind === "missing") {
+    const message =
+      asked.ticket !== ""
+        ? `the service has no port-in ticket ${asked.ticket} (404): ask the service about it before sending these numbers again`
+        : asked.unsure
+          ? "an earlier run sent this number without learning the outcome, and the service has no port-in for it: portin submit --retry-unknown sends it again"
+          : "submitted by an earlier run without a ticket, and the service has no port-in for it: ask the service about it before sending it again";
+    return { ...NONE, status: OWN_STATUS["not-found"], state: "not-found", ticket: asked.ticket, checkedAt: answer.at, message };
+  }
+  return fromService(answer.status, answer.at, asked.unsure);
+}
+
+function fromService(status: PortInStatus, at: string, unsure: boolean): OrderStatus {
+  const phase = portInPhase(status.status);
+  const ticket = status.ticketId;
+  const base = {
+    status: status.status,
+    state: phase,
+    ticket,
+    portDate: status.portDate,
+    rejectReason: status.rejectReason,
+    rejectSummary: status.rejectSummary,
+    rejectDetails: formatRejectDetails(status.rejectDetails),
+    checkedAt: at,
+  };
+  const found = unsure ? " (an earlier run had not learned that the service accepted it)" : "";
+  switch (phase) {
+    case "completed":
+      return { ...base, message: `ported${status.portDate ? ` on ${status.portDate}` : ""}${found}; nothing to do` };
+    case "ended":
+      return {
+        ...base,
+        message:
+          `ticket ${ticket} ended as ${status.status} without porting${status.rejectReason ? `: ${status.rejectReason}` : ""}${found}; ` +
+          "fix what the carrier disputes in the sheet, then portin submit sends it again (as it is, only with --retry-rejected)",
+      };
+    case "open":
+      if (/^submitted$/i.test(status.status)) return { ...base, message: `waiting for the losing carrier to confirm a port date${found}` };
+      if (/^confirmed$/i.test(status.status)) {
+        return { ...base, message: `the losing carrier confirmed the port${status.portDate ? ` for ${status.portDate}` : ""}${found}` };
+      }
+      return { ...base, message: `still open: the service says ${status.status}${found}` };
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The engine behind `portin status` (docs/contract.md §6): the sheet read and validated as
+ * `submit` reads it, the journal's orders asked about (learn-status.ts), one report row per
+ * input row written through the results' encoders, and a summary. Like runPortIn, it is
+ * handed a ready client and the journal's identity.
+ */
+import { existsSync } from "node:fs";
+import type { Sheet } from "../input/sheet.js";
+import type { CommandIO } from "../io.js";
+import { openJournal } from "../journal/journal.js";
+import { STATUS_COLUMN_SET } from "../results/order-status.js";
+import { summarizeStatus } from "../results/status-summary.js";
+import type { StatusSummary } from "../results/status-summary.js";
+import { openReport } from "../results/writer.js";
+import { learnStatuses } from "./learn-status.js";
+import type { Service } from "./port-in.js";
+import { prepare } from "./prepare.js";
+import { writeResults } from "./write.js";
+
+export interface StatusOptions {
+  /** Opened by the command, so that a bad header refuses the file before anything connects. */
+  readonly sheet: Sheet;
+  /** Where the report goes: a path, or "-" for standard output. */
+  readonly output: string;
+  readonly defaults: string | null;
+  /** The journal `submit` wrote; null when there is none to read. */
+  readonly state: string | null;
+  /** PortInStatus questions in flight at most. */
+  readonly concurrency: number;
+}
+
+export interface StatusReport {
+  readonly summary: StatusSummary;
+  /** Set when a signal stopped the questions: the rows not asked about are `unchecked`. */
+  readonly stopped: { readonly kind: "signal"; readonly signal: string } | null;
+}
+
+export async function runStatus(options: StatusOptions, service: Service, io: CommandIO): Promise<StatusReport> {
+  const started = performance.now();
+  // Validated as submit would, so that a row never sent can say why.
+  const prepared = await prepare(options.sheet, service.client, options.defaults);
+  const present = options.state !== null && existsSync(options.state);
+  // Locked like a submit: the records status appends rest on what it read, which a run in between could change.
+  const journal = present && options.state !== null ? await openJournal(options.state, service.identity, { runRecord: false }) : null;
+  try {
+    const learned = await learnStatuses(prepared.rows, journal?.prior ?? null, {
+      client: service.client,
+      concurrency: options.concurrency,
+      signal: io.signal,
+      journal,
+      noJournal:
+        options.state === null
+          ? "no journal to read: give --state, the journal portin submit wrote for this sheet"
+          : `not submitted: there is no journal at ${options.state} yet; portin submit writes it`,
+    });
+    const report = await openReport(
+      options.output,
+      options.sheet.layout.header,
+      { delimiter: options.sheet.layout.delimiter, ...options.sheet.textFormat(), stdout: io.stdout },
+      STATUS_COLUMN_SET,
+    );
+    await writeResults(prepared, learned.statusOf, report, io);
+    const summary = summarizeStatus({
+      statuses: (function* () {
+        for (let i = 0; i < prepared.rows.length; i++) yield learned.statusOf(i);
+      })(),
+      requests: learned.requests,
+      elapsedMs: performance.now() - started,
+      output: options.output,
+      service: service.identity.baseUrl,
+    });
+    return { summary, stopped: io.signal.aborted ? { kind: "signal", signal: String(io.signal.reason) } : null };
+  } finally {
+    await journal?.close();
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * The end of `portin status` (docs/contract.md §6): rows by status, each with what to do
+ * next, how many orders were asked about; as text for stderr, or one JSON document for
+ * stdout with --json.
+ */
+import { BUILT_IN_SANDBOX } from "../journal/identity.js";
+import type { OrderState, OrderStatus } from "./order-status.js";
+
+export interface StatusSummary {
+  /** Rows per `status` cell, in STATE_ORDER then first-seen order. */
+  readonly counts: readonly { readonly status: string; readonly state: OrderState; readonly rows: number }[];
+  /** Rows per state, every state present. */
+  readonly states: Readonly<Record<OrderState, number>>;
+  /** Distinct orders (tickets) reported on. */
+  readonly orders: number;
+  /** PortInStatus questions sent. */
+  readonly requests: number;
+  readonly elapsedMs: number;
+  /** The output path, or "-" for standard output. */
+  readonly output: string;
+  readonly service: string;
+}
+
+export interface StatusSummaryInput {
+  readonly statuses: Iterable<Pick<OrderStatus, "status" | "state" | "ticket">>;
+  readonly requests: number;
+  readonly elapsedMs: number;
+  readonly output: string;
+  readonly service: string;
+}
+
+const STATE_ORDER: readonly OrderState[] = ["ended", "not-found", "unchecked", "open", "completed", "not-submitted"];
+
+export function summarizeStatus(input: StatusSummaryInput): StatusSummary {
+  const byStatus = new Map<string, { status: string; state: OrderState; rows: number }>();
+  const states = Object.fromEntries(STATE_ORDER.map((state) => [state, 0])) as Record<OrderState, number>;
+  const tickets = new Set<string>();
+  for (const row of input.statuses) {
+    states[row.state] += 1;
+    if (row.ticket !== "" && row.state !== "not-submitted") tickets.add(row.ticket);
+    const seen = byStatus.get(row.status);
+    if (seen) seen.rows += 1;
+    else byStatus.set(row.status, { status: row.status, state: row.state, rows: 1 });
+  }
+  const counts = [...byStatus.values()].sort((a, b) => STATE_ORDER.indexOf(a.state) - STATE_ORDER.indexOf(b.state));
+  return { counts, states, orders: tickets.size, requests: input.requests, elapsedMs: Math.round(input.elapsedMs), output: input.output, service: input.service };
+}
+
+/** What to do about `rows` rows of one status; `where` names the output. */
+function adviceFor(status: string, state: OrderState, rows: number, where: string): string {
+  const n = `${rows} ${rows === 1 ? "row" : "rows"} ${status}`;
+  switch (state) {
+    case "ended":
+      return (
+        `${n}: the order ended without porting (see status_reject_reason and status_reject_details in ${where}): fix what the carrier disputes in the sheet, ` +
+        "then portin submit sends the changed rows again (unchanged ones only with --retry-rejected)"
+      );
+    case "not-found":
+      return `${n}: the service has no port-in for them: see status_message in ${where}`;
+    case "unchecked":
+      return `${n}: their status could not be learned (see status_message in ${where}): run portin status again later`;
+    case "completed":
+      return `${n}: ported; nothing to do`;
+    case "not-submitted":
+      return `${n}: no order was accepted for them (see status_message in ${where}): portin submit sends the rows it can`;
+    case "open":
+      if (/^submitted$/i.test(status)) return `${n}: waiting for the losing carrier to confirm a port date: run portin status again tomorrow`;
+      if (/^confirmed$/i.test(status)) return `${n}: the port date is set (see status_port_date in ${where}); nothing to do before it`;
+      return `${n}: still open: run portin status again later`;
+  }
+}
+
+/** Multi-line text for stderr. */
+export function formatStatusSummary(s: StatusSummary): string {
+  const rows = s.counts.reduce((total, c) => total + c.rows, 0);
+  const byStatus = s.counts.map((c) => `${c.rows} ${c.status}`);
+  const where = s.output === "-" ? "the report on standard output" : s.output;
+  const lines = [`portin status: ${rows} ${rows === 1 ? "row" : "rows"}${byStatus.length > 0 ? `: ${byStatus.join(", ")}` : ""}`];
+  lines.push(`asked about ${s.orders} ${s.orders === 1 ? "order" : "orders"} with ${s.requests} PortInStatus ${s.requests === 1 ? "request" : "requests"} in ${formatMs(s.elapsedMs)}`);
+  lines.push(`service: ${s.service === BUILT_IN_SANDBOX ? `${BUILT_IN_SANDBOX} (nothing real was ported)` : s.service}`);
+  lines.push(`output: ${s.output === "-" ? "standard output" : s.output}`);
+  for (const c of s.counts) lines.push(`next: ${adviceFor(c.status, c.state, c.rows, where)}`);
+  return lines.join("\n");
+}
+
+/** One JSON document for stdout (--json), with the exit code. */
+export function statusSummaryJson(s: StatusSummary, exitCode: number): string {
+  const where = s.output === "-" ? "the report" : s.output;
+  return JSON.stringify({
+    command: "status",
+    counts: Object.fromEntries(s.counts.map((c) => [c.status, c.rows])),
+    states: s.states,
+    next: s.counts.map((c) => ({ status: c.status, state: c.state, rows: c.rows, advice: adviceFor(c.status, c.state, c.rows, where) })),
+    orders: s.orders,
+    requests: s.requests,
+    elapsedMs: s.elapsedMs,
+    output: s.output,
+    service: s.service,
+    sandbox: s.service === BUILT_IN_SANDBOX,
+    exitCode,
+  });
+}
+
+function formatMs(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}

@@ -1,0 +1,118 @@
+/**
+ * Reconciling unsure numbers at scale (issue 9 item 3), against a service that accepted 3
+ * requests of 100 numbers and then answered 500: one PortInStatus per request settles the
+ * rest, and a PortInStatus that is down stops being asked. The counts are asserted here; the
+ * timings with the default retries are in README.md ("The days after cutover").
+ */
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startSandbox } from "../../src/sandbox/server.js";
+import type { RunningSandbox } from "../../src/sandbox/server.js";
+import { readResults, runCli, tempDir } from "./harness.js";
+import { numbers, ticketsByNumber, trunkSheetOf } from "./ledger.js";
+import { faultyProxy, through } from "./proxy.js";
+import type { FaultyProxy } from "./proxy.js";
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
+});
+
+const isPortInPost = (method: string, path: string): boolean => method === "POST" && path.includes("/NumberPorts/Inbound/");
+const isStatusGet = (method: string, path: string): boolean => method === "GET" && path.endsWith("/PortInStatus");
+
+/** A sandbox behind a proxy, and a sheet of `count` numbers the service accepted in requests of `perRequest` while answering 500. */
+async function acceptedButAnswered500(count: number, perRequest: number): Promise<{ s: RunningSandbox; proxy: FaultyProxy; sheet: string; dir: string }> {
+  const s = await startSandbox({ seed: 3 });
+  cleanups.push(() => s.close());
+  const proxy = await faultyProxy(s);
+  cleanups.push(() => proxy.close());
+  const dir = await tempDir();
+  const sheet = await trunkSheetOf(dir, "acme.csv", numbers(count, 5000));
+  proxy.rule = (method, path) => (isPortInPost(method, path) ? "swallow" : "forward");
+  const first = await runCli(["submit", sheet, "--max-per-request", String(perRequest), ...through(proxy, s)]);
+  expect(first.code).toBe(1);
+  expect(first.stderr).toContain(`portin submit: ${count} rows: ${count} unknown`);
+  expect(s.accepted()).toHaveLength(count / perRequest);
+  return { s, proxy, sheet, dir };
+}
+
+function statusGets(s: RunningSandbox, from: number): number {
+  return s.served().slice(from).filter((r) => isStatusGet(r.method, r.path)).length;
+}
+
+describe("a re-run after a service accepted 3 requests of 100 and answered 500", () => {
+  it("confirms all 300 numbers with one PortInStatus per request, and sends nothing", async () => {
+    const { s, proxy, sheet, dir } = await acceptedButAnswered500(300, 100);
+    proxy.rule = () => "forward";
+    const posts = s.received().length;
+    const served = s.served().length;
+
+    const run = await runCli(["submit", sheet, ...through(proxy, s)]);
+    expect(run.code).toBe(0);
+    expect(statusGets(s, served)).toBe(3);
+    expect(s.received()).toHaveLength(posts);
+    const tickets = ticketsByNumber(s);
+    const rows = await readResults(join(dir, "acme.results.csv"));
+    expect(rows.filter((r) => r.result_status === "skipped" && r.result_ticket === tickets.get(r.result_number!))).toHaveLength(300);
+    expect(rows[0]!.result_message).toBe("accepted by an earlier run (confirmed by PortInStatus: SUBMITTED); not sent again");
+
+    // What it learned is in the journal: the next run asks nothing.
+    const again = s.served().length;
+    expect((await runCli(["submit", sheet, ...through(proxy, s)])).code).toBe(0);
+    expect(statusGets(s, again)).toBe(0);
+  });
+
+  it("with PortInStatus down, stops asking after a few failed checks: all 300 stay unknown, not checked, none sent", async () => {
+    const { s, proxy, sheet, dir } = await acceptedButAnswered500(300, 100);
+    proxy.rule = (method, path) => (isStatusGet(method, path) ? "fail" : "forward");
+    const posts = s.received().length;
+
+    const run = await runCli(["submit", sheet, "--retries", "1", "--retry-unknown", ...through(proxy, s)]);
+    expect(run.code).toBe(1);
+    // One question per request, each tried twice (--retries 1); the breaker stops the rest.
+    expect(proxy.failed.filter((line) => line.startsWith("GET "))).toHaveLength(3 * 2);
+    expect(s.received()).toHaveLength(posts);
+    const rows = await readResults(join(dir, "acme.results.csv"));
+    expect(rows.filter((r) => r.result_status === "unknown")).toHaveLength(300);
+    const messages = new Set(rows.map((r) => r.result_message));
+    expect([...messages].every((m) => /checking its port-in status failed \(.+\), so it is not sent again: re-run later to check again$/.test(m!))).toBe(true);
+    expect(rows.filter((r) => r.result_message!.includes("(not checked: PortInStatus unavailable)"))).toHaveLength(297);
+    expect(run.stderr).toContain("next: 300 rows unknown (checking PortInStatus failed, so they were not sent again): run again later to check them");
+  });
+
+  it("with PortInStatus down and 300 requests of one number, asks no more than the questions in flight when the first one failed", async () => {
+    const { s, proxy, sheet, dir } = await acceptedButAnswered500(300, 1);
+    proxy.rule = (method, path) => (isStatusGet(method, path) ? "fail" : "forward");
+
+    const run = await runCli(["submit", sheet, "--retries", "0", ...through(proxy, s)]);
+    expect(run.code).toBe(1);
+    const asked = proxy.failed.filter((line) => line.startsWith("GET ")).length;
+    // The four in flight (--concurrency 4) when the first failed; none started after.
+    expect(asked).toBeGreaterThanOrEqual(3);
+    expect(asked).toBeLessThanOrEqual(4);
+    const rows = await readResults(join(dir, "acme.results.csv"));
+    expect(rows.filter((r) => r.result_status === "unknown")).toHaveLength(300);
+    expect(rows.filter((r) => r.result_message!.includes("(not checked: PortInStatus unavailable)"))).toHaveLength(300 - asked);
+  });
+
+  it("with one request's order missing, asks that request's numbers one by one and the others once", async () => {
+    const { s, proxy, sheet, dir } = await acceptedButAnswered500(30, 10);
+    // A fourth request that never reached the service: ten more numbers, lost before the sandbox.
+    const more = numbers(10, 6000);
+    const all = [...numbers(30, 5000), ...more];
+    await trunkSheetOf(dir, "acme.csv", all);
+    proxy.rule = (method, path) => (isPortInPost(method, path) || isStatusGet(method, path) ? "fail" : "forward");
+    expect((await runCli(["submit", sheet, "--max-per-request", "10", "--retries", "0", ...through(proxy, s)])).code).toBe(1);
+    expect(s.accepted()).toHaveLength(3);
+    proxy.rule = () => "forward";
+    const served = s.served().length;
+
+    const run = await runCli(["submit", sheet, "--max-per-request", "10", "--retry-unknown", ...through(proxy, s)]);
+    expect(run.code).toBe(0);
+    expect(statusGets(s, served)).toBe(3 + 10);
+    const rows = await readResults(join(dir, "acme.results.csv"));
+    expect(rows.slice(0, 30).every((r) => r.result_status === "skipped")).toBe(true);
+    expect(rows.slice(30).every((r) => r.result_status === "submitted")).toBe(true);
+  });
+});
