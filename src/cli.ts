@@ -91,13 +91,13 @@ function report(error: unknown, debug: boolean): number {
 /**
  * yargs reads a lone "-" after an option as a positional, not as the option's value
  * (yargs/yargs#1312), so `--results -` would fail; `--results=-` is read as meant. Only
- * --results takes "-": after a flag such as --json, a "-" is the input.
+ * --results (and status's --output) take "-": after a flag such as --json, a "-" is the input.
  */
 function joinDashValues(argv: readonly string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
-    if (arg === "--results" && argv[i + 1] === "-") {
+    if ((arg === "--results" || arg === "--output") && argv[i + 1] === "-") {
       out.push(`${arg}=-`);
       i++;
     } else {

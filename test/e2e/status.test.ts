@@ -188,6 +188,20 @@ describe("portin status after a submit", () => {
     expect(submit.code).toBe(1);
   });
 
+  it("writes the report to standard output with --output -, and refuses --json beside it", async () => {
+    const s = await sandboxed();
+    const dir = await tempDir();
+    const sheet = await trunkSheetOf(dir, "acme.csv", numbers(2));
+    await runCli(["submit", sheet, ...against(s)]);
+    const run = await runCli(["status", sheet, "--output", "-", ...against(s)]);
+    expect(run.code).toBe(0);
+    expect(run.stdout.split("\n")[0]!.endsWith(",status,status_ticket,status_port_date,status_reject_reason,status_reject_summary,status_reject_details,status_checked_at,status_message")).toBe(true);
+    expect(run.stdout.trim().split("\n")).toHaveLength(3);
+    const both = await runCli(["status", sheet, "--output", "-", "--json", ...against(s)]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("--json and the report on standard output would mix on stdout: give --output PATH");
+  });
+
   it("stops with exit 2 when the service refuses the credentials", async () => {
     const s = await sandboxed();
     const dir = await tempDir();
