@@ -4,8 +4,10 @@
  * of their work on every row: half trunk rows, half offering rows spread over the account's
  * offerings of Types 1..7 (each with the members its operation requires), 10% toll-free
  * numbers (on a trunk or the Permanent Call Forward offering), a few PortForm variations.
+ * Two shapes: the wide sheet (27 columns, every member in a cell) and the narrow one (five
+ * columns, the members from a --defaults file beside it).
  */
-import { createWriteStream, existsSync, mkdirSync, renameSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { once } from "node:events";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -128,6 +130,76 @@ export function sheetHeader(): readonly string[] {
 
 /** Writes `rows` rows numbered from `first` to `path`, unless it is already there. */
 export async function ensureSheet(path: string, rows: number, first = 0): Promise<string> {
+  return writeSheet(path, HEADER, rows, (i) => rowCells(i, first));
+}
+
+/*
+ * The narrow sheet (issue 12 item 7): the shape of a sheet whose customer details all sit in
+ * a --defaults file, so each row is little more than a number and a target. A wide sheet
+ * spreads portin's per-row cost over 27 cells of parsing; this one shows it.
+ */
+const NARROW_HEADER = ["number", "pilot_number", "offering_id", "portform.CustomerReferenceNumber", "note"];
+
+/** Rows per customer reference: a reference names one order of numbers, as FORMS name one customer. */
+const ROWS_PER_REFERENCE = 1000;
+
+/**
+ * What the narrow sheet's rows need and do not carry. Every value here is one some operation
+ * requires (members.ts ITEM_MEMBERS, operations.ts requiredRequestMembers), and loadDefaults
+ * applies each only to the operations that take it (validate/rules.ts defaultsFor):
+ * request.ParentSubscriptionID reaches Type 2 alone, BusinessGroupSubscriptionID Type 6,
+ * FaxEmail Type 7; item Account goes to Types 3, 4 and 5, Enabled to 3 and 5, Locale and
+ * SecondLocale to 3 and 4, BusinessGroupID to 4, PCFProvisioningInstructions to 5 and
+ * ForwardingTN to 6. CallForwardingNumber, required by Type 5, is an optional member of every
+ * item kind, so a defaults file cannot confine it: DIDs, lines and forwarding instructions
+ * carry it too. A real sheet would give it a column; here it costs nothing to plan.
+ */
+export const NARROW_DEFAULTS = {
+  portForm: {
+    CustomerAccountNumber: "7741-220-118",
+    CustomerName: "Maple Leaf Dental Clinics Inc.",
+    CustomerStreetNumber: "120",
+    CustomerStreetName: "King St W",
+    CustomerCity: "Toronto",
+    CustomerProvince: "ON",
+    CustomerPostalCode: "M5H 1J9",
+    CustomerCountry: "CA",
+    EmailAddress: "it@mapleleafdental.ca",
+    CurrentProvider: "Bell Canada",
+    RequestedPortDate: "2026-12-08",
+  },
+  request: { ParentSubscriptionID: "SUB-100", BusinessGroupSubscriptionID: "BGS-7", FaxEmail: "fax@example.ca" },
+  item: {
+    Account: 300451,
+    Enabled: true,
+    Locale: "EnglishCA",
+    SecondLocale: "None",
+    BusinessGroupID: "BG-01",
+    CallForwardingNumber: "416-555-0199",
+    PCFProvisioningInstructions: "forward all",
+    ForwardingTN: "4165550198",
+  },
+} as const;
+
+/** Row `i` of the narrow sheet: the same numbers and targets as rowCells, the rest from NARROW_DEFAULTS. */
+export function narrowRowCells(i: number): string[] {
+  const [number = "", pilot = "", offering = ""] = rowCells(i, 0);
+  const reference = `PO-${String(Math.floor(i / ROWS_PER_REFERENCE)).padStart(5, "0")}`;
+  // One note in five holds a comma, so the sheet has quoted cells as typed notes do.
+  const note = i % 5 === 0 ? `moved from Bell, ticket ${i % 1000}` : `desk ${i % 97}`;
+  return [number, pilot, offering, reference, note];
+}
+
+/** Writes the narrow sheet to `path` and its defaults to `defaultsPath`, unless they are there. */
+export async function ensureNarrowSheet(path: string, defaultsPath: string, rows: number): Promise<string> {
+  if (!existsSync(defaultsPath)) {
+    mkdirSync(dirname(defaultsPath), { recursive: true });
+    writeFileSync(defaultsPath, JSON.stringify(NARROW_DEFAULTS, null, 2) + "\n");
+  }
+  return writeSheet(path, NARROW_HEADER, rows, narrowRowCells);
+}
+
+async function writeSheet(path: string, header: readonly string[], rows: number, row: (i: number) => string[]): Promise<string> {
   if (existsSync(path)) return path;
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.tmp-${process.pid}`;
@@ -135,10 +207,10 @@ export async function ensureSheet(path: string, rows: number, first = 0): Promis
   const write = async (line: string): Promise<void> => {
     if (!out.write(line)) await once(out, "drain");
   };
-  await write(HEADER.join(",") + "\n");
+  await write(header.join(",") + "\n");
   let chunk = "";
   for (let i = 0; i < rows; i++) {
-    chunk += rowCells(i, first).map(quoteCell).join(",") + "\n";
+    chunk += row(i).map(quoteCell).join(",") + "\n";
     if (chunk.length > 64 * 1024) {
       await write(chunk);
       chunk = "";
