@@ -133,7 +133,8 @@ export class RecordEnds {
 
   /** Where data row `index` starts: after the record before it and any records skipped since. */
   startOf(index: number): number {
-    return this.starts.get(index + this.base) ?? this.at(index);
+    // Nearly every sheet skips nothing: no map lookup a row for those.
+    return (this.starts.size === 0 ? undefined : this.starts.get(index + this.base)) ?? this.at(index);
   }
 }
 
