@@ -60,6 +60,11 @@ export function planRequests(rows: Iterable<ValidRow>, maxPerRequest: number): P
  * is keyed by a digest of its content, computed once per attachment object: docs/contract.md §4 groups
  * identical values, and the same file read twice (a cell and the --defaults file name it
  * separately) is two objects; a digest keeps megabytes of base64 out of every key.
+ *
+ * A row's key is three small numbers (its lane: operation, target and group; its PortForm;
+ * its request), written as six UTF-16 units, two per number: fixed width, so two rows' keys
+ * meet only when all three numbers do, and one short string a row to build and hash rather
+ * than the operation, target and group spelled out (issue 12 item 7).
  */
 class GroupKeyer {
   private readonly attachmentKeys = new WeakMap<object, string>();
@@ -69,9 +74,26 @@ class GroupKeyer {
    */
   private readonly recordIds = new WeakMap<Members, number>();
   private readonly idsByValue = new Map<string, number>();
+  /** Lane numbers by operation, target and group: a row's strings are already made, and hashed once each. */
+  private readonly lanes = new Map<Operation, Map<string, Map<string, number>>>();
+  private laneCount = 0;
 
   keyOf(row: ValidRow): string {
-    return `${row.operation.id}\u0000${row.target}\u0000${row.group}\u0000${this.recordId(row.portForm)}\u0000${this.recordId(row.request)}`;
+    const lane = this.laneOf(row);
+    const form = this.recordId(row.portForm);
+    const request = this.recordId(row.request);
+    // Ids count distinct values seen, so they stay far below 2^32: each takes two units.
+    return String.fromCharCode(lane & 0xffff, lane >>> 16, form & 0xffff, form >>> 16, request & 0xffff, request >>> 16);
+  }
+
+  private laneOf(row: ValidRow): number {
+    let byTarget = this.lanes.get(row.operation);
+    if (byTarget === undefined) this.lanes.set(row.operation, (byTarget = new Map<string, Map<string, number>>()));
+    let byGroup = byTarget.get(row.target);
+    if (byGroup === undefined) byTarget.set(row.target, (byGroup = new Map<string, number>()));
+    let lane = byGroup.get(row.group);
+    if (lane === undefined) byGroup.set(row.group, (lane = this.laneCount++));
+    return lane;
   }
 
   private recordId(members: Members): number {

@@ -87,4 +87,20 @@ describe("planRequests", () => {
     const twice = planRequests(sheet, 4).map((r) => [r.sequence, r.operation.id, r.group, r.numbers.map((n) => n.index)]);
     expect(twice).toEqual(once);
   });
+
+  it("keeps apart PortForms, requests and groups whose numbers in the grouping key differ only above 65,535", () => {
+    // Each distinct PortForm, request and (operation, target, group) gets a number in the key,
+    // two UTF-16 units wide: the 65,537th must not meet the first.
+    const count = 65_540;
+    const byForm = planRequests(rows(count, (i) => row(i, { portForm: { ...FORM, CustomerReferenceNumber: `R${i}` } })), 100);
+    expect(byForm).toHaveLength(count);
+    const byRequest = planRequests(rows(count, (i) => row(i, { op: "virtual-faxes", target: "FAX-1", request: { FaxEmail: `f${i}@x.example` } })), 100);
+    expect(byRequest).toHaveLength(count);
+    const byGroup = planRequests(rows(count, (i) => row(i, { group: `g${i}` })), 100);
+    expect(byGroup).toHaveLength(count);
+    const again = planRequests([...rows(count, (i) => row(i, { group: `g${i}` })), row(count, { group: "g1" }), row(count + 1, { group: `g${count - 1}` })], 100);
+    expect(again).toHaveLength(count);
+    expect(again[1]?.numbers.map((n) => n.index)).toEqual([1, count]);
+    expect(again[count - 1]?.numbers.map((n) => n.index)).toEqual([count - 1, count + 1]);
+  });
 });
