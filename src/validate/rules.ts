@@ -54,6 +54,7 @@ export interface Requirement {
   readonly label: string;
 }
 
+/** In this order: PortForm, request, then item requirements (the validator relies on items coming last). */
 export function requirementsOf(op: Operation): Requirement[] {
   const out: Requirement[] = REQUIRED_PORT_FORM_MEMBERS.map((name) => ({ section: "portForm", anyOf: [name], label: `portform.${name}` }));
   if (op.numberKind === "regular") {
@@ -66,19 +67,15 @@ export function requirementsOf(op: Operation): Requirement[] {
   return out;
 }
 
-export interface PerOperation {
-  readonly defaults: Records;
-  readonly requirements: readonly Requirement[];
-}
-
 /** Routes for every (target, kind) pair, computed once instead of per row. */
 export function routeTable(): (type: number | null, kind: NumberKind) => Route {
-  const table = new Map<string, Route>();
-  for (const kind of ["regular", "toll-free"] as const) {
-    table.set(`trunk:${kind}`, routeFor({ kind: "trunk" }, kind));
-    for (let type = 1; type <= 7; type++) {
-      if (isOfferingType(type)) table.set(`${type}:${kind}`, routeFor({ kind: "offering", type }, kind));
-    }
+  // Offering routes indexed by Type: a lookup per row builds no key.
+  const trunk: Record<NumberKind, Route> = { regular: routeFor({ kind: "trunk" }, "regular"), "toll-free": routeFor({ kind: "trunk" }, "toll-free") };
+  const offering: Record<NumberKind, Route[]> = { regular: [], "toll-free": [] };
+  for (let type = 1; type <= 7; type++) {
+    if (!isOfferingType(type)) continue;
+    offering.regular[type] = routeFor({ kind: "offering", type }, "regular");
+    offering["toll-free"][type] = routeFor({ kind: "offering", type }, "toll-free");
   }
-  return (type, kind) => table.get(`${type ?? "trunk"}:${kind}`) ?? { ok: false, reason: `no operation for ${kind} numbers` };
+  return (type, kind) => (type === null ? trunk[kind] : offering[kind][type]) ?? { ok: false, reason: `no operation for ${kind} numbers` };
 }

@@ -19,7 +19,7 @@ import type { CheckedRow, Defaults, InvalidRow, Lookups, ValidRow } from "./type
 import { parseNanp } from "./nanp.js";
 import { TakenNumbers } from "./taken.js";
 import { rangeHint } from "./ranges.js";
-import type { PerOperation, Records, Section } from "./rules.js";
+import type { Records, Requirement, Section } from "./rules.js";
 import { defaultsFor, labelOf, refusalOf, requirementsOf, routeTable, SECTION_OF } from "./rules.js";
 
 const NO_MEMBERS: Record<string, MemberValue> = Object.freeze({});
@@ -57,6 +57,35 @@ const TRUNKS_LISTED_AT_MOST = 5;
  * holding a copy; a sheet whose every row differs stops filling the cache here.
  */
 const SHARED_RECORDS_AT_MOST = 10_000;
+
+/** A row's PortForm and request records, shared by the rows that state them, with the requirements they leave unmet. */
+interface SharedRecords {
+  readonly portForm: Record<string, MemberValue>;
+  readonly request: Record<string, MemberValue>;
+  /** Labels of the PortForm and request requirements these records miss; null when none. */
+  readonly missing: readonly string[] | null;
+}
+
+/** A row's item record, shared like SharedRecords. */
+interface ItemRecord {
+  readonly item: Record<string, MemberValue>;
+  /** Labels of the item requirements it misses; null when none. */
+  readonly missing: readonly string[] | null;
+}
+
+/**
+ * What one operation needs, worked out once, and the records rows under it have stated.
+ * The caches are per operation: the same cells convert differently (defaults, refusals) under
+ * another one.
+ */
+interface PerOperation {
+  readonly defaults: Records;
+  /** Requirements on the PortForm and request: met or not by a SharedRecords as a whole. */
+  readonly sharedRequirements: readonly Requirement[];
+  readonly itemRequirements: readonly Requirement[];
+  readonly shared: Map<string, SharedRecords>;
+  readonly items: Map<string, ItemRecord>;
+}
 
 function cellOf(cells: readonly string[], index: number): string {
   const raw = cells[index];
@@ -113,11 +142,24 @@ export function createValidator(context: ValidatorContext): Validator {
   ];
   const itemColumns = memberColumns.filter((c) => c.section === "item");
   const itemAt = itemColumns.map((c) => c.index);
-  const sharedRecords = new Map<string, { readonly portForm: Record<string, MemberValue>; readonly request: Record<string, MemberValue> }>();
-  const itemRecords = new Map<string, Record<string, MemberValue>>();
   const perOperation = new Map<Operation, PerOperation>(
-    OPERATIONS.map((op) => [op, { defaults: defaultsFor(defaults, op), requirements: requirementsOf(op) }]),
+    OPERATIONS.map((op) => {
+      const requirements = requirementsOf(op);
+      return [
+        op,
+        {
+          defaults: defaultsFor(defaults, op),
+          sharedRequirements: requirements.filter((r) => r.section !== "item"),
+          itemRequirements: requirements.filter((r) => r.section === "item"),
+          shared: new Map(),
+          items: new Map(),
+        },
+      ];
+    }),
   );
+  // Records kept for sharing, over all operations (SHARED_RECORDS_AT_MOST).
+  let sharedKept = 0;
+  let itemsKept = 0;
   const route = routeTable();
   // Only sheets that attach files pay for adding up attachments, once per shared PortForm record.
   const mayAttach = memberColumns.some((c) => c.member.type === "files") || hasAttachments(defaults.portForm);
@@ -177,17 +219,10 @@ export function createValidator(context: ValidatorContext): Validator {
     readonly result: Promise<Converted>;
   }
 
-  interface Pending {
-    readonly row: SheetRow;
-    readonly digits: string;
-    readonly kind: NumberKind;
-    readonly operation: Operation;
-    readonly target: string;
-    readonly group: string;
-    readonly records: Records;
-  }
+  /** A row that has passed every check but the duplicate one: only its number's first row may keep it (finish). */
+  type Pending = ValidRow;
 
-  const invalid = (row: SheetRow, reason: string, digits = "", kind: NumberKind | null = null, operation: Operation | null = null): InvalidRow => ({
+  const invalid = (row: Pick<SheetRow, "index" | "line">, reason: string, digits = "", kind: NumberKind | null = null, operation: Operation | null = null): InvalidRow => ({
     valid: false,
     index: row.index,
     line: row.line,
@@ -246,40 +281,57 @@ export function createValidator(context: ValidatorContext): Validator {
     // PortForm and request cells were seen before share those records and convert only their
     // item cells. Only records from rows whose every member cell converted are remembered, so
     // a row that meets one reports its first bad cell exactly as a row converted in full would.
-    const sharedKey = cacheKey(operation, sharedAt, cells);
-    const shared = sharedRecords.get(sharedKey);
+    const sharedKey = cacheKey(sharedAt, cells);
+    const shared = plan.shared.get(sharedKey);
     if (shared !== undefined) {
-      const itemKey = cacheKey(operation, itemAt, cells);
-      let item = itemRecords.get(itemKey);
+      const itemKey = cacheKey(itemAt, cells);
+      let item = plan.items.get(itemKey);
       if (item === undefined) {
         const built = convertItem(row, cells, plan, digits, kind, operation);
         if (built === null) return convertAll(row, cells, plan, digits, kind, operation, target, sharedKey);
         if ("reason" in built) return built;
-        item = remember(itemRecords, itemKey, built.item);
+        item = rememberItem(plan, itemKey, built.item);
       }
-      const records: Records = { portForm: shared.portForm, request: shared.request, item };
-      return complete({ row, digits, kind, operation, target, group: cellOf(cells, groupAt), records }, plan);
+      return complete(row, digits, kind, operation, target, cellOf(cells, groupAt), shared, item);
     }
     return convertAll(row, cells, plan, digits, kind, operation, target, sharedKey);
   }
 
-  /** Length-prefixed cells: no cell's text, NUL included, can make two rows' keys meet. */
-  function cacheKey(operation: Operation, indexes: readonly number[], cells: readonly string[]): string {
-    let key = operation.id;
+  /**
+   * The trimmed cells at `indexes` as one key. Length-prefixed, so no cell's text, NUL
+   * included, can make two rows' keys meet; a lone cell is its own key, and no cells (a
+   * sheet without item columns) the empty one. The operation is not in the key: each
+   * operation has caches of its own.
+   */
+  function cacheKey(indexes: readonly number[], cells: readonly string[]): string {
+    if (indexes.length === 1) return cellOf(cells, indexes[0] as number);
+    let key = "";
     for (const index of indexes) {
       const cell = cellOf(cells, index);
-      key += `\u0000${cell.length}:${cell}`;
+      key += `${cell.length}:${cell}`;
     }
     return key;
   }
 
-  function remember<T extends object>(cache: Map<string, T>, key: string, record: T): T {
-    const known = cache.get(key);
+  /** The records rows with these cells share from now on (frozen: nothing may change them), or these once the cache is full. */
+  function rememberShared(plan: PerOperation, key: string, portForm: Record<string, MemberValue>, request: Record<string, MemberValue>): SharedRecords {
+    const known = plan.shared.get(key);
     if (known !== undefined) return known;
-    if (cache.size >= SHARED_RECORDS_AT_MOST) return record;
-    // Shared by many rows from now on: nothing may change it.
-    Object.freeze(record);
-    cache.set(key, record);
+    const records: SharedRecords = { portForm: Object.freeze(portForm), request: Object.freeze(request), missing: missingFrom(plan.sharedRequirements, portForm, request, null) };
+    if (sharedKept >= SHARED_RECORDS_AT_MOST) return records;
+    sharedKept++;
+    plan.shared.set(key, records);
+    return records;
+  }
+
+  function rememberItem(plan: PerOperation, key: string, item: Record<string, MemberValue>): ItemRecord {
+    const known = plan.items.get(key);
+    if (known !== undefined) return known;
+    const missing = missingFrom(plan.itemRequirements, null, null, item);
+    if (itemsKept >= SHARED_RECORDS_AT_MOST) return { item, missing };
+    itemsKept++;
+    const record: ItemRecord = { item: Object.freeze(item), missing };
+    plan.items.set(key, record);
     return record;
   }
 
@@ -346,9 +398,9 @@ export function createValidator(context: ValidatorContext): Validator {
     if (extraColumns.length > 0) mergeExtraDetails(records.portForm, cells);
     const group = cellOf(cells, groupAt);
     const converted = (): InvalidRow | Pending => {
-      const shared = remember(sharedRecords, sharedKey, { portForm: Object.freeze(records.portForm), request: Object.freeze(records.request) });
-      const item = remember(itemRecords, cacheKey(operation, itemAt, cells), records.item);
-      return complete({ row, digits, kind, operation, target, group, records: { portForm: shared.portForm, request: shared.request, item } }, plan);
+      const shared = rememberShared(plan, sharedKey, records.portForm, records.request);
+      const item = rememberItem(plan, cacheKey(itemAt, cells), records.item);
+      return complete(row, digits, kind, operation, target, group, shared, item);
     };
     if (waiting === null) return converted();
     const columns = waiting;
@@ -384,27 +436,62 @@ export function createValidator(context: ValidatorContext): Validator {
     if (details !== null) portForm["ExtraDetails"] = details;
   }
 
-  function complete(pending: Pending, plan: PerOperation): InvalidRow | Pending {
-    let missing: string[] | null = null;
-    for (const requirement of plan.requirements) {
-      const record = pending.records[requirement.section];
-      if (!requirement.anyOf.some((name) => record[name] !== undefined)) (missing ??= []).push(requirement.label);
+  /**
+   * The row, or why it is incomplete. What a record misses was worked out once, when it was
+   * first remembered: many rows share it. Item requirements come last in requirementsOf, so
+   * the PortForm and request labels, then the item labels, are the order the message has
+   * always had.
+   */
+  function complete(
+    row: SheetRow,
+    digits: string,
+    kind: NumberKind,
+    operation: Operation,
+    target: string,
+    group: string,
+    shared: SharedRecords,
+    item: ItemRecord,
+  ): InvalidRow | Pending {
+    if (shared.missing === null && item.missing === null) {
+      return checkAttachmentTotal({
+        valid: true,
+        index: row.index,
+        line: row.line,
+        number: digits,
+        numberKind: kind,
+        operation,
+        target,
+        group,
+        portForm: shared.portForm,
+        request: shared.request,
+        item: item.item,
+      });
     }
-    if (missing === null) return checkAttachmentTotal(pending);
+    const missing = [...(shared.missing ?? []), ...(item.missing ?? [])];
     const them = missing.length === 1 ? "it" : "them";
-    return invalid(
-      pending.row,
-      `missing ${missing.join(", ")} (fill the column or set ${them} in --defaults)`,
-      pending.digits,
-      pending.kind,
-      pending.operation,
-    );
+    return invalid(row, `missing ${missing.join(", ")} (fill the column or set ${them} in --defaults)`, digits, kind, operation);
+  }
+
+  /** Labels of the requirements the records leave unmet, in requirement order; null when every one is met. */
+  function missingFrom(
+    requirements: readonly Requirement[],
+    portForm: Record<string, MemberValue> | null,
+    request: Record<string, MemberValue> | null,
+    item: Record<string, MemberValue> | null,
+  ): readonly string[] | null {
+    const records = { portForm, request, item };
+    let missing: string[] | null = null;
+    for (const requirement of requirements) {
+      const record = records[requirement.section];
+      if (!requirement.anyOf.some((name) => record?.[name] !== undefined)) (missing ??= []).push(requirement.label);
+    }
+    return missing;
   }
 
   /** One request carries its rows' shared attachments in one body: their total is bounded too. */
   function checkAttachmentTotal(pending: Pending): InvalidRow | Pending {
     if (!mayAttach) return pending;
-    const form = pending.records.portForm;
+    const form = pending.portForm;
     let bytes = attachmentTotals.get(form);
     if (bytes === undefined) {
       bytes = attachmentBytes(form);
@@ -412,10 +499,10 @@ export function createValidator(context: ValidatorContext): Validator {
     }
     if (bytes <= MAX_ROW_ATTACHMENT_BYTES) return pending;
     return invalid(
-      pending.row,
+      pending,
       `the row's attachments come to ${mebibytes(bytes)}, over the ${mebibytes(MAX_ROW_ATTACHMENT_BYTES)} portin sends in one request: send smaller scans`,
-      pending.digits,
-      pending.kind,
+      pending.number,
+      pending.numberKind,
       pending.operation,
     );
   }
@@ -478,7 +565,9 @@ export function createValidator(context: ValidatorContext): Validator {
         records[column.section][column.member.name] = result.ok ? result.value : true;
       });
       if (plan !== undefined) {
-        const missing = plan.requirements.filter((r) => !r.anyOf.some((name) => records[r.section][name] !== undefined)).map((r) => r.label);
+        const missing = [...plan.sharedRequirements, ...plan.itemRequirements]
+          .filter((r) => !r.anyOf.some((name) => records[r.section][name] !== undefined))
+          .map((r) => r.label);
         if (missing.length > 0) problems.push(`missing ${missing.join(", ")} (fill the column or set ${missing.length === 1 ? "it" : "them"} in --defaults)`);
       }
       // Found by the fast path but not here cannot happen; keep its reason rather than none.
@@ -498,31 +587,17 @@ export function createValidator(context: ValidatorContext): Validator {
   /** The fast path, then every problem of a row it finds invalid. */
   function evaluateFully(row: SheetRow): InvalidRow | Pending | Promise<InvalidRow | Pending> {
     const outcome = evaluate(row);
-    if (outcome instanceof Promise) return outcome.then((settled) => ("valid" in settled ? everyProblem(row, settled) : settled));
-    return "valid" in outcome ? everyProblem(row, outcome) : outcome;
+    if (outcome instanceof Promise) return outcome.then((settled) => (settled.valid ? settled : everyProblem(row, settled)));
+    return outcome.valid ? outcome : everyProblem(row, outcome);
   }
 
   // --- duplicates, decided in call order ---------------------------------------------------
   const taken = new TakenNumbers();
   function finish(outcome: InvalidRow | Pending): CheckedRow {
-    if ("valid" in outcome) return outcome;
-    const { row, digits, kind, operation } = outcome;
-    const earlier = taken.take(digits, row.line);
-    if (earlier !== null) return invalid(row, `duplicate of row ${earlier} (${digits})`, digits, kind, operation);
-    const valid: ValidRow = {
-      valid: true,
-      index: row.index,
-      line: row.line,
-      number: digits,
-      numberKind: kind,
-      operation,
-      target: outcome.target,
-      group: outcome.group,
-      portForm: outcome.records.portForm,
-      request: outcome.records.request,
-      item: outcome.records.item,
-    };
-    return valid;
+    if (!outcome.valid) return outcome;
+    const earlier = taken.take(outcome.number, outcome.line);
+    if (earlier === null) return outcome;
+    return invalid(outcome, `duplicate of row ${earlier} (${outcome.number})`, outcome.number, outcome.numberKind, outcome.operation);
   }
 
   // Rows naming files wait for their reads; later rows queue behind them so that "the

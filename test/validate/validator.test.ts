@@ -570,6 +570,75 @@ describe("rows that state the same members", () => {
     ]);
   });
 
+  it("names the same missing members for a row that shares an earlier row's records as for that row", async () => {
+    // The first row of each kind converts its cells; the rows after it meet its records in the
+    // cache, where what they miss was worked out once. Both must read alike.
+    const lines = ["portform.CustomerName", "item.Account", "item.Enabled"];
+    const withoutName = Object.fromEntries(Object.entries(PORT_FORM).filter(([name]) => name !== "CustomerName"));
+    const defaults: Defaults = { portForm: withoutName, request: {}, item: { Locale: 1, SecondLocale: 9 } };
+    const rows = await check({
+      header: [...TRUNK, ...lines],
+      defaults,
+      rows: [
+        ["4165550101", "", "RES-3", "", "", "5", "yes"],
+        ["4165550102", "", "RES-3", "", "", "5", "yes"],
+        ["4165550103", "", "RES-3", "", "Acme", "", "yes"],
+        ["4165550104", "", "RES-3", "", "Acme", "", "yes"],
+        ["4165550105", "", "RES-3", "", "", "", ""],
+        ["4165550106", "", "RES-3", "", "", "", ""],
+        ["4165550107", "", "RES-3", "", "Acme", "5", "yes"],
+        ["4165550108", "", "RES-3", "", "Acme", "5", "yes"],
+      ],
+    });
+    expect(rows.map((r) => (r.valid ? "valid" : r.reason))).toEqual([
+      "missing portform.CustomerName (fill the column or set it in --defaults)",
+      "missing portform.CustomerName (fill the column or set it in --defaults)",
+      "missing item.Account (fill the column or set it in --defaults)",
+      "missing item.Account (fill the column or set it in --defaults)",
+      "missing portform.CustomerName, item.Account, item.Enabled (fill the column or set them in --defaults)",
+      "missing portform.CustomerName, item.Account, item.Enabled (fill the column or set them in --defaults)",
+      "valid",
+      "valid",
+    ]);
+    const [, , , , , , first, second] = rows as ValidRow[];
+    expect(second?.item).toBe(first?.item);
+    expect(second?.portForm).toBe(first?.portForm);
+  });
+
+  it("keeps rows apart whose PortForm cells differ only in where one cell ends and the next begins", async () => {
+    const twoCells = ["number", "pilot_number", "offering_id", "portform.CustomerName", "portform.CustomerReferenceNumber"];
+    const rows = (await check({
+      header: twoCells,
+      rows: [
+        ["4165550101", "4165550000", "", "ab", "c"],
+        ["4165550102", "4165550000", "", "a", "bc"],
+        ["4165550103", "4165550000", "", "ab", "c"],
+        ["4165550104", "4165550000", "", "a\u0000", "bc"],
+        ["4165550105", "4165550000", "", "1:a", "b"],
+        ["4165550106", "4165550000", "", "1", "a1:b"],
+      ],
+    })) as ValidRow[];
+    expect(rows.map((r) => [r.portForm["CustomerName"], r.portForm["CustomerReferenceNumber"]])).toEqual([
+      ["ab", "c"],
+      ["a", "bc"],
+      ["ab", "c"],
+      ["a\u0000", "bc"],
+      ["1:a", "b"],
+      ["1", "a1:b"],
+    ]);
+    expect(rows[2]?.portForm).toBe(rows[0]?.portForm);
+    // Under another operation the same cells are other records: defaults and refusals differ.
+    const [trunk, offering] = (await check({
+      header: twoCells,
+      rows: [
+        ["4165550101", "4165550000", "", "ab", "c"],
+        ["4165550102", "", "GP-1", "ab", "c"],
+      ],
+    })) as ValidRow[];
+    expect(offering?.portForm).toEqual(trunk?.portForm);
+    expect(offering?.portForm).not.toBe(trunk?.portForm);
+  });
+
   it("tells duplicates apart among many numbers, naming the first row's line", async () => {
     const count = 50_000;
     const numbers = Array.from({ length: count }, (_, i) => `416${String(2000000 + i * 7)}`);
