@@ -121,6 +121,12 @@ it("keeps the password and item.SipPassword out of every output and file, on eve
   expect((await portin("plan", ["plan", sheet, ...flags(sandbox.url), "--results", results("plan")])).code).toBe(1);
   expect((await portin("plan from stdin", ["plan", "-", ...flags(sandbox.url)], { stdin: await readFile(sheet, "utf8") })).code).toBe(1);
 
+  // portin status: the journal read, each order asked about, its report written; and refused (401).
+  const status = await portin("status", ["status", sheet, ...flags(sandbox.url), "--state", state("ok"), "--output", join(dir, "ok.status.csv"), "--json", "--debug"]);
+  expect([0, 1]).toContain(status.code);
+  expect(await readFile(join(dir, "ok.status.csv"), "utf8")).toContain("status_ticket");
+  expect((await portin("status, 401", ["status", sheet, ...flags(otherSandbox.url), "--state", state("status-refused"), "--output", join(dir, "refused.status.csv"), "--debug"])).code).toBe(2);
+
   // A password the service refuses (401), with and without --debug.
   expect((await portin("trunks, 401", ["trunks", ...flags(otherSandbox.url), "--debug"])).code).toBe(2);
   expect((await portin("submit, 401", ["submit", sheet, ...flags(otherSandbox.url), "--state", state("refused"), "--debug"])).code).toBe(2);
