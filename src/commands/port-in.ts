@@ -24,7 +24,7 @@ import { noticeSheet } from "./sheet-notices.js";
 import { showProgress, type ProgressDisplay } from "./progress-display.js";
 import { RunProgress } from "../engine/progress.js";
 import { readColumnMap } from "../validate/defaults.js";
-import { dashMeansStdio, nonEmptyPath, positiveNumber, wholeNumber } from "./values.js";
+import { MAX_CONCURRENCY, MAX_RETRIES, dashMeansStdio, nonEmptyPath, positiveNumber, wholeNumber } from "./values.js";
 
 interface PortInArgs extends ConnectionArgs {
   input: string;
@@ -45,9 +45,6 @@ interface PortInArgs extends ConnectionArgs {
   quiet: boolean;
 }
 
-/** Beyond these a typo is likelier than a wish: 64 in flight already saturates a core (see README, Performance). */
-const MAX_CONCURRENCY = 256;
-const MAX_RETRIES = 20;
 
 function portInOptions(yargs: Argv): Argv<PortInArgs> {
   return withConnectionOptions(

@@ -18,7 +18,7 @@ import type { PortinCommand } from "./command.js";
 import { connect, withConnectionOptions } from "./connection.js";
 import type { ConnectionArgs } from "./connection.js";
 import { resolveStatusPaths } from "./run-paths.js";
-import { dashMeansStdio, nonEmptyPath, wholeNumber } from "./values.js";
+import { MAX_CONCURRENCY, MAX_RETRIES, dashMeansStdio, nonEmptyPath, wholeNumber } from "./values.js";
 
 interface StatusArgs extends ConnectionArgs {
   input: string;
@@ -30,9 +30,6 @@ interface StatusArgs extends ConnectionArgs {
   json: boolean;
 }
 
-/** As for submit: beyond these a typo is likelier than a wish. */
-const MAX_CONCURRENCY = 256;
-const MAX_RETRIES = 20;
 
 function statusOptions(yargs: Argv): Argv<StatusArgs> {
   return withConnectionOptions(

@@ -5,7 +5,6 @@
  */
 import { existsSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
-import { extname } from "node:path";
 import { stringify } from "csv-stringify/sync";
 import type { Argv } from "yargs";
 import { describeOperation, isOfferingType, OFFERING_TYPES, routeFor } from "../catalog/operations.js";
@@ -13,6 +12,7 @@ import { UsageError, OutputError } from "../errors.js";
 import type { CommandResult } from "../exit-codes.js";
 import { templateFor } from "../input/template.js";
 import type { CommandIO } from "../io.js";
+import { isWorkbookPath } from "../paths.js";
 import { describeSystemError } from "../system-error.js";
 import type { PortinCommand } from "./command.js";
 import { connect, withConnectionOptions, type ConnectionArgs } from "./connection.js";
@@ -39,20 +39,17 @@ function templateOptions(yargs: Argv): Argv<TemplateArgs> {
         default: "-",
         requiresArg: true,
         coerce: dashMeansStdio,
-        describe: "where to write the template CSV (- for stdout); an existing file is never overwritten",
+        describe: "where to write the template: a .csv, an .xlsx workbook, or - for stdout (CSV); an existing file is never overwritten",
       },
     }),
   )
     .conflicts("type", "trunk")
     .example("$0 template --trunk --output acme.csv", "DIDs onto a SIP trunk: fill in acme.csv, then portin plan acme.csv")
-    .example("$0 template --type 4 --output acme-lines.csv", "business lines (offering Type 4)")
+    .example("$0 template --type 4 --output acme-lines.xlsx", "business lines (offering Type 4), as a workbook whose cells are text")
     .example("$0 template --type 5 --toll-free", "toll-free permanent call forwards, on standard output") as unknown as Argv<TemplateArgs>;
 }
 
 async function run(args: TemplateArgs, io: CommandIO): Promise<CommandResult> {
-  if (args.output !== "-" && extname(args.output).toLowerCase() === ".xlsx") {
-    throw new UsageError(`--output ${args.output}: templates are written as CSV only for now; give a .csv path (Excel opens it)`);
-  }
   const target = args.type === undefined ? ({ kind: "trunk" } as const) : isOfferingType(args.type) ? ({ kind: "offering", type: args.type } as const) : null;
   if (target === null) throw new UsageError(`--type takes 1 to 7, not ${String(args.type)}`);
   const route = routeFor(target, args.tollFree ? "toll-free" : "regular");
@@ -74,9 +71,11 @@ async function run(args: TemplateArgs, io: CommandIO): Promise<CommandResult> {
   const text = stringify([template.header, template.example]);
   if (args.output === "-") io.stdout.write(text);
   else {
+    // The workbook writer is loaded only for a workbook, as the reader and the results writer are.
+    const bytes = isWorkbookPath(args.output) ? await (await import("./template-workbook.js")).templateWorkbook(template.header, template.example) : BOM + text;
     try {
       // "wx": a template must never replace a sheet someone has filled in.
-      await writeFile(args.output, BOM + text, { flag: "wx" });
+      await writeFile(args.output, bytes, { flag: "wx" });
     } catch (error) {
       const exists = (error as NodeJS.ErrnoException).code === "EEXIST";
       throw new OutputError(

@@ -52,3 +52,7 @@ export function nonEmptyPath(option: string) {
  * (`--results -` is joined into `--results=-` in cli.ts, which yargs reads as meant.)
  */
 export const dashMeansStdio = (value: unknown): string => (value === "" ? "-" : String(value));
+
+/** Beyond these a typo is likelier than a wish: 64 in flight already saturates a core (see README, Performance). */
+export const MAX_CONCURRENCY = 256;
+export const MAX_RETRIES = 20;

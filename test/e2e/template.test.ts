@@ -1,5 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import ExcelJS from "exceljs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { findMember, ITEM_MEMBERS, REQUIRED_PORT_FORM_MEMBERS } from "../../src/catalog/members.js";
 import { describeOperation, OPERATIONS } from "../../src/catalog/operations.js";
@@ -85,12 +86,28 @@ describe("portin template", () => {
     expect(await readFile(taken, "utf8")).toBe("number\n4165550101\n");
   });
 
-  it("refuses a target that takes no toll-free numbers, and XLSX output, before connecting", async () => {
+  it("refuses a target that takes no toll-free numbers, before connecting", async () => {
     const tollFree = await runCli(["template", "--type", "4", "--toll-free"]);
     expect(tollFree.code).toBe(2);
     expect(tollFree.stderr).toMatch(/^portin: --toll-free with --type 4: toll-free numbers cannot be ported onto a Type 4 \(Business Line\) offering/);
-    const xlsx = await runCli(["template", "--output", join(dir, "t.xlsx")]);
-    expect(xlsx.code).toBe(2);
-    expect(xlsx.stderr).toContain("templates are written as CSV only for now; give a .csv path");
+  });
+
+  it("writes a workbook whose example row plan accepts as written, every cell text", async () => {
+    const book = join(dir, "lines.xlsx");
+    const made = await runCli(["template", "--type", "4", "--output", book, ...against(sandbox)]);
+    expect(made.code, made.stderr).toBe(0);
+    const plan = await runCli(["plan", book, ...against(sandbox)]);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stderr).toContain("1 row: 1 planned");
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.readFile(book);
+    const sheet = workbook.getWorksheet("Numbers");
+    expect(sheet?.getRow(1).getCell(1).value).toBe("number");
+    expect(sheet?.getRow(1).font?.bold).toBe(true);
+    const example = sheet?.getRow(2);
+    const cells: unknown[] = [];
+    example?.eachCell((cell) => cells.push(cell.value));
+    expect(cells.length).toBeGreaterThan(3);
+    for (const value of cells) expect(typeof value).toBe("string");
   });
 });
