@@ -8,8 +8,6 @@ import { runPortIn } from "../engine/port-in.js";
 import { UsageError } from "../errors.js";
 import type { CommandResult } from "../exit-codes.js";
 import { exitCodeOfRun } from "../exit-codes.js";
-import { openSheet } from "../input/sheet.js";
-import { checkEncoding, UTF8 } from "../input/decode.js";
 import type { CommandIO } from "../io.js";
 import { defaultResultsPath } from "../paths.js";
 import { DEFAULT_MAX_PER_REQUEST } from "../plan/plan.js";
@@ -19,11 +17,11 @@ import { DEFAULT_RETRIES } from "../service/client.js";
 import { VERSION } from "../version.js";
 import type { PortinCommand } from "./command.js";
 import { connect, withConnectionOptions, type ConnectionArgs } from "./connection.js";
-import { defaultsPath, resolveRunPaths } from "./run-paths.js";
+import { resolveRunPaths } from "./run-paths.js";
+import { openCommandSheet, withSheetOptions } from "./sheet-input.js";
 import { noticeSheet } from "./sheet-notices.js";
 import { showProgress, type ProgressDisplay } from "./progress-display.js";
 import { RunProgress } from "../engine/progress.js";
-import { readColumnMap } from "../validate/defaults.js";
 import { MAX_CONCURRENCY, MAX_RETRIES, dashMeansStdio, nonEmptyPath, positiveNumber, wholeNumber } from "./values.js";
 
 interface PortInArgs extends ConnectionArgs {
@@ -48,18 +46,9 @@ interface PortInArgs extends ConnectionArgs {
 
 function portInOptions(yargs: Argv): Argv<PortInArgs> {
   return withConnectionOptions(
-    yargs
+    withSheetOptions(yargs)
       .positional("input", { type: "string", demandOption: true, coerce: dashMeansStdio, describe: "the sheet: a CSV or .xlsx path, or - for CSV on standard input" })
       .options({
-        sheet: {
-          type: "string",
-          requiresArg: true,
-          coerce: (value: unknown): string => {
-            if (typeof value === "string" && value.trim() !== "") return value;
-            throw new UsageError(`--sheet needs a worksheet's name, not "${String(value)}"`);
-          },
-          describe: "the worksheet of an .xlsx input to read [default: the first visible one]",
-        },
         results: {
           type: "string",
           requiresArg: true,
@@ -121,13 +110,6 @@ function portInOptions(yargs: Argv): Argv<PortInArgs> {
           default: false,
           describe: "read a number cell written as a range (416-555-3720 - 3729) as each of its numbers, with a results row each",
         },
-        encoding: {
-          type: "string",
-          default: UTF8,
-          requiresArg: true,
-          coerce: checkEncoding,
-          describe: "the sheet's encoding when it is not UTF-8: windows-1252 for Excel's plain \"CSV\"; a UTF-16 byte order mark is read without it",
-        },
       }),
   ) as unknown as Argv<PortInArgs>;
 }
@@ -146,9 +128,7 @@ async function run(command: "submit" | "plan", args: PortInArgs, io: CommandIO):
     throw new UsageError("--json and results on standard output would mix on stdout: give --results PATH");
   }
   // Header problems, and a bad column mapping, refuse the file before anything connects.
-  const defaults = defaultsPath(args);
-  const columns = defaults === null ? undefined : await readColumnMap(defaults);
-  const sheet = await openSheet(args.input, { stdin: io.stdin, encoding: args.encoding, sheet: args.sheet, ...(columns === undefined ? {} : { columns }) });
+  const sheet = await openCommandSheet(args, io);
   noticeSheet(sheet.layout, io);
   const progress = new RunProgress();
   const connection = await connect(args, io, { retries: args.retries, onRetry: () => void progress.retried++ });

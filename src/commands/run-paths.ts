@@ -27,12 +27,7 @@ export interface RunPaths {
 /** Resolves the paths, says on stderr what a user could not guess, and refuses paths that would overwrite each other. */
 export async function resolveRunPaths(args: RunPathArgs, command: "submit" | "plan", sandbox: boolean, io: CommandIO): Promise<RunPaths> {
   const results = args.results ?? defaultResultsPath(args.input, command === "plan" ? "plan" : sandbox ? "sandbox" : "submit");
-  // With the in-process sandbox no journal is kept unasked: its tickets are make-believe.
-  const state = args.state ?? (sandbox ? null : defaultStatePath(args.input));
-  const defaults = defaultsPath(args);
-  refuseOverwrites(args.input, results, state);
-  if (sandbox) await noticeRealJournal(args.input, results, io);
-  if (defaults !== null && args.defaults === undefined) io.stderr.write(`portin: using defaults from ${defaults}\n`);
+  const { defaults, state } = await besideTheSheet(args, results, "--results", sandbox, io);
   if (state === null && !sandbox && command === "submit") {
     io.stderr.write("portin: no --state: nothing records what is sent, so running this again would send these numbers again\n");
   }
@@ -60,12 +55,27 @@ export interface StatusPaths {
 /** The files `portin status` reads and writes, defaulted beside the sheet as `submit`'s are. */
 export async function resolveStatusPaths(args: StatusPathArgs, sandbox: boolean, io: CommandIO): Promise<StatusPaths> {
   const output = args.output ?? defaultStatusPath(args.input, sandbox);
+  return { output, ...(await besideTheSheet(args, output, "--output", sandbox, io)) };
+}
+
+/**
+ * What every command on a sheet resolves alike: its journal and defaults beside it, the
+ * paths that must not overwrite each other, and the notices a user could not guess.
+ */
+async function besideTheSheet(
+  args: Pick<RunPathArgs, "input" | "defaults" | "state">,
+  output: string,
+  outputOption: string,
+  sandbox: boolean,
+  io: CommandIO,
+): Promise<{ readonly defaults: string | null; readonly state: string | null }> {
+  // With the in-process sandbox no journal is kept unasked: its tickets are make-believe.
   const state = args.state ?? (sandbox ? null : defaultStatePath(args.input));
   const defaults = defaultsPath(args);
-  refuseOverwrites(args.input, output, state, "--output");
+  refuseOverwrites(args.input, output, state, outputOption);
   if (sandbox) await noticeRealJournal(args.input, output, io);
   if (defaults !== null && args.defaults === undefined) io.stderr.write(`portin: using defaults from ${defaults}\n`);
-  return { output, defaults, state };
+  return { defaults, state };
 }
 
 /**

@@ -7,7 +7,6 @@ import { runStatus } from "../engine/status.js";
 import { UsageError } from "../errors.js";
 import type { CommandResult } from "../exit-codes.js";
 import { exitCodeOfStatus } from "../exit-codes.js";
-import { openSheet } from "../input/sheet.js";
 import type { CommandIO } from "../io.js";
 import { defaultStatusPath } from "../paths.js";
 import { formatStatusSummary, statusSummaryJson } from "../results/status-summary.js";
@@ -18,10 +17,13 @@ import type { PortinCommand } from "./command.js";
 import { connect, withConnectionOptions } from "./connection.js";
 import type { ConnectionArgs } from "./connection.js";
 import { resolveStatusPaths } from "./run-paths.js";
+import { openCommandSheet, withSheetOptions } from "./sheet-input.js";
 import { MAX_CONCURRENCY, MAX_RETRIES, dashMeansStdio, nonEmptyPath, wholeNumber } from "./values.js";
 
 interface StatusArgs extends ConnectionArgs {
   input: string;
+  sheet?: string;
+  encoding: string;
   output?: string;
   defaults?: string;
   state?: string;
@@ -33,8 +35,8 @@ interface StatusArgs extends ConnectionArgs {
 
 function statusOptions(yargs: Argv): Argv<StatusArgs> {
   return withConnectionOptions(
-    yargs
-      .positional("input", { type: "string", demandOption: true, coerce: dashMeansStdio, describe: "the sheet submit was given: a CSV path, or - for standard input" })
+    withSheetOptions(yargs)
+      .positional("input", { type: "string", demandOption: true, coerce: dashMeansStdio, describe: "the sheet submit was given: a CSV or .xlsx path, or - for CSV on standard input" })
       .options({
         output: {
           type: "string",
@@ -75,7 +77,8 @@ async function run(args: StatusArgs, io: CommandIO): Promise<CommandResult> {
   if (args.json && (args.output ?? defaultStatusPath(args.input, false)) === "-") {
     throw new UsageError("--json and the report on standard output would mix on stdout: give --output PATH");
   }
-  const sheet = await openSheet(args.input, { stdin: io.stdin });
+  // Read as submit read it: the same worksheet, encoding and column mapping.
+  const sheet = await openCommandSheet(args, io);
   const connection = await connect(args, io, { retries: args.retries });
   try {
     const paths = await resolveStatusPaths(args, connection.sandbox, io);

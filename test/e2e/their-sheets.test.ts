@@ -37,6 +37,22 @@ const PORT_FORM = {
 };
 
 describe("a customer's sheet with their own headers", () => {
+  it("is read by status as submit read it: the same mapping, so each row finds its order", async () => {
+    const sheet = await writeSheet(dir, "acme.csv", CUSTOMER_SHEET);
+    const defaults = join(dir, "acme.json");
+    await writeFile(defaults, JSON.stringify({ columns: { "Phone #": "number", "Pilot #": "pilot_number", "Account Holder": "portform.CustomerName", City: "portform.CustomerCity" }, portForm: PORT_FORM }));
+    const state = join(dir, "s.jsonl");
+    expect((await runCli(["submit", sheet, "--defaults", defaults, "--state", state, ...against(sandbox)])).code).toBe(0);
+
+    const status = await runCli(["status", sheet, "--defaults", defaults, "--state", state, ...against(sandbox)]);
+    expect(status.code, status.stderr).toBe(0);
+    const report = await readResults(join(dir, "acme.status.csv"));
+    expect(report.map((row) => [row["Phone #"], row["status"], row["status_ticket"]])).toEqual([
+      ["416-555-0101", "SUBMITTED", sandbox.accepted()[0]?.ticket],
+      ["416-555-0102", "SUBMITTED", sandbox.accepted()[0]?.ticket],
+    ]);
+  });
+
   it("runs unchanged with a column mapping, and says which columns are never sent", async () => {
     const sheet = await writeSheet(dir, "acme.csv", CUSTOMER_SHEET);
     const defaults = join(dir, "acme.json");
