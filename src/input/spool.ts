@@ -3,7 +3,7 @@
  * results cannot copy from the input as it stands (engine/prepare.ts): every row of a workbook
  * or of standard input, which cannot be read twice byte for byte. A 200,000-row workbook's
  * cells are ~300 MB as strings, so past a few megabytes they go to a temporary file, one record
- * a row, and come back in row order. Memory stays bounded whatever the sheet's length.
+ * a row (row-record.ts), and come back in row order. Memory stays bounded whatever the sheet's length.
  */
 import { rmSync } from "node:fs";
 import { mkdtemp, open, rm } from "node:fs/promises";
@@ -12,6 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OutputError } from "../errors.js";
 import { describeSystemError } from "../system-error.js";
+import { decodeRecord, encodeRecord, RECORD_BYTE } from "./row-record.js";
+import type { RowRecord } from "./row-record.js";
 
 /**
  * What the cells held in memory may take, counting a string's and an array slot's overhead,
@@ -21,35 +23,6 @@ const MEMORY_BYTES = 4 * 1024 * 1024;
 const CELL_OVERHEAD_BYTES = 40;
 /** Text gathered before one write, and bytes read at a time. */
 const CHUNK_CHARS = 1024 * 1024;
-
-/**
- * A record is the row's index and its cells, joined by the ASCII unit separator and ended by the
- * record separator: XML forbids both characters, so a workbook's cells never hold them, and
- * joining and splitting cost a third of JSON. A row whose cells do hold one (a CSV can) is
- * written as JSON after a `J`, which escapes them.
- */
-const UNIT = "\u001f";
-const RECORD = "\u001e";
-const RECORD_BYTE = 0x1e;
-
-/** A row read back: its index, then its cells. */
-type Line = readonly [number, readonly string[]];
-
-function encode(index: number, cells: readonly string[]): string {
-  for (const cell of cells) {
-    if (cell.includes(UNIT) || cell.includes(RECORD)) return `J${JSON.stringify([index, ...cells])}${RECORD}`;
-  }
-  return `${index}${UNIT}${cells.join(UNIT)}${RECORD}`;
-}
-
-function decode(text: string): Line {
-  if (text.startsWith("J")) {
-    const [index, ...cells] = JSON.parse(text.slice(1)) as [number, ...string[]];
-    return [index, cells];
-  }
-  const parts = text.split(UNIT);
-  return [Number(parts[0]), parts.slice(1)];
-}
 
 export class CellSpool {
   private held: Map<number, readonly string[]> | null = new Map();
@@ -64,7 +37,7 @@ export class CellSpool {
   private readPosition = 0;
   private buffer = Buffer.alloc(0);
   private bufferStart = 0;
-  private next: Line | null = null;
+  private next: RowRecord | null = null;
   private ended = false;
 
   /**
@@ -77,7 +50,7 @@ export class CellSpool {
       for (const cell of cells) this.heldBytes += cell.length + CELL_OVERHEAD_BYTES;
       return this.heldBytes > MEMORY_BYTES ? this.spill() : undefined;
     }
-    this.pending += encode(index, cells);
+    this.pending += encodeRecord(index, cells);
     return this.pending.length >= CHUNK_CHARS ? this.flush() : undefined;
   }
 
@@ -124,7 +97,7 @@ export class CellSpool {
     this.held = null;
     this.heldBytes = 0;
     for (const [index, cells] of held) {
-      this.pending += encode(index, cells);
+      this.pending += encodeRecord(index, cells);
       if (this.pending.length >= CHUNK_CHARS) await this.flush();
     }
   }
@@ -139,11 +112,11 @@ export class CellSpool {
     }
   }
 
-  private async readLine(): Promise<Line | null> {
+  private async readLine(): Promise<RowRecord | null> {
     for (;;) {
       const end = this.buffer.indexOf(RECORD_BYTE, this.bufferStart);
       if (end >= 0) {
-        const line = decode(this.buffer.toString("utf8", this.bufferStart, end));
+        const line = decodeRecord(this.buffer.toString("utf8", this.bufferStart, end));
         this.bufferStart = end + 1;
         return line;
       }

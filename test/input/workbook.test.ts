@@ -2,6 +2,7 @@
  * .xlsx input (docs/contract.md §3, "Workbooks"): workbooks made here with exceljs, read through
  * openSheet as the engine reads them.
  */
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -139,6 +140,35 @@ describe("cells a row cannot use", () => {
     const path = await book([{ name: "Numbers", rows: [["number", "note", "account #"], [4165550101, { error: "#REF!" }, "7.74122E+11"]] }]);
     const { rows } = await readAll(path);
     expect(rows.map((r) => [[...r.cells], r.problem])).toEqual([[["4165550101", "#REF!", "7.74122E+11"], undefined]]);
+  });
+
+  it("reads a sheet longer than the reading thread's batches: every row in order, each problem on its own row", async () => {
+    // 6,500 data rows cross several batches and the thread's read-ahead (workbook-reader.ts).
+    const rows: (unknown[] | null)[] = [["number", "portform.CustomerName", "note"]];
+    for (let i = 0; i < 6500; i++) {
+      if (i % 1000 === 999) rows.push(null);
+      rows.push([4165560000 + i, i === 4321 ? { error: "#N/A" } : "Acme", i === 2500 ? { error: "#REF!" } : `n${i}`]);
+    }
+    const path = await book([{ name: "Numbers", rows: rows as SheetSpec["rows"] }]);
+    const read = await readAll(path);
+    expect(read.rows).toHaveLength(6500);
+    expect(read.rows.map((r) => r.index)).toEqual(Array.from({ length: 6500 }, (_, i) => i));
+    expect(read.rows.map((r) => r.cells[0])).toEqual(Array.from({ length: 6500 }, (_, i) => String(4165560000 + i)));
+    // Excel rows: the header is row 1, and a blank row follows every thousandth data row.
+    expect(read.rows[4321]?.line).toBe(4321 + 2 + 4);
+    expect(read.rows.filter((r) => r.problem !== undefined).map((r) => [r.index, r.problem])).toEqual([[4321, `Numbers!B${4321 + 2 + 4} holds the error #N/A`]]);
+    expect(read.rows[2500]?.cells[2]).toBe("#REF!");
+  });
+
+  it("lets the process end when a long sheet's rows are never read (a run that fails at its lookups)", async () => {
+    const rows = [["number"], ...Array.from({ length: 6000 }, (_, i) => [4165560000 + i])];
+    const path = await book([{ name: "Numbers", rows }]);
+    // The build's own reader, as the CLI runs it; vitest would keep a left thread alive itself.
+    const sheetModule = new URL("../../dist/src/input/sheet.js", import.meta.url).href;
+    const script = `const { openSheet } = await import(${JSON.stringify(sheetModule)}); const sheet = await openSheet(${JSON.stringify(path)}); console.log(sheet.layout.header.join());`;
+    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 20_000 });
+    expect(run.signal).toBeNull();
+    expect([run.status, run.stdout.trim(), run.stderr]).toEqual([0, "number", ""]);
   });
 
   it("marks a value in a column with no header above it", async () => {

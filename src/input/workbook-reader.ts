@@ -1,0 +1,230 @@
+/**
+ * The thread that reads a workbook (docs/contract.md §3, "Workbooks"): exceljs's streaming
+ * reader, on a worker thread of its own, so that unzipping and parsing the XML (most of a
+ * workbook's reading) run beside the validation on the main thread, and exceljs's many
+ * short-lived objects stay out of the heap that holds the run's rows (issue 10, item 9).
+ * workbook.ts starts it and turns what it posts into a Sheet.
+ *
+ * It finds the worksheet, posts the header row's text, then the data rows' text in batches
+ * (row-record.ts), each row's cells already as a CSV export would hold them (cell-text.ts),
+ * with the cells that cannot be used named. It runs at most AHEAD batches ahead of the
+ * main thread's reading, so a long sheet never piles up in memory.
+ */
+import { createReadStream } from "node:fs";
+import { parentPort, workerData } from "node:worker_threads";
+import ExcelJS from "exceljs";
+import { describeSystemError } from "../system-error.js";
+import { columnLetters, sheetPrefix } from "./cell-ref.js";
+import { cellText } from "./cell-text.js";
+import type { FormatSource } from "./cell-text.js";
+import { encodeRecord } from "./row-record.js";
+
+/** What workbook.ts gives the thread. */
+export interface ReaderData {
+  readonly path: string;
+  /** `--sheet`, or undefined for the first visible worksheet. */
+  readonly sheetName: string | undefined;
+  /** [0]: batches the main thread has read; [1]: non-zero once it wants no more. */
+  readonly progress: Int32Array;
+}
+
+/** A cell that cannot be used where it is sent, named as Excel names it; the main thread decides whether its column is sent. */
+export interface CellProblem {
+  /** The batch's row it is in, from 0. */
+  readonly row: number;
+  /** 1-based column. */
+  readonly column: number;
+  readonly message: string;
+}
+
+/** What the thread posts, in this order: a header (or a refusal), then batches, then the end (or a refusal). */
+export type ReaderMessage =
+  | { readonly kind: "header"; readonly sheet: string; readonly line: number; readonly cells: readonly string[] }
+  /** A one-line refusal naming the file: the workbook cannot be read, or has no such sheet. */
+  | { readonly kind: "refused"; readonly message: string }
+  /** Rows as records headed by their Excel row numbers; blank rows are left out. */
+  | { readonly kind: "rows"; readonly records: string; readonly problems: readonly CellProblem[]; readonly bytesRead: number }
+  | { readonly kind: "end"; readonly bytesRead: number };
+
+/** Rows a batch carries, and batches posted before the main thread has read them. */
+export const BATCH_ROWS = 1000;
+const AHEAD = 4;
+
+/** What portin reads of exceljs's streaming reader; its typings leave out sheet names and the workbook model. */
+interface StreamedCell extends FormatSource {
+  readonly value: unknown;
+}
+interface StreamedRow {
+  readonly number: number;
+  eachCell(iteratee: (cell: StreamedCell, column: number) => void): void;
+}
+interface StreamedSheet extends AsyncIterable<StreamedRow> {
+  readonly name: string;
+}
+interface SheetEntry {
+  readonly name: string;
+  readonly state?: string;
+}
+interface StreamedBook extends AsyncIterable<StreamedSheet> {
+  /** From xl/workbook.xml: the sheets in tab order. */
+  readonly model?: { readonly sheets?: readonly SheetEntry[] };
+  readonly properties?: { readonly model?: { readonly date1904?: boolean } };
+}
+
+const READER_OPTIONS = {
+  worksheets: "emit",
+  sharedStrings: "cache",
+  // Styles tell a date from a number: a date is a number cell with a date format.
+  styles: "cache",
+  // A hyperlink cell's value is its shown text; the link itself is never sent.
+  hyperlinks: "ignore",
+  entries: "ignore",
+} as const;
+
+const nothingSent = "nothing was sent";
+
+/** A refusal the thread posts as it is, rather than as a damaged workbook. */
+class Refusal extends Error {}
+
+function unreadable(path: string, error: unknown): string {
+  if (error instanceof Refusal) return error.message;
+  const system = (error as { code?: unknown } | null)?.code;
+  const why = typeof system === "string" && system.startsWith("E") ? describeSystemError(error) : error instanceof Error ? error.message : String(error);
+  return `${path}: cannot be read as an .xlsx workbook (${why}); it may be damaged: save it again from Excel; ${nothingSent}`;
+}
+
+async function read({ path, sheetName, progress }: ReaderData, post: (message: ReaderMessage) => void): Promise<void> {
+  const input = createReadStream(path);
+  const book = new ExcelJS.stream.xlsx.WorkbookReader(input, READER_OPTIONS) as unknown as StreamedBook;
+  try {
+    const sheet = await findSheet(path, book, sheetName);
+    const rows = sheet[Symbol.asyncIterator]();
+    const date1904 = book.properties?.model?.date1904 === true;
+    const header = await readHeader(rows, date1904);
+    if (header === undefined) throw new Refusal(`${path}: worksheet ${JSON.stringify(sheet.name)} is empty; it needs a header row with a number column; ${nothingSent}`);
+    post({ kind: "header", sheet: sheet.name, ...header });
+    const batches = new Batches(progress, post, () => input.bytesRead);
+    const shape = { width: header.cells.length, prefix: sheetPrefix(sheet.name), date1904 };
+    for (;;) {
+      const next = await rows.next();
+      if (next.done === true) break;
+      if (!batches.add(next.value, shape)) return;
+    }
+    batches.flush();
+    post({ kind: "end", bytesRead: input.bytesRead });
+  } finally {
+    input.destroy();
+  }
+}
+
+/** Walks the workbook's worksheets (in file order) to the one wanted: `--sheet`, else the first visible tab. */
+async function findSheet(path: string, book: StreamedBook, sheetName: string | undefined): Promise<StreamedSheet> {
+  const seen: string[] = [];
+  // Not `for await`: leaving that loop would end exceljs's reading of the workbook.
+  const sheets = book[Symbol.asyncIterator]();
+  for (;;) {
+    const next = await sheets.next();
+    if (next.done === true) break;
+    const sheet = next.value;
+    seen.push(sheet.name);
+    // Sheet names are unique regardless of case in Excel.
+    const wanted = sheetName ?? firstVisible(book)?.name ?? sheet.name;
+    if (sheet.name.toLowerCase() === wanted.toLowerCase()) return sheet;
+  }
+  const names = (book.model?.sheets?.map((entry) => entry.name) ?? seen).map((name) => JSON.stringify(name)).join(", ");
+  if (sheetName !== undefined) throw new Refusal(`${path}: no worksheet named ${JSON.stringify(sheetName)} (it has ${names || "none"}); name one with --sheet`);
+  throw new Refusal(`${path}: no worksheet to read (it has ${names || "none"}); name one with --sheet; ${nothingSent}`);
+}
+
+function firstVisible(book: StreamedBook): SheetEntry | undefined {
+  const entries = book.model?.sheets ?? [];
+  return entries.find((entry) => entry.state === undefined || entry.state === "visible") ?? entries[0];
+}
+
+/** The header: the first row with a value, cut after its last non-blank cell. */
+async function readHeader(rows: AsyncIterator<StreamedRow>, date1904: boolean): Promise<{ line: number; cells: string[] } | undefined> {
+  for (;;) {
+    const next = await rows.next();
+    if (next.done === true) return undefined;
+    const cells: string[] = [];
+    next.value.eachCell((cell, column) => {
+      const read = cellText(cell.value, cell, date1904);
+      cells[column - 1] = typeof read === "string" ? read : read.text;
+    });
+    let width = cells.length;
+    while (width > 0 && (cells[width - 1] ?? "").trim() === "") width--;
+    if (width > 0) return { line: next.value.number, cells: Array.from({ length: width }, (_, i) => cells[i] ?? "") };
+  }
+}
+
+interface RowShape {
+  readonly width: number;
+  readonly prefix: string;
+  readonly date1904: boolean;
+}
+
+/** Gathers rows into batches and posts each, waiting while the main thread is AHEAD batches behind. */
+class Batches {
+  private records = "";
+  private rows = 0;
+  private problems: CellProblem[] = [];
+  private posted = 0;
+
+  constructor(
+    private readonly progress: Int32Array,
+    private readonly post: (message: ReaderMessage) => void,
+    private readonly bytesRead: () => number,
+  ) {}
+
+  /** Adds one worksheet row (nothing for a blank one); false once the main thread wants no more. */
+  add(row: StreamedRow, shape: RowShape): boolean {
+    const cells = new Array<string>(shape.width).fill("");
+    let blank = true;
+    row.eachCell((cell, column) => {
+      const read = cellText(cell.value, cell, shape.date1904);
+      const text = typeof read === "string" ? read : read.text;
+      const unusable = typeof read === "string" ? undefined : read.problem;
+      if (unusable === undefined && text.trim() === "") return;
+      blank = false;
+      const ref = (): string => `${shape.prefix}${columnLetters(column)}${row.number}`;
+      if (column > shape.width) {
+        this.problems.push({ row: this.rows, column, message: `${ref()} has a value but no header above it: name the column in the header row or clear the cell` });
+        return;
+      }
+      cells[column - 1] = text;
+      if (unusable !== undefined) this.problems.push({ row: this.rows, column, message: `${ref()} ${unusable}` });
+    });
+    if (blank) return true;
+    this.records += encodeRecord(row.number, cells);
+    this.rows++;
+    return this.rows < BATCH_ROWS || this.flush();
+  }
+
+  /** Posts the gathered rows, once the main thread is close enough behind; false once it wants no more. */
+  flush(): boolean {
+    if (this.rows > 0) {
+      for (;;) {
+        if (Atomics.load(this.progress, 1) !== 0) return false;
+        const read = Atomics.load(this.progress, 0);
+        if (this.posted - read < AHEAD) break;
+        // Blocks this thread only: it has nothing else to do until the main thread reads on.
+        Atomics.wait(this.progress, 0, read);
+      }
+      this.post({ kind: "rows", records: this.records, problems: this.problems, bytesRead: this.bytesRead() });
+      this.posted++;
+      this.records = "";
+      this.rows = 0;
+      this.problems = [];
+    }
+    return Atomics.load(this.progress, 1) === 0;
+  }
+}
+
+if (parentPort !== null) {
+  const port = parentPort;
+  const data = workerData as ReaderData;
+  const post = (message: ReaderMessage): void => port.postMessage(message);
+  // On some damage, unzipper (under exceljs) stops reading without an error; this thread's
+  // event loop then runs dry and it ends without an "end", which workbook.ts reports.
+  read(data, post).catch((error: unknown) => post({ kind: "refused", message: unreadable(data.path, error) }));
+}
