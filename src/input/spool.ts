@@ -35,6 +35,7 @@ export class CellSpool {
   };
   // Reading back.
   private readPosition = 0;
+  private store = Buffer.alloc(0);
   private buffer = Buffer.alloc(0);
   private bufferStart = 0;
   private next: RowRecord | null = null;
@@ -121,13 +122,20 @@ export class CellSpool {
         return line;
       }
       if (this.ended || this.file === null) return null;
-      const rest = this.buffer.subarray(this.bufferStart);
-      const chunk = Buffer.allocUnsafe(Math.max(CHUNK_CHARS, rest.length * 2));
-      rest.copy(chunk);
-      const { bytesRead } = await this.file.read(chunk, rest.length, chunk.length - rest.length, this.readPosition);
+      // One buffer for the whole file, grown only for a record longer than it: a buffer a read
+      // would leave tens of megabytes for the collector while the results are written.
+      const rest = this.buffer.length - this.bufferStart;
+      if (this.store.length < Math.max(CHUNK_CHARS, rest * 2)) {
+        const larger = Buffer.allocUnsafe(Math.max(CHUNK_CHARS, rest * 2));
+        this.buffer.copy(larger, 0, this.bufferStart);
+        this.store = larger;
+      } else {
+        this.buffer.copy(this.store, 0, this.bufferStart);
+      }
+      const { bytesRead } = await this.file.read(this.store, rest, this.store.length - rest, this.readPosition);
       this.readPosition += bytesRead;
       if (bytesRead === 0) this.ended = true;
-      this.buffer = chunk.subarray(0, rest.length + bytesRead);
+      this.buffer = this.store.subarray(0, rest + bytesRead);
       this.bufferStart = 0;
     }
   }

@@ -27,12 +27,15 @@ describe("CellSpool", () => {
     await spool.close();
   });
 
-  it("moves to a temporary file past a few megabytes and gives every row back in order, whatever its cells hold", async () => {
+  it("moves to a temporary file past a few megabytes and gives every row back in order, whatever its cells hold and however long", async () => {
     const before = new Set(spools());
     const spool = new CellSpool();
     const odd = ["line\nbreak", "unit\u001fsep", "record\u001esep", 'quote " and \\ back', "é 名 😀", ""];
     const rowCount = 60_000;
-    const cellsOf = (i: number): string[] => (i % 1000 === 7 ? [String(i), ...odd] : [String(i), `customer ${i % 97}`, "Front St", "ext 12"]);
+    // Row 30,001 is longer than the spool reads at a time.
+    const long = "é".repeat(800_000);
+    const cellsOf = (i: number): string[] =>
+      i === 30_001 ? [String(i), long] : i % 1000 === 7 ? [String(i), ...odd] : [String(i), `customer ${i % 97}`, "Front St", "ext 12"];
     for (let i = 0; i < rowCount; i++) if (i % 3 !== 2) await spool.keep(i, cellsOf(i));
     const created = spools().filter((name) => !before.has(name));
     expect(created).toHaveLength(1);
