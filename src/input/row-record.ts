@@ -29,3 +29,53 @@ export function decodeRecord(text: string): RowRecord {
   const parts = text.split(UNIT);
   return [Number(parts[0]), parts.slice(1)];
 }
+
+/**
+ * Records written as UTF-8 into one buffer. A batch of records gathered as one long string
+ * lives long enough for the collector to copy it into its old generation, and a million rows'
+ * worth of that garbage grows the heap; a buffer's bytes are outside the heap, and the buffer
+ * is reused or handed on whole.
+ */
+export class RecordWriter {
+  private bytes: Buffer;
+  length = 0;
+
+  constructor(private readonly capacity: number) {
+    this.bytes = Buffer.allocUnsafeSlow(capacity);
+  }
+
+  append(head: number, cells: readonly string[]): void {
+    const text = encodeRecord(head, cells);
+    // A UTF-16 unit takes at most 3 bytes in UTF-8.
+    const most = this.length + text.length * 3;
+    if (most > this.bytes.length) {
+      const larger = Buffer.allocUnsafeSlow(Math.max(most, this.bytes.length * 2));
+      this.bytes.copy(larger, 0, 0, this.length);
+      this.bytes = larger;
+    }
+    this.length += this.bytes.write(text, this.length, "utf8");
+  }
+
+  /** The records written so far; valid until the next append or clear. */
+  view(): Buffer {
+    return this.bytes.subarray(0, this.length);
+  }
+
+  clear(): void {
+    this.length = 0;
+  }
+
+  /** The records written so far, in a buffer of their own (to transfer to another thread); the writer starts a new one. */
+  take(): Buffer {
+    const taken = this.view();
+    this.bytes = Buffer.allocUnsafeSlow(this.capacity);
+    this.length = 0;
+    return taken;
+  }
+}
+
+/** Each record of `bytes` in turn, from `start`, as [its record, where the next begins]; null when no whole record is left. */
+export function nextRecord(bytes: Buffer, start: number): readonly [RowRecord, number] | null {
+  const end = bytes.indexOf(RECORD_BYTE, start);
+  return end < 0 ? null : [decodeRecord(bytes.toString("utf8", start, end)), end + 1];
+}

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OutputError } from "../errors.js";
 import { describeSystemError } from "../system-error.js";
-import { decodeRecord, encodeRecord, RECORD_BYTE } from "./row-record.js";
+import { nextRecord, RecordWriter } from "./row-record.js";
 import type { RowRecord } from "./row-record.js";
 
 /**
@@ -22,14 +22,15 @@ import type { RowRecord } from "./row-record.js";
 const MEMORY_BYTES = 4 * 1024 * 1024;
 const CELL_OVERHEAD_BYTES = 40;
 /** Text gathered before one write, and bytes read at a time. */
-const CHUNK_CHARS = 1024 * 1024;
+const CHUNK_BYTES = 1024 * 1024;
 
 export class CellSpool {
   private held: Map<number, readonly string[]> | null = new Map();
   private heldBytes = 0;
   private file: FileHandle | null = null;
   private dir: string | null = null;
-  private pending = "";
+  /** Records not yet written to the file. */
+  private readonly pending = new RecordWriter(CHUNK_BYTES + 64 * 1024);
   private readonly removeOnExit = (): void => {
     if (this.dir !== null) rmSync(this.dir, { recursive: true, force: true });
   };
@@ -51,8 +52,8 @@ export class CellSpool {
       for (const cell of cells) this.heldBytes += cell.length + CELL_OVERHEAD_BYTES;
       return this.heldBytes > MEMORY_BYTES ? this.spill() : undefined;
     }
-    this.pending += encodeRecord(index, cells);
-    return this.pending.length >= CHUNK_CHARS ? this.flush() : undefined;
+    this.pending.append(index, cells);
+    return this.pending.length >= CHUNK_BYTES ? this.flush() : undefined;
   }
 
   /**
@@ -61,7 +62,7 @@ export class CellSpool {
    */
   async get(index: number): Promise<readonly string[] | undefined> {
     if (this.held !== null) return this.held.get(index);
-    if (this.pending !== "") await this.flush();
+    if (this.pending.length > 0) await this.flush();
     for (;;) {
       const line = this.next ?? (await this.readLine());
       if (line === null) return undefined;
@@ -98,35 +99,34 @@ export class CellSpool {
     this.held = null;
     this.heldBytes = 0;
     for (const [index, cells] of held) {
-      this.pending += encodeRecord(index, cells);
-      if (this.pending.length >= CHUNK_CHARS) await this.flush();
+      this.pending.append(index, cells);
+      if (this.pending.length >= CHUNK_BYTES) await this.flush();
     }
   }
 
   private async flush(): Promise<void> {
-    const text = this.pending;
-    this.pending = "";
     try {
-      await this.file?.write(text);
+      await this.file?.write(this.pending.view());
     } catch (error) {
       throw this.failure(error);
+    } finally {
+      this.pending.clear();
     }
   }
 
   private async readLine(): Promise<RowRecord | null> {
     for (;;) {
-      const end = this.buffer.indexOf(RECORD_BYTE, this.bufferStart);
-      if (end >= 0) {
-        const line = decodeRecord(this.buffer.toString("utf8", this.bufferStart, end));
-        this.bufferStart = end + 1;
-        return line;
+      const read = nextRecord(this.buffer, this.bufferStart);
+      if (read !== null) {
+        this.bufferStart = read[1];
+        return read[0];
       }
       if (this.ended || this.file === null) return null;
       // One buffer for the whole file, grown only for a record longer than it: a buffer a read
       // would leave tens of megabytes for the collector while the results are written.
       const rest = this.buffer.length - this.bufferStart;
-      if (this.store.length < Math.max(CHUNK_CHARS, rest * 2)) {
-        const larger = Buffer.allocUnsafe(Math.max(CHUNK_CHARS, rest * 2));
+      if (this.store.length < Math.max(CHUNK_BYTES, rest * 2)) {
+        const larger = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, rest * 2));
         this.buffer.copy(larger, 0, this.bufferStart);
         this.store = larger;
       } else {

@@ -12,7 +12,7 @@ import { InputError } from "../errors.js";
 import { columnLetters, sheetPrefix } from "./cell-ref.js";
 import type { ColumnMap } from "./columns.js";
 import { matchColumns, NO_COLUMN_MAP } from "./columns.js";
-import { decodeRecord, RECORD } from "./row-record.js";
+import { nextRecord } from "./row-record.js";
 import type { Sheet, TextFormat } from "./sheet.js";
 import type { SheetLayout, SheetRow } from "./types.js";
 import { checkWorkbookFile } from "./workbook-file.js";
@@ -23,13 +23,6 @@ import type { CellProblem, ReaderData, ReaderMessage } from "./workbook-reader.j
  * only: there it is the build, which `npm test` makes before it runs the tests.
  */
 const READER = import.meta.url.endsWith(".ts") ? new URL("../../dist/src/input/workbook-reader.js", import.meta.url) : new URL("./workbook-reader.js", import.meta.url);
-
-/**
- * The reading thread's young generation, in MB. exceljs makes an object or more for every cell
- * and drops it a row later; with room for that garbage to die young, little of it is copied
- * into the old generation, and the thread reads faster in less memory than with V8's default.
- */
-const READER_YOUNG_MB = 48;
 
 /**
  * Results written as CSV for a workbook open in Excel: with a byte order mark (without one
@@ -84,12 +77,10 @@ async function* dataRows(path: string, reader: ReaderThread, sent: readonly bool
       const message = await reader.next();
       if (message.kind === "end") return;
       if (message.kind !== "rows") throw new InputError(message.kind === "refused" ? message.message : stopped(path));
-      const records = message.records.split(RECORD);
-      // The text ends with a record separator: the last piece is empty.
-      records.pop();
+      const records = Buffer.from(message.records.buffer, message.records.byteOffset, message.records.byteLength);
       let problems = 0;
-      for (const [at, text] of records.entries()) {
-        const [line, cells] = decodeRecord(text);
+      for (let at = 0, read = nextRecord(records, 0); read !== null; at++, read = nextRecord(records, read[1])) {
+        const [line, cells] = read[0];
         let problem: string | undefined;
         for (; problems < message.problems.length && (message.problems[problems] as CellProblem).row === at; problems++) {
           const { column, message: why } = message.problems[problems] as CellProblem;
@@ -121,7 +112,7 @@ class ReaderThread {
   ) {
     const data: ReaderData = { path, sheetName, progress: this.progress };
     // execArgv: none of node's options of the main thread (`--input-type`, a loader) concern the reader.
-    this.worker = new Worker(READER, { workerData: data, execArgv: [], resourceLimits: { maxYoungGenerationSizeMb: READER_YOUNG_MB } });
+    this.worker = new Worker(READER, { workerData: data, execArgv: [] });
     this.worker.on("message", (message: ReaderMessage) => this.deliver(message));
     this.worker.on("error", (error: Error) => this.deliver({ kind: "refused", message: `${path}: cannot be read as an .xlsx workbook (${error.message}); it may be damaged: save it again from Excel; ${nothingSent}` }));
     // Ending without an "end" or a refusal: the reading stopped part-way (workbook-reader.ts).
