@@ -194,14 +194,17 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
   }
 }
 
-/** What XML text cannot hold as it is: markup, CR (XML reads it as LF), the control characters XML 1.0 forbids, and OOXML's own `_xHHHH_` escapes. */
+/** What XML text cannot hold as it is: markup, CR (XML reads it as LF), the control characters XML 1.0 forbids. */
 // eslint-disable-next-line no-control-regex -- finding the characters XML forbids is the point
-const NEEDS_ESCAPING = /[&<>\r\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|_x[0-9A-Fa-f]{4}_/;
+const NEEDS_ESCAPING = /[&<>\r\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/;
+/** OOXML's own escapes, `_xHHHH_`, which a literal one must be kept from reading as. */
+const LOOKS_ESCAPED = /_x[0-9A-Fa-f]{4}_/;
 
 /** One cell's `<t>` element: escaped, cut to what a cell holds, with its surrounding spaces kept. */
 function textElement(value: string): string {
   let text = value.length > MAX_CELL_CHARS ? cutToCell(value) : value;
-  if (NEEDS_ESCAPING.test(text)) text = escapeText(text);
+  // Two tests rather than one alternation: a character class alone scans fast, and `_x` is rare.
+  if (NEEDS_ESCAPING.test(text) || (text.includes("_x") && LOOKS_ESCAPED.test(text))) text = escapeText(text);
   const first = text.charCodeAt(0);
   const last = text.charCodeAt(text.length - 1);
   // Without xml:space, readers drop a cell's leading and trailing spaces.
