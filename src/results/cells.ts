@@ -25,8 +25,18 @@ function startsFormula(value: string): boolean {
   return first !== undefined && first >= 0x80 && FORMULA_START.test(String.fromCodePoint(first).normalize("NFKC"));
 }
 
+/**
+ * Whether a cell beginning with this UTF-16 unit needs startsFormula's checks: an ASCII
+ * trigger of FORMULA_START, or any non-ASCII unit (it may normalize to one). Most cells
+ * begin with neither and skip both regular expressions.
+ */
+function mayStartFormula(first: number): boolean {
+  return first === 0x3d || first === 0x2b || first === 0x2d || first === 0x40 || first === 0x09 || first === 0x0d || first >= 0x80;
+}
+
 /** Prefixes `'` to a cell a spreadsheet would run as a formula, except phone-number-like values. */
 export function escapeFormula(value: string): string {
+  if (!mayStartFormula(value.charCodeAt(0))) return value;
   return startsFormula(value) && !PHONE_LIKE.test(value) ? `'${value}` : value;
 }
 
@@ -61,15 +71,7 @@ export function verbatimTest(header: readonly string[]): (cells: readonly string
       if (cell === "") continue;
       if (masked[i] === true) return false;
       if (cell.includes("\n") || cell.includes("\r")) return false;
-      const first = cell.charCodeAt(0);
-      // Only these can start a formula (startsFormula: the ASCII triggers, or a non-ASCII
-      // character normalizing to one); the checks run for them alone.
-      if (
-        (first === 0x3d || first === 0x2b || first === 0x2d || first === 0x40 || first === 0x09 || first === 0x0d || first === 0x0a || first >= 0x80) &&
-        (first === 0x0a || escapeFormula(cell) !== cell)
-      ) {
-        return false;
-      }
+      if (escapeFormula(cell) !== cell) return false;
     }
     return true;
   };

@@ -11,8 +11,6 @@
  * The parts besides the rows are fixed (xlsx-parts.ts); tests read every file back with exceljs.
  */
 import { parse } from "csv-parse/sync";
-import { PassThrough } from "node:stream";
-import { ZipFile } from "yazl";
 import { OutputError } from "../errors.js";
 import { columnLetters } from "../input/cell-ref.js";
 import { resultsHeader, rowShaper } from "./cells.js";
@@ -20,6 +18,7 @@ import type { ColumnSet } from "./columns.js";
 import { fileSink, outputError } from "./sink.js";
 import type { Sink } from "./sink.js";
 import type { ResultsOptions, ResultsWriter } from "./writer.js";
+import { WorkerZip } from "./xlsx-zip.js";
 import {
   CONTENT_TYPES,
   HEADER_STYLE,
@@ -40,7 +39,7 @@ import {
 /**
  * Deflate level of every part: zlib's fastest. A results sheet is repetitive text, so even
  * level 1 shrinks it 12 to 1 (200,000 rows: 272 MB of XML, a 22 MB file), and deflate runs
- * beside the XML building, on libuv's threads.
+ * beside the XML building, on libuv's threads, as the zip's CRC-32 does in a worker (zip-worker.ts).
  */
 const ZIP_LEVEL = 1;
 /** Rows are handed to the zip stream in chunks of about this many characters. */
@@ -71,9 +70,8 @@ export async function openXlsxResults<T>(destination: string, header: readonly s
 }
 
 class XlsxResultsWriter<T> implements ResultsWriter<T> {
-  private readonly zip = new ZipFile();
-  /** The worksheet's XML on its way into the zip; its buffer bounds what waits in memory. */
-  private readonly sheet = new PassThrough({ highWaterMark: 1024 * 1024 });
+  /** The worksheet's XML on its way into the zip; it bounds what waits in memory. */
+  private readonly zip: WorkerZip;
   private readonly shape: (cells: readonly string[], outcome: T) => string[];
   private readonly header: readonly string[];
   private readonly letters: readonly string[];
@@ -96,25 +94,29 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
     this.statusAt = header.length;
     const fail = (error: unknown): void => {
       this.failure ??= outputError(sink.label, error);
-      // Wakes a write waiting for the zip to drain, which a failed output never will.
-      this.sheet.destroy();
+      // Wakes a write waiting for the zip to take more, which a failed output never will.
+      this.zip.stop();
     };
     sink.stream.on("error", fail);
-    this.zip.outputStream.on("error", fail);
-    this.zip.on("error", fail);
-    this.zip.outputStream.pipe(sink.stream);
-    const part = (xml: string, name: string): void => this.zip.addBuffer(Buffer.from(xml, "utf8"), name, { compressionLevel: ZIP_LEVEL });
-    // Streaming readers (exceljs's among them) want the workbook, its relationships, the styles
-    // and the shared strings before the worksheet.
-    part(CONTENT_TYPES, "[Content_Types].xml");
-    part(PACKAGE_RELS, "_rels/.rels");
-    part(WORKBOOK, "xl/workbook.xml");
-    part(WORKBOOK_RELS, "xl/_rels/workbook.xml.rels");
-    part(STYLES, "xl/styles.xml");
-    part(SHARED_STRINGS, "xl/sharedStrings.xml");
-    this.zip.addReadStream(this.sheet, "xl/worksheets/sheet1.xml", { compressionLevel: ZIP_LEVEL });
-    // yazl finishes the archive once the worksheet's stream ends.
-    this.zip.end();
+    const part = (text: string, name: string): { name: string; text: string } => ({ name, text });
+    this.zip = new WorkerZip(
+      {
+        // Streaming readers (exceljs's among them) want the workbook, its relationships, the
+        // styles and the shared strings before the worksheet.
+        parts: [
+          part(CONTENT_TYPES, "[Content_Types].xml"),
+          part(PACKAGE_RELS, "_rels/.rels"),
+          part(WORKBOOK, "xl/workbook.xml"),
+          part(WORKBOOK_RELS, "xl/_rels/workbook.xml.rels"),
+          part(STYLES, "xl/styles.xml"),
+          part(SHARED_STRINGS, "xl/sharedStrings.xml"),
+        ],
+        streamed: "xl/worksheets/sheet1.xml",
+        level: ZIP_LEVEL,
+      },
+      sink.stream,
+      fail,
+    );
     this.text = sheetStart(this.header.map((name) => RESULT_WIDTHS[name] ?? Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, name.length + 2))));
   }
 
@@ -160,37 +162,29 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
     return this.text.length < CHUNK_CHARS ? READY : this.flush();
   }
 
-  /** Hands the gathered rows to the zip stream; resolves at once while it keeps up, else once it has drained. */
+  /** Hands the gathered rows to the zip; resolves at once while it keeps up, else once it has taken them. */
   private flush(): Promise<void> {
     const chunk = this.text;
     this.text = "";
-    if (this.sheet.write(chunk)) return READY;
-    return new Promise<void>((resolve, reject) => {
-      const done = (): void => {
-        this.sheet.off("drain", done);
-        this.sheet.off("close", done);
-        if (this.failure === null) resolve();
-        else reject(this.failure);
-      };
-      this.sheet.on("drain", done);
-      this.sheet.on("close", done);
+    if (this.zip.write(chunk)) return READY;
+    return this.zip.room().then(() => {
+      if (this.failure !== null) throw this.failure;
     });
   }
 
   private async finish(): Promise<void> {
     if (this.failure === null) {
-      const written = new Promise<void>((resolve) => {
-        this.sink.stream.once("finish", resolve);
-        this.sink.stream.once("error", resolve);
-        this.sheet.once("close", () => {
-          if (this.failure !== null) resolve();
-        });
-      });
-      this.text += sheetEnd(this.letters[this.letters.length - 1] ?? "A", this.rowNumber);
-      // `pipe` ends the file's stream once the zip is complete.
-      this.sheet.end(this.text);
+      const text = this.text + sheetEnd(this.letters[this.letters.length - 1] ?? "A", this.rowNumber);
       this.text = "";
-      await written;
+      await this.zip.end(text);
+    }
+    if (this.failure === null) {
+      const stream = this.sink.stream;
+      await new Promise<void>((resolve) => {
+        stream.once("finish", resolve);
+        stream.once("error", resolve);
+        stream.end();
+      });
     }
     if (this.failure !== null) {
       await this.sink.discard();
@@ -200,14 +194,17 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
   }
 }
 
-/** What XML text cannot hold as it is: markup, CR (XML reads it as LF), the control characters XML 1.0 forbids, and OOXML's own `_xHHHH_` escapes. */
+/** What XML text cannot hold as it is: markup, CR (XML reads it as LF), the control characters XML 1.0 forbids. */
 // eslint-disable-next-line no-control-regex -- finding the characters XML forbids is the point
-const NEEDS_ESCAPING = /[&<>\r\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|_x[0-9A-Fa-f]{4}_/;
+const NEEDS_ESCAPING = /[&<>\r\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/;
+/** OOXML's own escapes, `_xHHHH_`, which a literal one must be kept from reading as. */
+const LOOKS_ESCAPED = /_x[0-9A-Fa-f]{4}_/;
 
 /** One cell's `<t>` element: escaped, cut to what a cell holds, with its surrounding spaces kept. */
 function textElement(value: string): string {
   let text = value.length > MAX_CELL_CHARS ? cutToCell(value) : value;
-  if (NEEDS_ESCAPING.test(text)) text = escapeText(text);
+  // Two tests rather than one alternation: a character class alone scans fast, and `_x` is rare.
+  if (NEEDS_ESCAPING.test(text) || (text.includes("_x") && LOOKS_ESCAPED.test(text))) text = escapeText(text);
   const first = text.charCodeAt(0);
   const last = text.charCodeAt(text.length - 1);
   // Without xml:space, readers drop a cell's leading and trailing spaces.

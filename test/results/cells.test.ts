@@ -41,6 +41,15 @@ describe("escapeFormula", () => {
   it("escapes a tab before digits: a tab is not one of the phone-number characters", () => {
     expect(escapeFormula("\t123")).toBe("'\t123");
   });
+
+  it("defuses a cell exactly when its first character, normalized as Apple Numbers does, is a trigger, whatever that character is", () => {
+    // The plain rule, for every UTF-16 unit (the fast path skips the checks for most of them).
+    for (let code = 0; code <= 0xffff; code++) {
+      const value = `${String.fromCharCode(code)}cmd`;
+      const runs = /^[=+\-@\t\r]/.test(String.fromCodePoint(value.codePointAt(0) ?? 0).normalize("NFKC"));
+      expect(escapeFormula(value), `U+${code.toString(16)}`).toBe(runs ? `'${value}` : value);
+    }
+  });
 });
 
 describe("isPasswordHeader", () => {

@@ -1,0 +1,129 @@
+/**
+ * The main thread's side of zip-worker.ts: hands it the worksheet's XML and writes the zip it
+ * sends back to the results file's stream, keeping memory bounded both ways (what waits for
+ * deflate, and what waits for the disk).
+ */
+import { Worker } from "node:worker_threads";
+
+/** A workbook's zip: fixed parts first (streaming readers want them before the worksheet), then one streamed part. */
+export interface ZipPlan {
+  readonly parts: readonly { readonly name: string; readonly text: string }[];
+  readonly streamed: string;
+  readonly level: number;
+}
+
+export type ToWorker = { kind: "bytes"; bytes: Uint8Array } | { kind: "end" } | { kind: "pause" } | { kind: "resume" };
+export type FromWorker = { kind: "taken"; length: number } | { kind: "zip"; bytes: Uint8Array } | { kind: "done" } | { kind: "failed"; message: string; code: string | undefined };
+
+/** Bytes of XML sent and not yet taken by the worker before write() waits: the bound on what a slow disk or deflate piles up here. */
+const IN_FLIGHT_BYTES = 1024 * 1024;
+
+/**
+ * A worker runs only JavaScript: under vitest this module is its .ts source, so the worker is
+ * the build's (npm test builds first).
+ */
+const WORKER_SCRIPT = import.meta.url.endsWith(".ts") ? new URL("../../dist/src/results/zip-worker.js", import.meta.url) : new URL("./zip-worker.js", import.meta.url);
+
+export class WorkerZip {
+  private readonly worker: Worker;
+  private inFlight = 0;
+  private paused = false;
+  private done = false;
+  private stopped = false;
+  /** Wakes whatever waits on the worker: room to send, or the zip's end. */
+  private wake: (() => void) | null = null;
+
+  constructor(
+    plan: ZipPlan,
+    private readonly output: NodeJS.WritableStream,
+    private readonly onFailure: (error: unknown) => void,
+  ) {
+    this.worker = new Worker(WORKER_SCRIPT, { workerData: plan });
+    // Referenced only while something waits on it: a run that stops before close() must not hang on an idle worker.
+    this.worker.unref();
+    this.worker.on("message", (message: FromWorker) => this.receive(message));
+    this.worker.on("error", (error) => this.fail(error));
+    this.worker.on("exit", () => {
+      if (!this.done) this.fail(new Error("the worker writing the workbook's zip stopped"));
+    });
+  }
+
+  /** Sends XML to the worker; false once much is in flight: then wait for room() before sending more. */
+  write(text: string): boolean {
+    if (this.stopped) return true;
+    const bytes = Buffer.from(text, "utf8");
+    this.inFlight += bytes.length;
+    // A Buffer of a long string owns its memory, so it is moved, not copied; a short one sits in Node's pool.
+    const owned = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length;
+    this.worker.postMessage({ kind: "bytes", bytes } satisfies ToWorker, owned ? [bytes.buffer] : []);
+    return this.inFlight < IN_FLIGHT_BYTES;
+  }
+
+  /** Resolves once the worker has taken enough to send more, or on a failure. */
+  room(): Promise<void> {
+    return this.until(() => this.inFlight < IN_FLIGHT_BYTES);
+  }
+
+  /** Sends the last XML; resolves once the zip's last byte is in the output stream (which is left open), or on a failure. */
+  end(text: string): Promise<void> {
+    if (text !== "") this.write(text);
+    this.worker.postMessage({ kind: "end" } satisfies ToWorker);
+    return this.until(() => this.done);
+  }
+
+  /** After a failure elsewhere (the file's stream): nothing more is sent. */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    void this.worker.terminate();
+    this.wake?.();
+  }
+
+  private receive(message: FromWorker): void {
+    switch (message.kind) {
+      case "taken":
+        this.inFlight -= message.length;
+        break;
+      case "zip":
+        this.toOutput(message.bytes);
+        return;
+      case "done":
+        this.done = true;
+        void this.worker.terminate();
+        break;
+      case "failed":
+        this.fail(Object.assign(new Error(message.message), message.code === undefined ? {} : { code: message.code }));
+        return;
+    }
+    this.wake?.();
+  }
+
+  private toOutput(bytes: Uint8Array): void {
+    if (this.output.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) || this.paused) return;
+    this.paused = true;
+    this.worker.postMessage({ kind: "pause" } satisfies ToWorker);
+    this.output.once("drain", () => {
+      this.paused = false;
+      if (!this.stopped) this.worker.postMessage({ kind: "resume" } satisfies ToWorker);
+    });
+  }
+
+  private fail(error: unknown): void {
+    if (this.stopped) return;
+    this.onFailure(error);
+    this.stop();
+  }
+
+  private until(ready: () => boolean): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.worker.ref();
+      this.wake = () => {
+        if (!ready() && !this.stopped) return;
+        this.wake = null;
+        this.worker.unref();
+        resolve();
+      };
+      this.wake();
+    });
+  }
+}

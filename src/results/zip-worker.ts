@@ -1,0 +1,70 @@
+/**
+ * The zip container of a results workbook, run in a worker thread (xlsx-zip.ts starts it):
+ * yazl computes every entry's CRC-32 in JavaScript, ~0.6 s of the 272 MB of XML a 200,000-row
+ * sheet makes, which here runs on another core while the main thread builds the next rows.
+ * Deflate still runs on libuv's threads.
+ *
+ * The fixed parts come in workerData, then the streamed part's bytes in messages; the zip's
+ * bytes go back as messages for the main thread to write, so the results file, its sync and
+ * its rename stay with sink.ts.
+ */
+import { PassThrough } from "node:stream";
+import { parentPort, workerData } from "node:worker_threads";
+import { ZipFile } from "yazl";
+import type { FromWorker, ToWorker, ZipPlan } from "./xlsx-zip.js";
+
+/** What of the streamed part may wait here for deflate, besides what the main thread holds back. */
+const STREAM_BUFFER_BYTES = 1024 * 1024;
+
+const port = parentPort;
+if (port === null) throw new Error("zip-worker.js runs only as a worker thread");
+const plan = workerData as ZipPlan;
+const zip = new ZipFile();
+const streamed = new PassThrough({ highWaterMark: STREAM_BUFFER_BYTES });
+
+const send = (message: FromWorker, transfer: ArrayBuffer[] = []): void => port.postMessage(message, transfer);
+const failed = (error: unknown): void => {
+  const { message, code } = error as { message?: unknown; code?: unknown };
+  send({ kind: "failed", message: String(message ?? error), code: typeof code === "string" ? code : undefined });
+};
+zip.on("error", failed);
+zip.outputStream.on("error", failed);
+zip.outputStream.on("data", (chunk: Buffer) => {
+  // Copied into memory of its own so it is moved, not cloned: deflate's chunks share theirs.
+  const bytes = new Uint8Array(chunk);
+  send({ kind: "zip", bytes }, [bytes.buffer]);
+});
+zip.outputStream.on("end", () => send({ kind: "done" }));
+
+for (const part of plan.parts) zip.addBuffer(Buffer.from(part.text, "utf8"), part.name, { compressionLevel: plan.level });
+zip.addReadStream(streamed, plan.streamed, { compressionLevel: plan.level });
+// yazl finishes the archive once the streamed part ends.
+zip.end();
+
+// The main thread sends more only once what it sent is taken: that is the back-pressure of deflate.
+// Bytes written while the stream is over its mark are owed until it drains.
+let owed = 0;
+streamed.on("drain", () => {
+  if (owed > 0) send({ kind: "taken", length: owed });
+  owed = 0;
+});
+port.on("message", (message: ToWorker) => {
+  switch (message.kind) {
+    case "bytes": {
+      const { length } = message.bytes;
+      if (streamed.write(message.bytes) && owed === 0) send({ kind: "taken", length });
+      else owed += length;
+      break;
+    }
+    case "end":
+      streamed.end();
+      break;
+    // The results file's back-pressure: the zip stops being read, so deflate stops taking.
+    case "pause":
+      zip.outputStream.pause();
+      break;
+    case "resume":
+      zip.outputStream.resume();
+      break;
+  }
+});
