@@ -38,7 +38,8 @@ export class WorkerZip {
     private readonly output: NodeJS.WritableStream,
     private readonly onFailure: (error: unknown) => void,
   ) {
-    this.worker = new Worker(WORKER_SCRIPT, { workerData: plan });
+    // execArgv: none of node's options of the main thread (`--input-type`, a loader) concern the zip.
+    this.worker = new Worker(WORKER_SCRIPT, { workerData: plan, execArgv: [] });
     // Referenced only while something waits on it: a run that stops before close() must not hang on an idle worker.
     this.worker.unref();
     this.worker.on("message", (message: FromWorker) => this.receive(message));
