@@ -75,6 +75,8 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
   private readonly shape: (cells: readonly string[], outcome: T) => string[];
   private readonly header: readonly string[];
   private readonly letters: readonly string[];
+  /** By column: a cell's XML up to its row number, `<c r="AB`. */
+  private readonly openings: readonly string[];
   private readonly statusAt: number;
   private rowNumber = 0;
   private text: string;
@@ -91,6 +93,7 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
     this.header = resultsHeader(header, set.names);
     this.shape = rowShaper(header, set);
     this.letters = this.header.map((_, at) => columnLetters(at + 1));
+    this.openings = this.letters.map((letters) => `<c r="${letters}`);
     this.statusAt = header.length;
     const fail = (error: unknown): void => {
       this.failure ??= outputError(sink.label, error);
@@ -145,12 +148,14 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
 
   private rowXml(cells: readonly string[], style: number, statusCellStyle: number): string {
     const r = ++this.rowNumber;
+    // A cell's XML is its column's opening, the row number, then its style's: three pieces made once, not five a cell.
+    const styled = `${r}" s="${style}" t="inlineStr"><is>`;
     let xml = `<row r="${r}">`;
     for (let i = 0; i < cells.length; i++) {
       const value = cells[i];
       if (value === undefined || value === "") continue;
-      const s = i === this.statusAt ? statusCellStyle : style;
-      xml += `<c r="${this.letters[i] ?? columnLetters(i + 1)}${r}" s="${s}" t="inlineStr"><is>${textElement(value)}</is></c>`;
+      const opening = this.openings[i] ?? `<c r="${columnLetters(i + 1)}`;
+      xml += (i === this.statusAt ? `${opening}${r}" s="${statusCellStyle}" t="inlineStr"><is>` : opening + styled) + textElement(value) + "</is></c>";
     }
     return xml + "</row>";
   }
