@@ -12,6 +12,7 @@ process.stdout.write(`fuzz: seed ${seed}, ${factor} times the runs of npm test (
 
 export default defineConfig({
   test: {
+    globalSetup: ["test/setup/fresh-build.ts"],
     include: ["test/fuzz/**/*.test.ts"],
     provide: { fuzz: { seed, factor } },
     testTimeout: 30_000,

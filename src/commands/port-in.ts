@@ -9,6 +9,7 @@ import { UsageError } from "../errors.js";
 import type { CommandResult } from "../exit-codes.js";
 import { exitCodeOfRun } from "../exit-codes.js";
 import type { CommandIO } from "../io.js";
+import type { Sheet } from "../input/sheet.js";
 import { defaultResultsPath } from "../paths.js";
 import { DEFAULT_MAX_PER_REQUEST } from "../plan/plan.js";
 import { formatSummary, summaryJson } from "../results/summary.js";
@@ -129,6 +130,15 @@ async function run(command: "submit" | "plan", args: PortInArgs, io: CommandIO):
   }
   // Header problems, and a bad column mapping, refuse the file before anything connects.
   const sheet = await openCommandSheet(args, io);
+  try {
+    return await runOn(sheet, command, args, io);
+  } finally {
+    // A run that stopped before its rows were read leaves no reader behind (input/workbook.ts).
+    await sheet.close();
+  }
+}
+
+async function runOn(sheet: Sheet, command: "submit" | "plan", args: PortInArgs, io: CommandIO): Promise<CommandResult> {
   noticeSheet(sheet.layout, io);
   const progress = new RunProgress();
   const connection = await connect(args, io, { retries: args.retries, onRetry: () => void progress.retried++ });

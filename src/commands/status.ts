@@ -8,6 +8,7 @@ import { UsageError } from "../errors.js";
 import type { CommandResult } from "../exit-codes.js";
 import { exitCodeOfStatus } from "../exit-codes.js";
 import type { CommandIO } from "../io.js";
+import type { Sheet } from "../input/sheet.js";
 import { defaultStatusPath } from "../paths.js";
 import { formatStatusSummary, statusSummaryJson } from "../results/status-summary.js";
 import { DEFAULT_CONCURRENCY } from "../send/dispatch.js";
@@ -79,6 +80,14 @@ async function run(args: StatusArgs, io: CommandIO): Promise<CommandResult> {
   }
   // Read as submit read it: the same worksheet, encoding and column mapping.
   const sheet = await openCommandSheet(args, io);
+  try {
+    return await runOn(sheet, args, io);
+  } finally {
+    await sheet.close();
+  }
+}
+
+async function runOn(sheet: Sheet, args: StatusArgs, io: CommandIO): Promise<CommandResult> {
   const connection = await connect(args, io, { retries: args.retries });
   try {
     const paths = await resolveStatusPaths(args, connection.sandbox, io);

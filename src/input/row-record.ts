@@ -7,13 +7,13 @@
  * reading thread (workbook-reader.ts) this way.
  */
 const UNIT = "\u001f";
-export const RECORD = "\u001e";
-export const RECORD_BYTE = 0x1e;
+const RECORD = "\u001e";
+const RECORD_BYTE = 0x1e;
 
 /** A row read back: its number, then its cells. */
 export type RowRecord = readonly [number, readonly string[]];
 
-export function encodeRecord(head: number, cells: readonly string[]): string {
+function encodeRecord(head: number, cells: readonly string[]): string {
   for (const cell of cells) {
     if (cell.includes(UNIT) || cell.includes(RECORD)) return `J${JSON.stringify([head, ...cells])}${RECORD}`;
   }
@@ -21,7 +21,7 @@ export function encodeRecord(head: number, cells: readonly string[]): string {
 }
 
 /** One record's text, without its record separator. */
-export function decodeRecord(text: string): RowRecord {
+function decodeRecord(text: string): RowRecord {
   if (text.startsWith("J")) {
     const [head, ...cells] = JSON.parse(text.slice(1)) as [number, ...string[]];
     return [head, cells];
@@ -40,7 +40,7 @@ export class RecordWriter {
   private bytes: Buffer;
   length = 0;
 
-  constructor(private readonly capacity: number) {
+  constructor(capacity: number) {
     this.bytes = Buffer.allocUnsafeSlow(capacity);
   }
 
@@ -65,10 +65,10 @@ export class RecordWriter {
     this.length = 0;
   }
 
-  /** The records written so far, in a buffer of their own (to transfer to another thread); the writer starts a new one. */
+  /** The records written so far, in a buffer of their own, just as long (to transfer to another thread); the writer starts again. */
   take(): Buffer {
-    const taken = this.view();
-    this.bytes = Buffer.allocUnsafeSlow(this.capacity);
+    const taken = Buffer.allocUnsafeSlow(this.length);
+    this.bytes.copy(taken, 0, 0, this.length);
     this.length = 0;
     return taken;
   }

@@ -50,6 +50,8 @@ export interface Sheet {
   bytesRead(): number;
   /** Once every row has been read: how the file is written, for results that open the same way (docs/contract.md §6). */
   textFormat(): TextFormat;
+  /** Lets go of the file (and a workbook's reading thread), read to the end or not. Idempotent. */
+  close(): Promise<void>;
 }
 
 export interface TextFormat {
@@ -225,7 +227,11 @@ export async function openSheet(path: string, options: OpenSheetOptions = {}): P
   const bom = transcoded || Buffer.concat(head.slice(0, 3)).subarray(0, 3).equals(UTF8_BOM);
   const textFormat = (): TextFormat => ({ bom, lineEnd: parser.rawLayout.recordDelimiter?.toString("latin1") ?? "\n" });
   const size = before !== null && before.isFile() && !transcoded ? before.size : null;
-  return { layout, rows: dataRows(source, parser, records, above.length), rereadable, reread, textFormat, size, bytesRead: () => parser.info.bytes };
+  const close = (): Promise<void> => {
+    parser.destroy();
+    return Promise.resolve();
+  };
+  return { layout, rows: dataRows(source, parser, records, above.length), rereadable, reread, textFormat, size, bytesRead: () => parser.info.bytes, close };
 }
 
 /** No row of the first few names a number column: name the first one, which may be a title. */

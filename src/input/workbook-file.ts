@@ -29,6 +29,11 @@ const OLE_DIRECTORY_BYTES = 4096;
 
 const nothingSent = "nothing was sent";
 
+/** The refusal of a workbook that cannot be read through, `why` in parentheses. */
+export function damagedWorkbook(path: string, why: string): string {
+  return `${path}: cannot be read as an .xlsx workbook (${why}); it may be damaged: save it again from Excel; ${nothingSent}`;
+}
+
 /** Throws InputError unless `path` looks like a whole .xlsx workbook. */
 export async function checkWorkbookFile(path: string): Promise<void> {
   let file;

@@ -7,11 +7,10 @@
  *
  * It finds the worksheet, posts the header row's text, then the data rows in batches of
  * records (row-record.ts), each row's cells already as a CSV export would hold them (cell-text.ts),
- * with the cells that cannot be used named. It runs at most AHEAD batches ahead of the
+ * with the cells that cannot be used named. It runs at most a few batches ahead of the
  * main thread's reading, so a long sheet never piles up in memory.
  */
 import { createReadStream } from "node:fs";
-import { setFlagsFromString } from "node:v8";
 import { parentPort, workerData } from "node:worker_threads";
 import ExcelJS from "exceljs";
 import { describeSystemError } from "../system-error.js";
@@ -19,14 +18,18 @@ import { columnLetters, sheetPrefix } from "./cell-ref.js";
 import { cellText } from "./cell-text.js";
 import type { FormatSource } from "./cell-text.js";
 import { RecordWriter } from "./row-record.js";
+import { damagedWorkbook } from "./workbook-file.js";
 
 /** What workbook.ts gives the thread. */
 export interface ReaderData {
   readonly path: string;
   /** `--sheet`, or undefined for the first visible worksheet. */
   readonly sheetName: string | undefined;
-  /** [0]: batches the main thread has read; [1]: non-zero once it wants no more. */
+  /** [0]: batches the main thread has read. It stops the thread by terminating it, which wakes an Atomics.wait. */
   readonly progress: Int32Array;
+  /** Rows a batch carries, and batches posted before the main thread has read them. */
+  readonly batchRows: number;
+  readonly ahead: number;
 }
 
 /** A cell that cannot be used where it is sent, named as Excel names it; the main thread decides whether its column is sent. */
@@ -43,13 +46,12 @@ export type ReaderMessage =
   | { readonly kind: "header"; readonly sheet: string; readonly line: number; readonly cells: readonly string[] }
   /** A one-line refusal naming the file: the workbook cannot be read, or has no such sheet. */
   | { readonly kind: "refused"; readonly message: string }
+  /** portin's own code failed on a row: not the workbook's fault, and not to be reported as if it were. */
+  | { readonly kind: "failed"; readonly message: string; readonly stack: string | undefined }
   /** Rows as records headed by their Excel row numbers; blank rows are left out. */
   | { readonly kind: "rows"; readonly records: Uint8Array; readonly problems: readonly CellProblem[]; readonly bytesRead: number }
   | { readonly kind: "end"; readonly bytesRead: number };
 
-/** Rows a batch carries, and batches posted before the main thread has read them. */
-export const BATCH_ROWS = 1000;
-const AHEAD = 4;
 /** A batch's first buffer: 1,000 rows of a wide sheet; a wider one grows it. */
 const BATCH_BYTES = 512 * 1024;
 
@@ -92,33 +94,39 @@ const nothingSent = "nothing was sent";
 /** A refusal the thread posts as it is, rather than as a damaged workbook. */
 class Refusal extends Error {}
 
-function unreadable(path: string, error: unknown): string {
-  if (error instanceof Refusal) return error.message;
+/** A failure of portin's own code handling a row, as opposed to exceljs's reading of the file. */
+class HandlerFailure extends Error {}
+
+/** What the thread posts for a failure: a refusal naming the file, or, for portin's own bug, a failure. */
+function failureMessage(path: string, error: unknown): ReaderMessage {
+  if (error instanceof Refusal) return { kind: "refused", message: error.message };
+  if (error instanceof HandlerFailure) {
+    const cause = error.cause;
+    return cause instanceof Error ? { kind: "failed", message: `${cause.name}: ${cause.message}`, stack: cause.stack } : { kind: "failed", message: String(cause), stack: undefined };
+  }
   const system = (error as { code?: unknown } | null)?.code;
   const why = typeof system === "string" && system.startsWith("E") ? describeSystemError(error) : error instanceof Error ? error.message : String(error);
-  return `${path}: cannot be read as an .xlsx workbook (${why}); it may be damaged: save it again from Excel; ${nothingSent}`;
+  return { kind: "refused", message: damagedWorkbook(path, why) };
 }
 
-async function read({ path, sheetName, progress }: ReaderData, post: (message: ReaderMessage) => void): Promise<void> {
+async function read({ path, sheetName, progress, batchRows, ahead }: ReaderData, post: (message: ReaderMessage) => void): Promise<void> {
   const input = createReadStream(path);
   const book = new ExcelJS.stream.xlsx.WorkbookReader(input, READER_OPTIONS) as unknown as StreamedBook;
   try {
     const sheet = await findSheet(path, book, sheetName);
     const date1904 = book.properties?.model?.date1904 === true;
     // Until the header row, no batches.
-    const reading: { batches: Batches | null; wanted: boolean } = { batches: null, wanted: true };
+    const reading: { batches: Batches | null } = { batches: null };
     await eachRow(sheet, (row) => {
-      if (!reading.wanted) return;
       if (reading.batches !== null) {
-        reading.wanted = reading.batches.add(row);
+        reading.batches.add(row);
         return;
       }
       const header = headerOf(row, date1904);
       if (header === null) return;
       post({ kind: "header", sheet: sheet.name, ...header });
-      reading.batches = new Batches(progress, post, () => input.bytesRead, { width: header.cells.length, prefix: sheetPrefix(sheet.name), date1904 });
+      reading.batches = new Batches({ progress, batchRows, ahead }, post, () => input.bytesRead, { width: header.cells.length, prefix: sheetPrefix(sheet.name), date1904 });
     });
-    if (!reading.wanted) return;
     if (reading.batches === null) throw new Refusal(`${path}: worksheet ${JSON.stringify(sheet.name)} is empty; it needs a header row with a number column; ${nothingSent}`);
     reading.batches.flush();
     post({ kind: "end", bytesRead: input.bytesRead });
@@ -130,11 +138,18 @@ async function read({ path, sheetName, progress }: ReaderData, post: (message: R
 /**
  * Reads the worksheet, handing each row to `onRow` as exceljs parses it. Its 'row' events
  * (exceljs's streaming interface) rather than its async iterator: a turn of the event loop a
- * row cost a twentieth of the reading.
+ * row cost a tenth of the reading.
  */
 function eachRow(sheet: StreamedSheet, onRow: (row: StreamedRow) => void): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    sheet.on("row", onRow);
+    sheet.on("row", (row) => {
+      try {
+        onRow(row);
+      } catch (error) {
+        // exceljs would report it as the file's own failure.
+        throw new HandlerFailure("a row could not be handled", { cause: error });
+      }
+    });
     // read() reports a failure as an 'error' event, then resolves.
     sheet.once("error", reject);
     sheet.read().then(resolve, reject);
@@ -183,7 +198,7 @@ interface RowShape {
   readonly date1904: boolean;
 }
 
-/** Gathers rows into batches and posts each, waiting while the main thread is AHEAD batches behind. */
+/** Gathers rows into batches and posts each, waiting while the main thread is `ahead` batches behind. */
 class Batches {
   private readonly records = new RecordWriter(BATCH_BYTES);
   private rows = 0;
@@ -191,14 +206,14 @@ class Batches {
   private posted = 0;
 
   constructor(
-    private readonly progress: Int32Array,
+    private readonly flow: Pick<ReaderData, "progress" | "batchRows" | "ahead">,
     private readonly post: (message: ReaderMessage) => void,
     private readonly bytesRead: () => number,
     private readonly shape: RowShape,
   ) {}
 
-  /** Adds one worksheet row (nothing for a blank one); false once the main thread wants no more. */
-  add(row: StreamedRow): boolean {
+  /** Adds one worksheet row (nothing for a blank one). */
+  add(row: StreamedRow): void {
     const shape = this.shape;
     const cells = new Array<string>(shape.width).fill("");
     let blank = true;
@@ -216,43 +231,36 @@ class Batches {
       cells[column - 1] = text;
       if (unusable !== undefined) this.problems.push({ row: this.rows, column, message: `${ref()} ${unusable}` });
     });
-    if (blank) return true;
+    if (blank) return;
     this.records.append(row.number, cells);
     this.rows++;
-    return this.rows < BATCH_ROWS || this.flush();
+    if (this.rows === this.flow.batchRows) this.flush();
   }
 
-  /** Posts the gathered rows, once the main thread is close enough behind; false once it wants no more. */
-  flush(): boolean {
-    if (this.rows > 0) {
-      for (;;) {
-        if (Atomics.load(this.progress, 1) !== 0) return false;
-        const read = Atomics.load(this.progress, 0);
-        if (this.posted - read < AHEAD) break;
-        // Blocks this thread only: it has nothing else to do until the main thread reads on.
-        Atomics.wait(this.progress, 0, read);
-      }
-      this.post({ kind: "rows", records: this.records.take(), problems: this.problems, bytesRead: this.bytesRead() });
-      this.posted++;
-      this.rows = 0;
-      this.problems = [];
+  /** Posts the gathered rows, once the main thread is fewer than `ahead` batches behind. */
+  flush(): void {
+    if (this.rows === 0) return;
+    const { progress, ahead } = this.flow;
+    for (;;) {
+      const read = Atomics.load(progress, 0);
+      if (this.posted - read < ahead) break;
+      // Blocks this thread only: it has nothing else to do until the main thread reads on, or
+      // stops it (terminating a thread wakes its wait).
+      Atomics.wait(progress, 0, read);
     }
-    return Atomics.load(this.progress, 1) === 0;
+    this.post({ kind: "rows", records: this.records.take(), problems: this.problems, bytesRead: this.bytesRead() });
+    this.posted++;
+    this.rows = 0;
+    this.problems = [];
   }
 }
 
 if (parentPort !== null) {
-  // exceljs makes objects for every cell and drops them a row later. V8 at times learns from
-  // the few that outlive a collection to allocate all of them straight into its old generation
-  // ("allocation-site pretenuring"), which then fills with garbage: the reading thread's heap
-  // peaked at 170 MB instead of 70 in one run of three on a 200,000-row workbook (issue 10,
-  // item 9). The flag is the process's; it stays off for the rest of a run that reads a workbook.
-  setFlagsFromString("--no-allocation-site-pretenuring");
   const port = parentPort;
   const data = workerData as ReaderData;
   // A batch's buffer moves to the main thread rather than being copied.
   const post = (message: ReaderMessage): void => port.postMessage(message, message.kind === "rows" ? [message.records.buffer as ArrayBuffer] : []);
   // On some damage, unzipper (under exceljs) stops reading without an error; this thread's
   // event loop then runs dry and it ends without an "end", which workbook.ts reports.
-  read(data, post).catch((error: unknown) => post({ kind: "refused", message: unreadable(data.path, error) }));
+  read(data, post).catch((error: unknown) => post(failureMessage(data.path, error)));
 }

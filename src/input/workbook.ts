@@ -7,6 +7,7 @@
  * cannot be used where it is sent marks its row, and the validator reports it.
  */
 import { dirname, resolve } from "node:path";
+import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
 import { InputError } from "../errors.js";
 import { columnLetters, sheetPrefix } from "./cell-ref.js";
@@ -15,12 +16,13 @@ import { matchColumns, NO_COLUMN_MAP } from "./columns.js";
 import { nextRecord } from "./row-record.js";
 import type { Sheet, TextFormat } from "./sheet.js";
 import type { SheetLayout, SheetRow } from "./types.js";
-import { checkWorkbookFile } from "./workbook-file.js";
+import { checkWorkbookFile, damagedWorkbook } from "./workbook-file.js";
 import type { CellProblem, ReaderData, ReaderMessage } from "./workbook-reader.js";
 
 /**
  * The reading thread's script. Vitest runs the sources, and a worker thread runs JavaScript
- * only: there it is the build, which `npm test` makes before it runs the tests.
+ * only: there it is the build, which `npm test` makes before it runs the tests (and
+ * test/setup/fresh-build.ts checks is not older than the sources).
  */
 const READER = import.meta.url.endsWith(".ts") ? new URL("../../dist/src/input/workbook-reader.js", import.meta.url) : new URL("./workbook-reader.js", import.meta.url);
 
@@ -30,14 +32,16 @@ const READER = import.meta.url.endsWith(".ts") ? new URL("../../dist/src/input/w
  */
 const CSV_FOR_EXCEL: TextFormat = { bom: true, lineEnd: "\r\n" };
 
-const nothingSent = "nothing was sent";
+/** Rows the reading thread hands over at a time, and batches it may read ahead: ~2 MB in flight for a wide sheet. */
+export const BATCH_ROWS = 1000;
+export const AHEAD = 4;
 
 export async function openWorkbook(path: string, sheetName: string | undefined, map: ColumnMap = NO_COLUMN_MAP): Promise<Sheet> {
   await checkWorkbookFile(path);
   const reader = new ReaderThread(path, sheetName);
   try {
     const header = await reader.next();
-    if (header.kind !== "header") throw new InputError(header.kind === "refused" ? header.message : stopped(path));
+    if (header.kind !== "header") throw reader.failure(header);
     const prefix = sheetPrefix(header.sheet);
     const layout: SheetLayout = {
       source: path,
@@ -51,7 +55,7 @@ export async function openWorkbook(path: string, sheetName: string | undefined, 
     const sent = layout.columns.map((column) => column.role.kind !== "passthrough");
     return {
       layout,
-      rows: dataRows(path, reader, sent),
+      rows: dataRows(reader, sent),
       // Not byte for byte: the engine keeps a workbook's cells aside for the results (input/spool.ts).
       rereadable: false,
       reread: () => Promise.resolve(null),
@@ -59,6 +63,7 @@ export async function openWorkbook(path: string, sheetName: string | undefined, 
       size: null,
       // Of the zipped file: a progress display shows reading as it goes, not a share of the rows.
       bytesRead: () => reader.bytesRead,
+      close: () => reader.stop(),
     };
   } catch (error) {
     await reader.stop();
@@ -66,26 +71,22 @@ export async function openWorkbook(path: string, sheetName: string | undefined, 
   }
 }
 
-function stopped(path: string): string {
-  return `${path}: cannot be read as an .xlsx workbook (its contents stop part-way); it may be damaged: save it again from Excel; ${nothingSent}`;
-}
-
-async function* dataRows(path: string, reader: ReaderThread, sent: readonly boolean[]): AsyncGenerator<SheetRow> {
+async function* dataRows(reader: ReaderThread, sent: readonly boolean[]): AsyncGenerator<SheetRow> {
   let index = 0;
   try {
     for (;;) {
       const message = await reader.next();
       if (message.kind === "end") return;
-      if (message.kind !== "rows") throw new InputError(message.kind === "refused" ? message.message : stopped(path));
+      if (message.kind !== "rows") throw reader.failure(message);
       const records = Buffer.from(message.records.buffer, message.records.byteOffset, message.records.byteLength);
-      let problems = 0;
+      const problems = message.problems;
+      let next = 0;
       for (let at = 0, read = nextRecord(records, 0); read !== null; at++, read = nextRecord(records, read[1])) {
         const [line, cells] = read[0];
         let problem: string | undefined;
-        for (; problems < message.problems.length && (message.problems[problems] as CellProblem).row === at; problems++) {
-          const { column, message: why } = message.problems[problems] as CellProblem;
+        for (let cell: CellProblem | undefined = problems[next]; cell !== undefined && cell.row === at; cell = problems[++next]) {
           // A value beyond the header always counts; an unusable cell only where it is sent.
-          if (column > sent.length || sent[column - 1] === true) problem ??= why;
+          if (cell.column > sent.length || sent[cell.column - 1] === true) problem ??= cell.message;
         }
         yield problem === undefined ? { index: index++, line, cells } : { index: index++, line, cells, problem };
       }
@@ -99,10 +100,10 @@ async function* dataRows(path: string, reader: ReaderThread, sent: readonly bool
 /** The reading thread, seen from here: its messages in order, and a way to tell it a batch was read or to stop it. */
 class ReaderThread {
   bytesRead = 0;
-  private readonly progress = new Int32Array(new SharedArrayBuffer(8));
+  private readonly progress = new Int32Array(new SharedArrayBuffer(4));
   private readonly worker: Worker;
   private readonly queue: ReaderMessage[] = [];
-  private waiting: ((message: ReaderMessage | null) => void) | null = null;
+  private waiting: ((message: ReaderMessage) => void) | null = null;
   /** Set once the thread has ended or failed: what every later next() gets. */
   private last: ReaderMessage | null = null;
 
@@ -110,21 +111,56 @@ class ReaderThread {
     private readonly path: string,
     sheetName: string | undefined,
   ) {
-    const data: ReaderData = { path, sheetName, progress: this.progress };
+    // exceljs makes objects for every cell and drops them a row later. V8 at times learns from
+    // the few that outlive a collection to allocate all of them straight into its old
+    // generation ("allocation-site pretenuring"), which then fills with garbage: the reading
+    // thread's heap peaked at 170-220 MB instead of 70 in one run of three on a 200,000-row
+    // workbook (issue 10, item 9). The flag is the process's, set before the thread starts;
+    // it stays off for the rest of a run that reads a workbook (measured: README, Workbooks).
+    setFlagsFromString("--no-allocation-site-pretenuring");
+    const data: ReaderData = { path, sheetName, progress: this.progress, batchRows: BATCH_ROWS, ahead: AHEAD };
     // execArgv: none of node's options of the main thread (`--input-type`, a loader) concern the reader.
     this.worker = new Worker(READER, { workerData: data, execArgv: [] });
     this.worker.on("message", (message: ReaderMessage) => this.deliver(message));
-    this.worker.on("error", (error: Error) => this.deliver({ kind: "refused", message: `${path}: cannot be read as an .xlsx workbook (${error.message}); it may be damaged: save it again from Excel; ${nothingSent}` }));
-    // Ending without an "end" or a refusal: the reading stopped part-way (workbook-reader.ts).
-    this.worker.on("exit", () => this.deliver(null));
+    this.worker.on("error", (error: Error & { code?: unknown }) => {
+      // The thread itself failing (out of memory, its script missing) is portin's trouble, not the file's.
+      const own = typeof error.code === "string" && (error.code.startsWith("ERR_WORKER") || error.code === "ERR_MODULE_NOT_FOUND");
+      this.deliver(own ? { kind: "failed", message: `${error.code as string}: ${error.message}`, stack: error.stack } : { kind: "refused", message: damagedWorkbook(path, error.message) });
+    });
+    // Ending without an "end" or a refusal: on some damage, unzipper stops reading without an
+    // error, and the thread's event loop runs dry (workbook-reader.ts).
+    this.worker.on("exit", () => this.deliver({ kind: "refused", message: damagedWorkbook(path, "its contents stop part-way") }));
     this.worker.unref();
   }
 
-  /** The thread's next message; a refusal once it has stopped short. */
+  /** The thread's next message: a header, rows, the end, or why it stopped. */
   async next(): Promise<ReaderMessage> {
     const message = this.queue.shift() ?? this.last ?? (await this.wait());
     if (message.kind === "rows" || message.kind === "end") this.bytesRead = message.bytesRead;
     return message;
+  }
+
+  /** The error a refusal or failure is: a one-line InputError for the file's trouble, a plain Error for portin's own. */
+  failure(message: ReaderMessage): Error {
+    if (message.kind === "refused") return new InputError(message.message);
+    if (message.kind === "failed") {
+      // The thread's stack, for --debug: the message alone is what a user sees.
+      const error = new Error(`reading ${this.path} failed in portin itself: ${message.message}`);
+      if (message.stack !== undefined) error.stack = message.stack;
+      return error;
+    }
+    return new Error(`reading ${this.path}: a ${message.kind} came out of order`);
+  }
+
+  /** Tells the thread one more batch has been read, so it may read on. */
+  read(): void {
+    Atomics.add(this.progress, 0, 1);
+    Atomics.notify(this.progress, 0);
+  }
+
+  /** Ends the thread, wherever it is: terminating it also wakes it from Atomics.wait. Idempotent. */
+  async stop(): Promise<void> {
+    await this.worker.terminate();
   }
 
   /**
@@ -134,31 +170,18 @@ class ReaderThread {
   private async wait(): Promise<ReaderMessage> {
     this.worker.ref();
     try {
-      const message = await new Promise<ReaderMessage | null>((resolve) => (this.waiting = resolve));
-      return message ?? { kind: "refused", message: stopped(this.path) };
+      return await new Promise<ReaderMessage>((resolve) => (this.waiting = resolve));
     } finally {
       this.worker.unref();
     }
   }
 
-  /** Tells the thread one more batch has been read, so it may read on. */
-  read(): void {
-    Atomics.add(this.progress, 0, 1);
-    Atomics.notify(this.progress, 0);
-  }
-
-  async stop(): Promise<void> {
-    Atomics.store(this.progress, 1, 1);
-    Atomics.notify(this.progress, 0);
-    await this.worker.terminate();
-  }
-
-  private deliver(message: ReaderMessage | null): void {
+  private deliver(message: ReaderMessage): void {
     if (this.last !== null) return;
-    if (message === null || message.kind === "refused" || message.kind === "end") this.last = message ?? { kind: "refused", message: stopped(this.path) };
+    if (message.kind === "refused" || message.kind === "failed" || message.kind === "end") this.last = message;
     const waiting = this.waiting;
     this.waiting = null;
     if (waiting !== null) waiting(message);
-    else if (message !== null) this.queue.push(message);
+    else this.queue.push(message);
   }
 }

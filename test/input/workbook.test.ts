@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openSheet } from "../../src/input/sheet.js";
+import { AHEAD, BATCH_ROWS } from "../../src/input/workbook.js";
 import type { SheetLayout, SheetRow } from "../../src/input/types.js";
 import { FIXTURES } from "../e2e/harness.js";
 import { writeWorkbook } from "../support/workbooks.js";
@@ -143,32 +144,45 @@ describe("cells a row cannot use", () => {
   });
 
   it("reads a sheet longer than the reading thread's batches: every row in order, each problem on its own row", async () => {
-    // 6,500 data rows cross several batches and the thread's read-ahead (workbook-reader.ts).
-    const rows: (unknown[] | null)[] = [["number", "portform.CustomerName", "note"]];
-    for (let i = 0; i < 6500; i++) {
+    // Several batches, and more than the thread reads ahead (workbook.ts BATCH_ROWS, AHEAD).
+    const count = BATCH_ROWS * (AHEAD + 2) + 500;
+    // Data rows with an unusable cell where it is sent: either side of a batch's end, and two in one batch.
+    const sentProblems = new Set([BATCH_ROWS - 1, BATCH_ROWS, 2 * BATCH_ROWS + 10, 2 * BATCH_ROWS + 11]);
+    // A row whose unusable cell is in a column never sent, before one that is: only the latter counts.
+    const both = 3 * BATCH_ROWS + 7;
+    const rows: (unknown[] | null)[] = [["number", "note", "portform.CustomerName"]];
+    for (let i = 0; i < count; i++) {
       if (i % 1000 === 999) rows.push(null);
-      rows.push([4165560000 + i, i === 4321 ? { error: "#N/A" } : "Acme", i === 2500 ? { error: "#REF!" } : `n${i}`]);
+      const note = i === both || i === 5 ? { error: "#REF!" } : `n${i}`;
+      rows.push([4165560000 + i, note, sentProblems.has(i) || i === both ? { error: "#N/A" } : "Acme"]);
     }
     const path = await book([{ name: "Numbers", rows: rows as SheetSpec["rows"] }]);
     const read = await readAll(path);
-    expect(read.rows).toHaveLength(6500);
-    expect(read.rows.map((r) => r.index)).toEqual(Array.from({ length: 6500 }, (_, i) => i));
-    expect(read.rows.map((r) => r.cells[0])).toEqual(Array.from({ length: 6500 }, (_, i) => String(4165560000 + i)));
-    // Excel rows: the header is row 1, and a blank row follows every thousandth data row.
-    expect(read.rows[4321]?.line).toBe(4321 + 2 + 4);
-    expect(read.rows.filter((r) => r.problem !== undefined).map((r) => [r.index, r.problem])).toEqual([[4321, `Numbers!B${4321 + 2 + 4} holds the error #N/A`]]);
-    expect(read.rows[2500]?.cells[2]).toBe("#REF!");
+    expect(read.rows.map((r) => r.index)).toEqual(Array.from({ length: count }, (_, i) => i));
+    expect(read.rows.map((r) => r.cells[0])).toEqual(Array.from({ length: count }, (_, i) => String(4165560000 + i)));
+    // Excel rows: the header is row 1, and a blank row comes before every thousandth data row.
+    const lineOf = (i: number): number => i + 2 + Math.floor((i + 1) / 1000);
+    expect(read.rows.map((r) => r.line)).toEqual(Array.from({ length: count }, (_, i) => lineOf(i)));
+    const expected = [...sentProblems, both].sort((x, y) => x - y).map((i) => [i, `Numbers!C${lineOf(i)} holds the error #N/A`]);
+    expect(read.rows.filter((r) => r.problem !== undefined).map((r) => [r.index, r.problem])).toEqual(expected);
+    expect(read.rows[5]?.cells[1]).toBe("#REF!");
   });
 
-  it("lets the process end when a long sheet's rows are never read (a run that fails at its lookups)", async () => {
-    const rows = [["number"], ...Array.from({ length: 6000 }, (_, i) => [4165560000 + i])];
+  it("lets the process end when a long sheet's rows are never read, or read only in part", async () => {
+    const rows = [["number"], ...Array.from({ length: BATCH_ROWS * (AHEAD + 2) }, (_, i) => [4165560000 + i])];
     const path = await book([{ name: "Numbers", rows }]);
     // The build's own reader, as the CLI runs it; vitest would keep a left thread alive itself.
     const sheetModule = new URL("../../dist/src/input/sheet.js", import.meta.url).href;
-    const script = `const { openSheet } = await import(${JSON.stringify(sheetModule)}); const sheet = await openSheet(${JSON.stringify(path)}); console.log(sheet.layout.header.join());`;
-    const run = spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 20_000 });
-    expect(run.signal).toBeNull();
-    expect([run.status, run.stdout.trim(), run.stderr]).toEqual([0, "number", ""]);
+    const open = `const { openSheet } = await import(${JSON.stringify(sheetModule)}); const sheet = await openSheet(${JSON.stringify(path)});`;
+    const scripts = [
+      `${open} console.log(sheet.layout.header.join());`,
+      `${open} let n = 0; for await (const row of sheet.rows) if (++n === 10) break; console.log(n);`,
+    ];
+    const runs = scripts.map((script) => spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 20_000 }));
+    expect(runs.map((run) => [run.signal, run.status, run.stdout.trim(), run.stderr])).toEqual([
+      [null, 0, "number", ""],
+      [null, 0, "10", ""],
+    ]);
   });
 
   it("marks a value in a column with no header above it", async () => {

@@ -1,0 +1,25 @@
+/**
+ * Vitest runs the sources, but the worker threads run the build (input/workbook.ts,
+ * results/xlsx-zip.ts): a build older than the sources would test old code without a word.
+ * `npm test` builds first; a bare `npx vitest` after an edit stops here and says so.
+ */
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+const WORKER_SCRIPTS = ["dist/src/input/workbook-reader.js", "dist/src/results/zip-worker.js"];
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : entry.name.endsWith(".ts") ? statSync(path).mtimeMs : 0);
+  }
+  return newest;
+}
+
+export function setup(): void {
+  const built = Math.min(...WORKER_SCRIPTS.map((path) => statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0));
+  if (built < newestSource("src")) {
+    throw new Error("dist/ is older than src/, and worker threads run the build under vitest: run `npm run build` first (npm test does)");
+  }
+}
