@@ -4,6 +4,9 @@
  * allows is stated here from SPEC, not taken from the client or the sandbox, so that
  * neither can grade its own homework.
  */
+// docs/contract.md §1.2's required PortForm members, as the client's catalog has them: the
+// sandbox, reading the contract on its own, must refuse a body without any of them.
+import { REGULAR_PROVIDER_MEMBERS, REQUIRED_PORT_FORM_MEMBERS } from "../../src/catalog/members.js";
 import type { Body, Golden } from "./golden.js";
 
 export type Family =
@@ -42,20 +45,6 @@ export interface Mutation {
   /** Text that part must also hold, such as the member's name. */
   readonly member?: string;
 }
-
-/** docs/contract.md §1.2: required in every PortForm. */
-const PORT_FORM_REQUIRED = [
-  "CustomerAccountNumber",
-  "CustomerName",
-  "CustomerStreetNumber",
-  "CustomerStreetName",
-  "CustomerCity",
-  "CustomerProvince",
-  "CustomerPostalCode",
-  "CustomerCountry",
-  "EmailAddress",
-];
-const LOSING_CARRIER = ["CurrentProvider", "CurrentReseller"];
 
 /** docs/contract.md §1.2: PortForm members of one kind of number only, with a well-typed value each. */
 const REGULAR_ONLY: Body = {
@@ -196,7 +185,7 @@ export function mutationsOf(golden: Golden, body: Body): Mutation[] {
   const required: Path[] = [
     ["PortForm"],
     ["PortForm", "NumbersToPort"],
-    ...PORT_FORM_REQUIRED.map((m) => ["PortForm", m]),
+    ...REQUIRED_PORT_FORM_MEMBERS.map((m) => ["PortForm", m]),
     ...golden.required.map((m) => [m]),
   ];
   if (items) {
@@ -211,7 +200,7 @@ export function mutationsOf(golden: Golden, body: Body): Mutation[] {
   }
   for (const path of required) push("missing", `${show(path)} removed`, remove(body, path), path);
   if (golden.numbers === "regular") {
-    const without = LOSING_CARRIER.reduce((b, m) => remove(b, ["PortForm", m]), body);
+    const without = REGULAR_PROVIDER_MEMBERS.reduce((b, m) => remove(b, ["PortForm", m]), body);
     push("missing", "both CurrentProvider and CurrentReseller removed", without, ["PortForm", "CurrentProvider"]);
   }
 
@@ -282,7 +271,7 @@ export function mutationsOf(golden: Golden, body: Body): Mutation[] {
 export function acceptableVariantsOf(golden: Golden, body: Body): { what: string; body: Body }[] {
   const out: { what: string; body: Body }[] = [];
   const form = body["PortForm"] as Body;
-  const requiredInForm = new Set([...PORT_FORM_REQUIRED, "NumbersToPort", ...(golden.numbers === "regular" ? LOSING_CARRIER : [])]);
+  const requiredInForm = new Set<string>([...REQUIRED_PORT_FORM_MEMBERS, "NumbersToPort", ...(golden.numbers === "regular" ? REGULAR_PROVIDER_MEMBERS : [])]);
   for (const member of Object.keys(form)) {
     if (!requiredInForm.has(member)) out.push({ what: `without PortForm.${member}`, body: remove(body, ["PortForm", member]) });
   }
