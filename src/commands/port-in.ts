@@ -106,11 +106,6 @@ function portInOptions(yargs: Argv): Argv<PortInArgs> {
         },
         json: { type: "boolean", default: false, describe: "print a machine-readable summary on stdout at the end" },
         quiet: { type: "boolean", default: false, describe: "no progress display (on a terminal, a live bar; otherwise a line every 10 s)" },
-        "expand-ranges": {
-          type: "boolean",
-          default: false,
-          describe: "read a number cell written as a range (416-555-3720 - 3729) as each of its numbers, with a results row each",
-        },
       }),
   ) as unknown as Argv<PortInArgs>;
 }

@@ -1,7 +1,7 @@
 /**
  * How `submit`, `plan` and `status` open the same sheet the same way (docs/contract.md §3):
- * `--sheet` and `--encoding`, and the `--defaults` file's "columns" mapping, so that `status`
- * reads a customer's sheet exactly as the `submit` that sent it did.
+ * `--sheet`, `--encoding` and `--expand-ranges`, and the `--defaults` file's "columns"
+ * mapping, so that `status` reads a customer's sheet exactly as the `submit` that sent it did.
  */
 import type { Argv } from "yargs";
 import { UsageError } from "../errors.js";
@@ -17,10 +17,13 @@ export interface SheetArgs {
   defaults?: string;
   sheet?: string;
   encoding: string;
+  expandRanges: boolean;
 }
 
-/** Adds --sheet and --encoding. */
-export function withSheetOptions<T>(yargs: Argv<T>): Argv<T & Pick<SheetArgs, "sheet" | "encoding">> {
+type SheetOptions = Pick<SheetArgs, "sheet" | "encoding" | "expandRanges">;
+
+/** Adds --sheet, --encoding and --expand-ranges. */
+export function withSheetOptions<T>(yargs: Argv<T>): Argv<T & SheetOptions> {
   return yargs.options({
     sheet: {
       type: "string",
@@ -38,7 +41,12 @@ export function withSheetOptions<T>(yargs: Argv<T>): Argv<T & Pick<SheetArgs, "s
       coerce: checkEncoding,
       describe: "the sheet's encoding when it is not UTF-8: windows-1252 for Excel's plain \"CSV\"; a UTF-16 byte order mark is read without it",
     },
-  }) as unknown as Argv<T & Pick<SheetArgs, "sheet" | "encoding">>;
+    "expand-ranges": {
+      type: "boolean",
+      default: false,
+      describe: "read a number cell written as a range (416-555-3720 - 3729) as each of its numbers, with a results row each",
+    },
+  }) as unknown as Argv<T & SheetOptions>;
 }
 
 /** Opens the sheet with the defaults file's column mapping: header problems refuse it before anything connects. */

@@ -25,6 +25,7 @@ interface StatusArgs extends ConnectionArgs {
   input: string;
   sheet?: string;
   encoding: string;
+  expandRanges: boolean;
   output?: string;
   defaults?: string;
   state?: string;
@@ -92,7 +93,7 @@ async function runOn(sheet: Sheet, args: StatusArgs, io: CommandIO): Promise<Com
   try {
     const paths = await resolveStatusPaths(args, connection.sandbox, io);
     const identity = { baseUrl: connection.serviceName, user: connection.user, version: VERSION };
-    const report = await runStatus({ sheet, ...paths, concurrency: args.concurrency }, { client: connection.client, identity }, io);
+    const report = await runStatus({ sheet, ...paths, concurrency: args.concurrency, expandRanges: args.expandRanges }, { client: connection.client, identity }, io);
     io.stderr.write(formatStatusSummary(report.summary) + "\n");
     if (args.json) io.stdout.write(statusSummaryJson(report.summary, exitCodeOfStatus(report)) + "\n");
     return { kind: "status", report };

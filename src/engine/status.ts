@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import type { Sheet } from "../input/sheet.js";
 import type { CommandIO } from "../io.js";
 import { openJournal } from "../journal/journal.js";
+import type { Journal } from "../journal/journal.js";
 import { STATUS_COLUMN_SET } from "../results/order-status.js";
 import { summarizeStatus } from "../results/status-summary.js";
 import type { StatusSummary } from "../results/status-summary.js";
@@ -27,6 +28,8 @@ export interface StatusOptions {
   readonly state: string | null;
   /** PortInStatus questions in flight at most. */
   readonly concurrency: number;
+  /** `--expand-ranges`, as the submit that sent the sheet read it. */
+  readonly expandRanges: boolean;
 }
 
 export interface StatusReport {
@@ -38,11 +41,11 @@ export interface StatusReport {
 export async function runStatus(options: StatusOptions, service: Service, io: CommandIO): Promise<StatusReport> {
   const started = performance.now();
   // Validated as submit would, so that a row never sent can say why.
-  const prepared = await prepare(options.sheet, service.client, options.defaults);
-  const present = options.state !== null && existsSync(options.state);
-  // Locked like a submit: the records status appends rest on what it read, which a run in between could change.
-  const journal = present && options.state !== null ? await openJournal(options.state, service.identity, { runRecord: false }) : null;
+  const prepared = await prepare(options.sheet, service.client, options.defaults, { expandRanges: options.expandRanges });
+  let journal: Journal | null = null;
   try {
+    // Locked like a submit: the records status appends rest on what it read, which a run in between could change.
+    if (options.state !== null && existsSync(options.state)) journal = await openJournal(options.state, service.identity, { runRecord: false });
     const learned = await learnStatuses(prepared.rows, journal?.prior ?? null, {
       client: service.client,
       concurrency: options.concurrency,
@@ -56,7 +59,7 @@ export async function runStatus(options: StatusOptions, service: Service, io: Co
     const report = await openReport(
       options.output,
       options.sheet.layout.header,
-      { delimiter: options.sheet.layout.delimiter, ...options.sheet.textFormat(), stdout: io.stdout },
+      { delimiter: options.sheet.layout.delimiter, ...options.sheet.textFormat(), stdout: io.stdout, rows: prepared.rows.length },
       STATUS_COLUMN_SET,
     );
     await writeResults(prepared, learned.statusOf, report, io);
@@ -72,5 +75,7 @@ export async function runStatus(options: StatusOptions, service: Service, io: Co
     return { summary, stopped: io.signal.aborted ? { kind: "signal", signal: String(io.signal.reason) } : null };
   } finally {
     await journal?.close();
+    // Already closed by the write stage, unless the run stopped before it.
+    await prepared.keptCells.close();
   }
 }

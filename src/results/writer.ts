@@ -34,8 +34,8 @@ export interface ResultsOptions {
   readonly lineEnd: string;
   /** Where "-" writes; never ended, since the caller owns it. */
   readonly stdout: NodeJS.WritableStream;
-  /** How many rows will follow, when known: a workbook refuses, before anything is sent, more than a worksheet holds. */
-  readonly rows?: number;
+  /** How many rows will follow: a workbook refuses, before anything is sent or asked, more than a worksheet holds. */
+  readonly rows: number;
 }
 
 /** How a format opens its writer: eagerly, so an unwritable path stops the run (exit 2) before anything is sent. */

@@ -58,7 +58,7 @@ export async function openXlsxResults<T>(destination: string, header: readonly s
   if (columns > MAX_COLUMNS) {
     throw new OutputError(`cannot write results to ${destination}: ${columns} columns, more than an Excel worksheet holds (${MAX_COLUMNS.toLocaleString("en-US")}); ${csvInstead}`);
   }
-  if (options.rows !== undefined && options.rows + 1 > MAX_ROWS) {
+  if (options.rows + 1 > MAX_ROWS) {
     throw new OutputError(
       `cannot write results to ${destination}: ${options.rows.toLocaleString("en-US")} rows and a header, more than an Excel worksheet holds (${MAX_ROWS.toLocaleString("en-US")}); ${csvInstead}`,
     );

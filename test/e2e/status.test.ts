@@ -141,6 +141,21 @@ describe("portin status after a submit", () => {
     ]);
   });
 
+  it("reads range rows as the submit that sent them did, with --expand-ranges: a report row per number, each with its ticket", async () => {
+    const s = await sandboxed();
+    const dir = await tempDir();
+    const sheet = await writeSheet(dir, "acme.csv", `number,pilot_number,${FORM_HEADER}\n416-555-2100 - 2102,4165550100,${FORM_CELLS}\n`);
+    expect((await runCli(["submit", sheet, "--expand-ranges", ...against(s)])).code).toBe(0);
+
+    const run = await runCli(["status", sheet, "--expand-ranges", ...against(s)]);
+    expect(run.code).toBe(0);
+    expect((await readResults(join(dir, "acme.status.csv"))).map((r) => [r.number, r.status, r.status_ticket])).toEqual([
+      ["4165552100", "SUBMITTED", "PI-000001"],
+      ["4165552101", "SUBMITTED", "PI-000001"],
+      ["4165552102", "SUBMITTED", "PI-000001"],
+    ]);
+  });
+
   it("without a journal reports every row not submitted, and names the journal it looked for", async () => {
     const s = await sandboxed();
     const dir = await tempDir();

@@ -63,12 +63,12 @@ describe("copying rows the results do not change", () => {
         result: outcome({ sequence: i, message: TRICKY[(i + 3) % TRICKY.length] ?? "", ticket: TRICKY[(i + 5) % TRICKY.length] ?? "" }),
       }));
       const fromCells = join(dir, `cells-${rows.length}.csv`);
-      const writer = await openResults(fromCells, header, { delimiter, bom, lineEnd, stdout: unusedStdout });
+      const writer = await openResults(fromCells, header, { delimiter, bom, lineEnd, stdout: unusedStdout, rows: rows.length });
       for (const row of rows) await writer.write(row.cells, row.result);
       await writer.close();
 
       const mixed = join(dir, `mixed-${rows.length}.csv`);
-      const other = await openResults(mixed, header, { delimiter, bom, lineEnd, stdout: unusedStdout });
+      const other = await openResults(mixed, header, { delimiter, bom, lineEnd, stdout: unusedStdout, rows: rows.length });
       const copyable = verbatimTest(header);
       let copied = 0;
       for (const [i, row] of rows.entries()) {

@@ -34,7 +34,8 @@ class Collector extends Writable {
 }
 
 const unusedStdout = new Collector();
-const LF_NO_BOM = { bom: false, lineEnd: "\n" };
+// A few rows follow in each test.
+const LF_NO_BOM = { bom: false, lineEnd: "\n", rows: 10 };
 let dir: string;
 
 beforeEach(async () => {

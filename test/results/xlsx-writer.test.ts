@@ -31,7 +31,8 @@ function outcome(overrides: Partial<RowOutcome> = {}): RowOutcome {
 }
 
 const stdout = new Writable({ write: (_chunk, _encoding, callback) => callback() });
-const OPTIONS = { delimiter: ",", bom: false, lineEnd: "\n", stdout };
+// A few rows follow in each test.
+const OPTIONS = { delimiter: ",", bom: false, lineEnd: "\n", stdout, rows: 10 };
 let dir: string;
 
 beforeEach(async () => {
