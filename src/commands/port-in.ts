@@ -9,7 +9,6 @@ import { UsageError } from "../errors.js";
 import type { CommandResult } from "../exit-codes.js";
 import { exitCodeOfRun } from "../exit-codes.js";
 import type { CommandIO } from "../io.js";
-import type { Sheet } from "../input/sheet.js";
 import { defaultResultsPath } from "../paths.js";
 import { DEFAULT_MAX_PER_REQUEST } from "../plan/plan.js";
 import { formatSummary, summaryJson } from "../results/summary.js";
@@ -20,6 +19,7 @@ import type { PortinCommand } from "./command.js";
 import { connect, withConnectionOptions, type ConnectionArgs } from "./connection.js";
 import { resolveRunPaths } from "./run-paths.js";
 import { openCommandSheet, withSheetOptions } from "./sheet-input.js";
+import type { CommandSheet } from "./sheet-input.js";
 import { noticeSheet } from "./sheet-notices.js";
 import { showProgress, type ProgressDisplay } from "./progress-display.js";
 import { RunProgress } from "../engine/progress.js";
@@ -124,16 +124,16 @@ async function run(command: "submit" | "plan", args: PortInArgs, io: CommandIO):
     throw new UsageError("--json and results on standard output would mix on stdout: give --results PATH");
   }
   // Header problems, and a bad column mapping, refuse the file before anything connects.
-  const sheet = await openCommandSheet(args, io);
+  const opened = await openCommandSheet(args, io);
   try {
-    return await runOn(sheet, command, args, io);
+    return await runOn(opened, command, args, io);
   } finally {
     // A run that stopped before its rows were read leaves no reader behind (input/workbook.ts).
-    await sheet.close();
+    await opened.sheet.close();
   }
 }
 
-async function runOn(sheet: Sheet, command: "submit" | "plan", args: PortInArgs, io: CommandIO): Promise<CommandResult> {
+async function runOn({ sheet, defaults }: CommandSheet, command: "submit" | "plan", args: PortInArgs, io: CommandIO): Promise<CommandResult> {
   noticeSheet(sheet.layout, io);
   const progress = new RunProgress();
   const connection = await connect(args, io, { retries: args.retries, onRetry: () => void progress.retried++ });
@@ -148,6 +148,7 @@ async function runOn(sheet: Sheet, command: "submit" | "plan", args: PortInArgs,
         command,
         sheet,
         ...paths,
+        defaults,
         concurrency: args.concurrency,
         rate: args.rate ?? null,
         maxPerRequest: args.maxPerRequest,

@@ -9,7 +9,8 @@ import { checkEncoding, UTF8 } from "../input/decode.js";
 import { openSheet } from "../input/sheet.js";
 import type { Sheet } from "../input/sheet.js";
 import type { CommandIO } from "../io.js";
-import { readColumnMap } from "../validate/defaults.js";
+import { columnMapOf, readDefaultsFile } from "../validate/defaults.js";
+import type { DefaultsFile } from "../validate/defaults.js";
 import { defaultsPath } from "./run-paths.js";
 
 export interface SheetArgs {
@@ -49,9 +50,17 @@ export function withSheetOptions<T>(yargs: Argv<T>): Argv<T & SheetOptions> {
   }) as unknown as Argv<T & SheetOptions>;
 }
 
-/** Opens the sheet with the defaults file's column mapping: header problems refuse it before anything connects. */
-export async function openCommandSheet(args: SheetArgs, io: CommandIO): Promise<Sheet> {
-  const defaults = defaultsPath(args);
-  const columns = defaults === null ? undefined : await readColumnMap(defaults);
-  return openSheet(args.input, { stdin: io.stdin, encoding: args.encoding, sheet: args.sheet, ...(columns === undefined ? {} : { columns }) });
+/** The sheet, opened, and the --defaults file it was opened with (read once), or null for none. */
+export interface CommandSheet {
+  readonly sheet: Sheet;
+  readonly defaults: DefaultsFile | null;
+}
+
+/** Reads the defaults file, then opens the sheet with its column mapping: header problems refuse it before anything connects. */
+export async function openCommandSheet(args: SheetArgs, io: CommandIO): Promise<CommandSheet> {
+  const path = defaultsPath(args);
+  const defaults = path === null ? null : await readDefaultsFile(path);
+  const columns = defaults === null ? undefined : columnMapOf(defaults);
+  const sheet = await openSheet(args.input, { stdin: io.stdin, encoding: args.encoding, sheet: args.sheet, ...(columns === undefined ? {} : { columns }) });
+  return { sheet, defaults };
 }

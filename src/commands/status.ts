@@ -8,7 +8,6 @@ import { UsageError } from "../errors.js";
 import type { CommandResult } from "../exit-codes.js";
 import { exitCodeOfStatus } from "../exit-codes.js";
 import type { CommandIO } from "../io.js";
-import type { Sheet } from "../input/sheet.js";
 import { defaultStatusPath } from "../paths.js";
 import { formatStatusSummary, statusSummaryJson } from "../results/status-summary.js";
 import { DEFAULT_CONCURRENCY } from "../send/dispatch.js";
@@ -19,6 +18,7 @@ import { connect, withConnectionOptions } from "./connection.js";
 import type { ConnectionArgs } from "./connection.js";
 import { resolveStatusPaths } from "./run-paths.js";
 import { openCommandSheet, withSheetOptions } from "./sheet-input.js";
+import type { CommandSheet } from "./sheet-input.js";
 import { MAX_CONCURRENCY, MAX_RETRIES, dashMeansStdio, nonEmptyPath, wholeNumber } from "./values.js";
 
 interface StatusArgs extends ConnectionArgs {
@@ -80,20 +80,20 @@ async function run(args: StatusArgs, io: CommandIO): Promise<CommandResult> {
     throw new UsageError("--json and the report on standard output would mix on stdout: give --output PATH");
   }
   // Read as submit read it: the same worksheet, encoding and column mapping.
-  const sheet = await openCommandSheet(args, io);
+  const opened = await openCommandSheet(args, io);
   try {
-    return await runOn(sheet, args, io);
+    return await runOn(opened, args, io);
   } finally {
-    await sheet.close();
+    await opened.sheet.close();
   }
 }
 
-async function runOn(sheet: Sheet, args: StatusArgs, io: CommandIO): Promise<CommandResult> {
+async function runOn({ sheet, defaults }: CommandSheet, args: StatusArgs, io: CommandIO): Promise<CommandResult> {
   const connection = await connect(args, io, { retries: args.retries });
   try {
     const paths = await resolveStatusPaths(args, connection.sandbox, io);
     const identity = { baseUrl: connection.serviceName, user: connection.user, version: VERSION };
-    const report = await runStatus({ sheet, ...paths, concurrency: args.concurrency, expandRanges: args.expandRanges }, { client: connection.client, identity }, io);
+    const report = await runStatus({ sheet, ...paths, defaults, concurrency: args.concurrency, expandRanges: args.expandRanges }, { client: connection.client, identity }, io);
     io.stderr.write(formatStatusSummary(report.summary) + "\n");
     if (args.json) io.stdout.write(statusSummaryJson(report.summary, exitCodeOfStatus(report)) + "\n");
     return { kind: "status", report };

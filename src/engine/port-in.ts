@@ -5,6 +5,7 @@
  * decides the exit code.
  */
 import type { Sheet } from "../input/sheet.js";
+import type { DefaultsFile } from "../validate/defaults.js";
 import type { CommandIO } from "../io.js";
 import type { JournalIdentity } from "../journal/identity.js";
 import { openJournal, readJournal } from "../journal/journal.js";
@@ -26,7 +27,8 @@ export interface PortInOptions {
   readonly sheet: Sheet;
   /** Where the results go: a path, or "-" for standard output. */
   readonly results: string;
-  readonly defaults: string | null;
+  /** The --defaults file, read once by the command (its "columns" shaped how the sheet was opened). */
+  readonly defaults: DefaultsFile | null;
   /** The run journal; null keeps none. */
   readonly state: string | null;
   readonly concurrency: number;

@@ -7,6 +7,7 @@ import { CellSpool } from "../input/spool.js";
 import { verbatimTest } from "../results/cells.js";
 import type { ServiceClient } from "../service/client.js";
 import { loadDefaults, NO_DEFAULTS } from "../validate/defaults.js";
+import type { DefaultsFile } from "../validate/defaults.js";
 import type { CheckedRow, Lookups } from "../validate/types.js";
 import { createValidator } from "../validate/validator.js";
 import { parseNanp } from "../validate/nanp.js";
@@ -41,13 +42,13 @@ export interface PortabilityOption {
   readonly concurrency: number;
 }
 
-export async function prepare(sheet: Sheet, client: ServiceClient, defaultsPath: string | null, options: PrepareOptions = {}): Promise<PreparedRun> {
+export async function prepare(sheet: Sheet, client: ServiceClient, defaultsFile: DefaultsFile | null, options: PrepareOptions = {}): Promise<PreparedRun> {
   const portability = options.portability ?? null;
   // Fetched beside the lookups, once per run; its failure only matters once the rows are read.
   const list = portability === null ? null : fetchPortableList(client);
   list?.catch(() => undefined);
   const lookups = await fetchLookups(client);
-  const defaults = defaultsPath === null ? NO_DEFAULTS : await loadDefaults(defaultsPath, lookups.providers);
+  const defaults = defaultsFile === null ? NO_DEFAULTS : await loadDefaults(defaultsFile, lookups.providers);
   const validator = createValidator({ layout: sheet.layout, lookups, defaults });
   const rows: CheckedRow[] = [];
   const copyable = verbatimTest(sheet.layout.header);

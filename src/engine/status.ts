@@ -6,6 +6,7 @@
  */
 import { existsSync } from "node:fs";
 import type { Sheet } from "../input/sheet.js";
+import type { DefaultsFile } from "../validate/defaults.js";
 import type { CommandIO } from "../io.js";
 import { openJournal } from "../journal/journal.js";
 import type { Journal } from "../journal/journal.js";
@@ -23,7 +24,8 @@ export interface StatusOptions {
   readonly sheet: Sheet;
   /** Where the report goes: a path, or "-" for standard output. */
   readonly output: string;
-  readonly defaults: string | null;
+  /** The --defaults file, read once by the command (its "columns" shaped how the sheet was opened). */
+  readonly defaults: DefaultsFile | null;
   /** The journal `submit` wrote; null when there is none to read. */
   readonly state: string | null;
   /** PortInStatus questions in flight at most. */

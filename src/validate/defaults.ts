@@ -175,23 +175,33 @@ async function readDefaultsJson(path: string, where: string): Promise<Record<str
 
 const whereOf = (path: string): string => `--defaults file ${JSON.stringify(path)}`;
 
-/** The key of the column mapping (docs/contract.md §3), read before the sheet is opened: readColumnMap. */
+/** The key of the column mapping (docs/contract.md §3), read before the sheet is opened: columnMapOf. */
 const COLUMNS_KEY = "columns";
+
+/** A defaults file as read, once: its "columns" mapping is needed before the sheet is opened, its members once the lookups are in. */
+export interface DefaultsFile {
+  readonly path: string;
+  readonly json: Readonly<Record<string, unknown>>;
+}
+
+/** Reads and parses the file, once: a pipe (`<(…)`) cannot be read twice. */
+export async function readDefaultsFile(path: string): Promise<DefaultsFile> {
+  return { path, json: await readDefaultsJson(path, whereOf(path)) };
+}
 
 /**
  * The defaults file's "columns" mapping, checked: read before the sheet is opened, since the
  * header is matched with it, and so before anything connects.
  */
-export async function readColumnMap(path: string): Promise<ColumnMap> {
-  const json = await readDefaultsJson(path, whereOf(path));
-  const entry = Object.entries(json).find(([key]) => key.toLowerCase() === COLUMNS_KEY);
-  return entry === undefined ? NO_COLUMN_MAP : checkColumnMap(whereOf(path), entry[1]);
+export function columnMapOf(file: DefaultsFile): ColumnMap {
+  const entry = Object.entries(file.json).find(([key]) => key.toLowerCase() === COLUMNS_KEY);
+  return entry === undefined ? NO_COLUMN_MAP : checkColumnMap(whereOf(file.path), entry[1]);
 }
 
-/** Loads and converts a defaults file; `readFile` is for attachments it names (tests count reads). */
-export async function loadDefaults(path: string, providers: readonly Provider[], readAttachment?: ReadFile): Promise<Defaults> {
+/** Converts a defaults file's members; `readAttachment` is for attachments it names (tests count reads). */
+export async function loadDefaults(file: DefaultsFile, providers: readonly Provider[], readAttachment?: ReadFile): Promise<Defaults> {
+  const { path, json } = file;
   const where = whereOf(path);
-  const json = await readDefaultsJson(path, where);
 
   // Attachments a defaults file names are confined to its own folder, as a sheet's are to the sheet's.
   const folder = { dir: dirname(resolve(path)), name: "the --defaults file's folder" };
@@ -200,7 +210,7 @@ export async function loadDefaults(path: string, providers: readonly Provider[],
   // Every problem is reported at once, as "path: message", so one edit fixes the file.
   const problems: string[] = [];
   for (const [sectionName, members] of Object.entries(json)) {
-    // Checked by readColumnMap when the sheet was opened.
+    // Checked by columnMapOf when the sheet was opened.
     if (sectionName.toLowerCase() === COLUMNS_KEY) continue;
     const section = SECTIONS.get(sectionName.toLowerCase());
     if (section === undefined) {

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -51,6 +52,19 @@ describe("a customer's sheet with their own headers", () => {
       ["416-555-0101", "SUBMITTED", sandbox.accepted()[0]?.ticket],
       ["416-555-0102", "SUBMITTED", sandbox.accepted()[0]?.ticket],
     ]);
+  });
+
+  it("reads a --defaults file that can be read only once (a pipe): its mapping and its members both hold", async () => {
+    const sheet = await writeSheet(dir, "acme.csv", CUSTOMER_SHEET);
+    const defaults = JSON.stringify({ columns: { "Phone #": "number", "Pilot #": "pilot_number", "Account Holder": "portform.CustomerName", City: "portform.CustomerCity" }, portForm: PORT_FORM });
+    // A named pipe, as `--defaults <(…)` gives: written once, so a second read would wait for ever.
+    const pipe = join(dir, "defaults.fifo");
+    execFileSync("mkfifo", [pipe]);
+    const written = writeFile(pipe, defaults);
+    const run = await runCli(["plan", sheet, "--defaults", pipe, ...against(sandbox)]);
+    await written;
+    expect(run.code, run.stderr).toBe(0);
+    expect((await readResults(join(dir, "acme.plan.csv"))).map((row) => row["result_status"])).toEqual(["planned", "planned"]);
   });
 
   it("runs unchanged with a column mapping, and says which columns are never sent", async () => {

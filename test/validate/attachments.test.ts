@@ -11,7 +11,7 @@ import { matchColumns } from "../../src/input/columns.js";
 import { STDIN_SOURCE } from "../../src/input/sheet.js";
 import type { SheetLayout } from "../../src/input/types.js";
 import type { FileAttachment } from "../../src/catalog/members.js";
-import { loadDefaults } from "../../src/validate/defaults.js";
+import { loadDefaults, readDefaultsFile } from "../../src/validate/defaults.js";
 import type { ReadFile } from "../../src/validate/files.js";
 import { MAX_ATTACHMENT_BYTES, MAX_ROW_ATTACHMENT_BYTES, MAX_RUN_ATTACHMENT_BYTES, readRegularFile } from "../../src/validate/files.js";
 import type { CheckedRow, Lookups } from "../../src/validate/types.js";
@@ -230,7 +230,9 @@ describe("standard input and --defaults", () => {
   it("confines a --defaults file's attachments to its own folder, refusing the file whole", async () => {
     const path = join(dir, "customer.defaults.json");
     await writeFile(path, JSON.stringify({ portForm: { FileLetterOfAuthorization: "../outside.pdf", FileLastInvoice: "link-out.pdf" } }));
-    const error = await loadDefaults(path, LOOKUPS.providers).then(
+    const error = await readDefaultsFile(path)
+      .then((file) => loadDefaults(file, LOOKUPS.providers))
+      .then(
       () => null,
       (e: unknown) => e as Error,
     );

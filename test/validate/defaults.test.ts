@@ -4,7 +4,13 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InputError } from "../../src/errors.js";
 import type { Provider } from "../../src/catalog/account.js";
-import { loadDefaults, MAX_DEFAULTS_BYTES, NO_DEFAULTS } from "../../src/validate/defaults.js";
+import { loadDefaults, MAX_DEFAULTS_BYTES, NO_DEFAULTS, readDefaultsFile } from "../../src/validate/defaults.js";
+import type { Defaults } from "../../src/validate/types.js";
+
+/** Read once and converted, as a command and the engine do between them. */
+async function load(path: string): Promise<Defaults> {
+  return loadDefaults(await readDefaultsFile(path), PROVIDERS);
+}
 
 const PROVIDERS: Provider[] = [
   { id: 17, name: "Bell Canada" },
@@ -28,7 +34,7 @@ async function defaultsFile(name: string, content: unknown): Promise<string> {
 
 async function refusal(content: unknown): Promise<InputError> {
   const path = await defaultsFile("bad.json", content);
-  const error: unknown = await loadDefaults(path, PROVIDERS).then(
+  const error: unknown = await load(path).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -55,7 +61,7 @@ describe("loadDefaults", () => {
       request: { faxemail: "fax@acme.example" },
       item: { Locale: "English CA", SecondLocale: "none", Enabled: 1 },
     });
-    expect(await loadDefaults(path, PROVIDERS)).toEqual({
+    expect(await load(path)).toEqual({
       portForm: {
         CustomerName: "Acme Ltd",
         CustomerAccountNumber: "1234",
@@ -79,7 +85,7 @@ describe("loadDefaults", () => {
 
   it("takes ExtraDetails written as Key=Value pairs too", async () => {
     const path = await defaultsFile("pairs.json", { portForm: { ExtraDetails: "Building = B2; Floor=3" } });
-    expect((await loadDefaults(path, PROVIDERS)).portForm).toEqual({
+    expect((await load(path)).portForm).toEqual({
       ExtraDetails: [
         { Key: "Building", Value: "B2" },
         { Key: "Floor", Value: "3" },
@@ -91,7 +97,7 @@ describe("loadDefaults", () => {
   });
 
   it("treats every section as optional", async () => {
-    expect(await loadDefaults(await defaultsFile("empty.json", {}), PROVIDERS)).toEqual(NO_DEFAULTS);
+    expect(await load(await defaultsFile("empty.json", {}))).toEqual(NO_DEFAULTS);
   });
 
   it("refuses an unknown member, naming the file and the closest known member", async () => {
@@ -180,17 +186,17 @@ describe("loadDefaults", () => {
   it("reads a defaults file of 1 MiB and refuses a byte more, and /dev/zero, without reading on", async () => {
     const json = JSON.stringify({ portForm: { CustomerName: "Acme" } });
     const exact = await defaultsFile("exact.json", json + " ".repeat(MAX_DEFAULTS_BYTES - json.length));
-    expect((await loadDefaults(exact, PROVIDERS)).portForm).toEqual({ CustomerName: "Acme" });
+    expect((await load(exact)).portForm).toEqual({ CustomerName: "Acme" });
     const over = await defaultsFile("over.json", json + " ".repeat(MAX_DEFAULTS_BYTES - json.length + 1));
-    await expect(loadDefaults(over, PROVIDERS)).rejects.toThrow(
+    await expect(load(over)).rejects.toThrow(
       new InputError(`--defaults file "${over}" is larger than 1024 KiB, more than a customer's defaults take; check the path`),
     );
-    await expect(loadDefaults("/dev/zero", PROVIDERS)).rejects.toThrow("is larger than 1024 KiB");
+    await expect(load("/dev/zero")).rejects.toThrow("is larger than 1024 KiB");
   });
 
   it("refuses a file that cannot be read", async () => {
     const missing = join(dir, "missing.json");
-    await expect(loadDefaults(missing, PROVIDERS)).rejects.toThrow(
+    await expect(load(missing)).rejects.toThrow(
       new InputError(`cannot read --defaults file "${missing}" (no such file); check the path`),
     );
   });
