@@ -8,7 +8,8 @@ import { dirname, resolve } from "node:path";
 import { Readable, pipeline } from "node:stream";
 import { InputError, UsageError } from "../errors.js";
 import type { ColumnMap } from "./columns.js";
-import { HEADER_SEARCH_ROWS, matchColumns, NoNumberColumnError, NUMBER_ALIASES } from "./columns.js";
+import { findHeader } from "./header-search.js";
+import type { FoundHeader } from "./header-search.js";
 import { DelimiterSniffer } from "./delimiter.js";
 import { LimitExceeded, MAX_ROW_CHARS, MAX_SHEET_BYTES } from "./limits.js";
 import { RawRows } from "./raw.js";
@@ -172,39 +173,23 @@ export async function openSheet(path: string, options: OpenSheetOptions = {}): P
   pipeline(Readable.from(replay(source, head, chunks, options.maxBytes ?? MAX_SHEET_BYTES)), parser, () => undefined);
   const records = parser[Symbol.asyncIterator]() as AsyncIterator<SheetRow>;
 
-  let header: SheetRow | undefined;
-  let layout: SheetLayout | undefined;
-  const above: SheetRow[] = [];
-  let firstRefusal: NoNumberColumnError | null = null;
+  let found: FoundHeader<SheetRow> | null;
   try {
-    while (layout === undefined && above.length < HEADER_SEARCH_ROWS) {
+    found = await findHeader(source, async () => {
       const next = await records.next();
-      header = next.done === true ? undefined : next.value;
-      if (header === undefined) break;
-      try {
-        const columns = matchColumns(source, header.cells, options.columns);
-        layout = { source, baseDir, delimiter: sniffer.delimiter, header: header.cells, columns, headerLine: header.line };
-      } catch (error) {
-        // The first row's other problems (an unknown member) are the header's: refused as
-        // they stand. Below a row without a number column, a row is a header or it is not.
-        if (above.length === 0 && !(error instanceof NoNumberColumnError)) throw error;
-        firstRefusal ??= error as NoNumberColumnError;
-        above.push(header);
-      }
-    }
+      return next.done === true ? undefined : next.value;
+    }, options.columns);
   } catch (error) {
     parser.destroy();
     throw readFailure(source, parser, error);
   }
-  if (layout === undefined) {
+  if (found === null) {
     parser.destroy();
-    if (firstRefusal === null) throw new InputError(`${source}: the file is empty; it needs a header row with a number column`);
-    // A first row of several names is the header itself, lacking a number column; a
-    // first row of one cell is a title, and the refusal says so.
-    const looksLikeTitle = (above[0]?.cells ?? []).filter((cell) => cell.trim() !== "").length <= 1;
-    throw above.length === 1 || !looksLikeTitle ? firstRefusal : noHeader(source, above);
+    throw new InputError(`${source}: the file is empty; it needs a header row with a number column`);
   }
-  parser.ends.dropFirst(above.length);
+  const { header, columns, above } = found;
+  const layout: SheetLayout = { source, baseDir, delimiter: sniffer.delimiter, header: header.cells, columns, headerLine: header.line };
+  parser.ends.dropFirst(above);
   // The BOM, if any, has been read with the header: the encoding is settled.
   // Only a regular file can be read twice: a pipe or FIFO named as a path (/dev/stdin, <(…))
   // stats fine but cannot seek, so its cells stay in memory as standard input's do.
@@ -231,20 +216,7 @@ export async function openSheet(path: string, options: OpenSheetOptions = {}): P
     parser.destroy();
     return Promise.resolve();
   };
-  return { layout, rows: dataRows(source, parser, records, above.length), rereadable, reread, textFormat, size, bytesRead: () => parser.info.bytes, close };
+  return { layout, rows: dataRows(source, parser, records, above), rereadable, reread, textFormat, size, bytesRead: () => parser.info.bytes, close };
 }
 
-/** No row of the first few names a number column: name the first one, which may be a title. */
-function noHeader(source: string, rows: readonly SheetRow[]): InputError {
-  const first = rows[0];
-  const text = (first?.cells ?? []).filter((cell) => cell.trim() !== "").join(", ");
-  const shown = text.length > TITLE_SHOWN_AT_MOST ? `${text.slice(0, TITLE_SHOWN_AT_MOST)}…` : text;
-  const names = NUMBER_ALIASES.map((alias) => `"${alias}"`).join(", ");
-  return new NoNumberColumnError(
-    `${source}: no number column in lines ${first?.line ?? 1}-${rows.at(-1)?.line ?? 1} (line ${first?.line ?? 1} reads ${JSON.stringify(shown)}); ` +
-      `name the column of numbers to port one of ${names}, or map yours in --defaults "columns"`,
-  );
-}
 
-/** How much of a would-be title a refusal quotes. */
-const TITLE_SHOWN_AT_MOST = 60;

@@ -19,13 +19,17 @@ import { cellText } from "./cell-text.js";
 import type { FormatSource } from "./cell-text.js";
 import { RecordWriter } from "./row-record.js";
 import { damagedWorkbook } from "./workbook-file.js";
+import { HEADER_VERDICT } from "./header-verdict.js";
 
 /** What workbook.ts gives the thread. */
 export interface ReaderData {
   readonly path: string;
   /** `--sheet`, or undefined for the first visible worksheet. */
   readonly sheetName: string | undefined;
-  /** [0]: batches the main thread has read. It stops the thread by terminating it, which wakes an Atomics.wait. */
+  /**
+   * [0]: batches the main thread has read; [1]: its verdict on the header row posted last
+   * (HEADER_VERDICT). It stops the thread by terminating it, which wakes an Atomics.wait.
+   */
   readonly progress: Int32Array;
   /** Rows a batch carries, and batches posted before the main thread has read them. */
   readonly batchRows: number;
@@ -115,8 +119,9 @@ async function read({ path, sheetName, progress, batchRows, ahead }: ReaderData,
   try {
     const sheet = await findSheet(path, book, sheetName);
     const date1904 = book.properties?.model?.date1904 === true;
-    // Until the header row, no batches.
-    const reading: { batches: Batches | null } = { batches: null };
+    // Until the header row, no batches: each row with a value is offered as the header until
+    // the main thread takes one; the rows it passes over are titles.
+    const reading: { batches: Batches | null; offered: number } = { batches: null, offered: 0 };
     await eachRow(sheet, (row) => {
       if (reading.batches !== null) {
         reading.batches.add(row);
@@ -125,14 +130,24 @@ async function read({ path, sheetName, progress, batchRows, ahead }: ReaderData,
       const header = headerOf(row, date1904);
       if (header === null) return;
       post({ kind: "header", sheet: sheet.name, ...header });
-      reading.batches = new Batches({ progress, batchRows, ahead }, post, () => input.bytesRead, { width: header.cells.length, prefix: sheetPrefix(sheet.name), date1904 });
+      reading.offered++;
+      if (verdict(progress) === HEADER_VERDICT.header) {
+        reading.batches = new Batches({ progress, batchRows, ahead }, post, () => input.bytesRead, { width: header.cells.length, prefix: sheetPrefix(sheet.name), date1904 });
+      }
     });
-    if (reading.batches === null) throw new Refusal(`${path}: worksheet ${JSON.stringify(sheet.name)} is empty; it needs a header row with a number column; ${nothingSent}`);
-    reading.batches.flush();
+    if (reading.offered === 0) throw new Refusal(`${path}: worksheet ${JSON.stringify(sheet.name)} is empty; it needs a header row with a number column; ${nothingSent}`);
+    // Without a header the main thread refuses the sheet, naming the rows it passed over.
+    reading.batches?.flush();
     post({ kind: "end", bytesRead: input.bytesRead });
   } finally {
     input.destroy();
   }
+}
+
+/** Waits for the main thread's verdict on the header row just posted, and clears it for the next. */
+function verdict(progress: Int32Array): number {
+  Atomics.wait(progress, 1, HEADER_VERDICT.pending);
+  return Atomics.exchange(progress, 1, HEADER_VERDICT.pending);
 }
 
 /**

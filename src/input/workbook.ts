@@ -12,7 +12,9 @@ import { Worker } from "node:worker_threads";
 import { InputError } from "../errors.js";
 import { columnLetters, sheetPrefix } from "./cell-ref.js";
 import type { ColumnMap } from "./columns.js";
-import { matchColumns, NO_COLUMN_MAP } from "./columns.js";
+import { NO_COLUMN_MAP } from "./columns.js";
+import { findHeader } from "./header-search.js";
+import { HEADER_VERDICT } from "./header-verdict.js";
 import { nextRecord } from "./row-record.js";
 import type { Sheet, TextFormat } from "./sheet.js";
 import type { SheetLayout, SheetRow } from "./types.js";
@@ -40,17 +42,37 @@ export async function openWorkbook(path: string, sheetName: string | undefined, 
   await checkWorkbookFile(path);
   const reader = new ReaderThread(path, sheetName);
   try {
-    const header = await reader.next();
-    if (header.kind !== "header") throw reader.failure(header);
-    const prefix = sheetPrefix(header.sheet);
+    const first = await reader.next();
+    if (first.kind !== "header") throw reader.failure(first);
+    const prefix = sheetPrefix(first.sheet);
+    let offered = 0;
+    const found = await findHeader(
+      `${path}, worksheet ${JSON.stringify(first.sheet)}`,
+      async () => {
+        if (offered++ === 0) return first;
+        // The row offered last was a title: on to the next.
+        reader.answer(HEADER_VERDICT.title);
+        const next = await reader.next();
+        if (next.kind === "end") return undefined;
+        if (next.kind !== "header") throw reader.failure(next);
+        return next;
+      },
+      map,
+      // Refusals name each header cell as Excel does: `Numbers!C1`.
+      (row) => (index) => `${prefix}${columnLetters(index + 1)}${row.line}`,
+    );
+    // The thread offered a row, so there is one.
+    if (found === null) throw reader.failure({ kind: "end", bytesRead: 0 });
+    reader.answer(HEADER_VERDICT.header);
+    const { header, columns } = found;
     const layout: SheetLayout = {
       source: path,
       baseDir: dirname(resolve(path)),
       // Only CSV results use it.
       delimiter: ",",
       header: header.cells,
-      // Refusals name the worksheet, and each header cell as Excel does: `Numbers!C1`.
-      columns: matchColumns(`${path}, worksheet ${JSON.stringify(header.sheet)}`, header.cells, map, (index) => `${prefix}${columnLetters(index + 1)}${header.line}`),
+      columns,
+      headerLine: header.line,
     };
     const sent = layout.columns.map((column) => column.role.kind !== "passthrough");
     return {
@@ -100,7 +122,7 @@ async function* dataRows(reader: ReaderThread, sent: readonly boolean[]): AsyncG
 /** The reading thread, seen from here: its messages in order, and a way to tell it a batch was read or to stop it. */
 class ReaderThread {
   bytesRead = 0;
-  private readonly progress = new Int32Array(new SharedArrayBuffer(4));
+  private readonly progress = new Int32Array(new SharedArrayBuffer(8));
   private readonly worker: Worker;
   private readonly queue: ReaderMessage[] = [];
   private waiting: ((message: ReaderMessage) => void) | null = null;
@@ -150,6 +172,12 @@ class ReaderThread {
       return error;
     }
     return new Error(`reading ${this.path}: a ${message.kind} came out of order`);
+  }
+
+  /** Tells the thread whether the row it offered last is the header. */
+  answer(verdict: (typeof HEADER_VERDICT)[keyof typeof HEADER_VERDICT]): void {
+    Atomics.store(this.progress, 1, verdict);
+    Atomics.notify(this.progress, 1);
   }
 
   /** Tells the thread one more batch has been read, so it may read on. */

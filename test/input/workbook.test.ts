@@ -185,6 +185,24 @@ describe("cells a row cannot use", () => {
     ]);
   });
 
+  it("passes over a title row above the header, as the CSV reader does", async () => {
+    const path = await book([{ name: "Numbers", rows: [["Acme Plumbing - numbers to port (wave 3)"], null, ["Phone #", "note"], ["number", "note"], [4165550101, "a"]] }]);
+    // "Phone #" is not a number column without a mapping: that row is passed over too.
+    const { layout, rows } = await readAll(path);
+    expect([layout.header, layout.headerLine]).toEqual([["number", "note"], 4]);
+    expect(rows.map((r) => [r.line, [...r.cells]])).toEqual([[5, ["4165550101", "a"]]]);
+  });
+
+  it("names the title row when no row of the first ten has a number column", async () => {
+    const rows = [["Acme Plumbing - wave 3"], ...Array.from({ length: 12 }, (_, i) => [`note ${i}`, "x"])];
+    const path = await book([{ name: "Numbers", rows }]);
+    expect(await refusal(readAll(path))).toMatchObject({
+      name: "InputError",
+      exitCode: 2,
+      message: `${path}, worksheet "Numbers": no number column in lines 1-10 (line 1 reads "Acme Plumbing - wave 3"); name the column of numbers to port one of "number", "telephone_number", "phone_number", "tn", or map yours in --defaults "columns"`,
+    });
+  });
+
   it("marks a value in a column with no header above it", async () => {
     const path = await book([{ name: "Numbers", rows: [["number", "note"], [4165550101, "a", "", "stray"], [4165550102, "b", "", ""]] }]);
     const { layout, rows } = await readAll(path);
