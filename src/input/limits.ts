@@ -30,8 +30,9 @@ export const MAX_ROWS = 2_000_000;
 
 /**
  * Bytes in one sheet. Rows that the results must change (a password to mask, a formula to
- * defuse) and every row of standard input keep their cells in memory through the run
- * (run/batch.ts), so the bytes are bounded apart from the rows. Measured on plan: a
+ * defuse) and every row of standard input keep their cells through the run (engine/prepare.ts,
+ * in input/spool.ts: a temporary file past a few MiB), so the bytes are bounded apart from the
+ * rows. Measured before the spool, when those cells stayed in memory, on plan: a
  * 254 MiB sheet of 1,090,000 rows, each with a password cell, peaked at 1.3 GB RSS; twice
  * that (2.2 GB) would not fit the 2 GB heap Node gives itself on an 8 GB machine.
  * 256 MiB still holds 1,600,000 rows of the benchmark's 27-column shape.

@@ -17,6 +17,7 @@ import { describeSystemError } from "../system-error.js";
 import { columnLetters, sheetPrefix } from "./cell-ref.js";
 import { cellText } from "./cell-text.js";
 import type { FormatSource } from "./cell-text.js";
+import { MAX_CELL_CHARS } from "./limits.js";
 import { RecordWriter } from "./row-record.js";
 import { damagedWorkbook } from "./workbook-file.js";
 import { HEADER_VERDICT } from "./header-verdict.js";
@@ -132,7 +133,7 @@ async function read({ path, sheetName, progress, batchRows, ahead }: ReaderData,
       post({ kind: "header", sheet: sheet.name, ...header });
       reading.offered++;
       if (verdict(progress) === HEADER_VERDICT.header) {
-        reading.batches = new Batches({ progress, batchRows, ahead }, post, () => input.bytesRead, { width: header.cells.length, prefix: sheetPrefix(sheet.name), date1904 });
+        reading.batches = new Batches({ progress, batchRows, ahead }, post, () => input.bytesRead, { width: header.cells.length, prefix: sheetPrefix(sheet.name), date1904 }, path);
       }
     });
     if (reading.offered === 0) throw new Refusal(`${path}: worksheet ${JSON.stringify(sheet.name)} is empty; it needs a header row with a number column; ${nothingSent}`);
@@ -161,8 +162,8 @@ function eachRow(sheet: StreamedSheet, onRow: (row: StreamedRow) => void): Promi
       try {
         onRow(row);
       } catch (error) {
-        // exceljs would report it as the file's own failure.
-        throw new HandlerFailure("a row could not be handled", { cause: error });
+        // exceljs would report anything thrown here as the file's own failure.
+        throw error instanceof Refusal ? error : new HandlerFailure("a row could not be handled", { cause: error });
       }
     });
     // read() reports a failure as an 'error' event, then resolves.
@@ -225,6 +226,7 @@ class Batches {
     private readonly post: (message: ReaderMessage) => void,
     private readonly bytesRead: () => number,
     private readonly shape: RowShape,
+    private readonly path: string,
   ) {}
 
   /** Adds one worksheet row (nothing for a blank one). */
@@ -242,6 +244,10 @@ class Batches {
       if (column > shape.width) {
         this.problems.push({ row: this.rows, column, message: `${ref()} has a value but no header above it: name the column in the header row or clear the cell` });
         return;
+      }
+      if (text.length > MAX_CELL_CHARS) {
+        // docs/contract.md §3's limits: Excel holds 32,767 characters in a cell, so only a crafted file meets this.
+        throw new Refusal(`${this.path}: ${ref()} has ${text.length.toLocaleString("en-US")} characters, more than the ${MAX_CELL_CHARS.toLocaleString("en-US")} portin reads in a cell; nothing was sent`);
       }
       cells[column - 1] = text;
       if (unusable !== undefined) this.problems.push({ row: this.rows, column, message: `${ref()} ${unusable}` });

@@ -13,6 +13,7 @@ import { InputError } from "../errors.js";
 import { columnLetters, sheetPrefix } from "./cell-ref.js";
 import type { ColumnMap } from "./columns.js";
 import { NO_COLUMN_MAP } from "./columns.js";
+import { MAX_ROWS } from "./limits.js";
 import { findHeader } from "./header-search.js";
 import { HEADER_VERDICT } from "./header-verdict.js";
 import { nextRecord } from "./row-record.js";
@@ -77,7 +78,7 @@ export async function openWorkbook(path: string, sheetName: string | undefined, 
     const sent = layout.columns.map((column) => column.role.kind !== "passthrough");
     return {
       layout,
-      rows: dataRows(reader, sent),
+      rows: dataRows(path, reader, sent),
       // Not byte for byte: the engine keeps a workbook's cells aside for the results (input/spool.ts).
       rereadable: false,
       reread: () => Promise.resolve(null),
@@ -93,7 +94,7 @@ export async function openWorkbook(path: string, sheetName: string | undefined, 
   }
 }
 
-async function* dataRows(reader: ReaderThread, sent: readonly boolean[]): AsyncGenerator<SheetRow> {
+async function* dataRows(path: string, reader: ReaderThread, sent: readonly boolean[]): AsyncGenerator<SheetRow> {
   let index = 0;
   try {
     for (;;) {
@@ -109,6 +110,9 @@ async function* dataRows(reader: ReaderThread, sent: readonly boolean[]): AsyncG
         for (let cell: CellProblem | undefined = problems[next]; cell !== undefined && cell.row === at; cell = problems[++next]) {
           // A value beyond the header always counts; an unusable cell only where it is sent.
           if (cell.column > sent.length || sent[cell.column - 1] === true) problem ??= cell.message;
+        }
+        if (index >= MAX_ROWS) {
+          throw new InputError(`${path}: row ${line}: more than ${MAX_ROWS.toLocaleString("en-US")} data rows, the most portin reads in one sheet: split the sheet; nothing was sent`);
         }
         yield problem === undefined ? { index: index++, line, cells } : { index: index++, line, cells, problem };
       }

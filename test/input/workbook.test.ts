@@ -203,6 +203,15 @@ describe("cells a row cannot use", () => {
     });
   });
 
+  it("refuses a cell past the cell limit, as a CSV's, naming it", async () => {
+    const path = await book([{ name: "Numbers", rows: [["number", "note"], [4165550101, "x".repeat(70_000)]] }]);
+    expect(await refusal(readAll(path))).toMatchObject({
+      name: "InputError",
+      exitCode: 2,
+      message: `${path}: Numbers!B2 has 70,000 characters, more than the 65,536 portin reads in a cell; nothing was sent`,
+    });
+  });
+
   it("marks a value in a column with no header above it", async () => {
     const path = await book([{ name: "Numbers", rows: [["number", "note"], [4165550101, "a", "", "stray"], [4165550102, "b", "", ""]] }]);
     const { layout, rows } = await readAll(path);
