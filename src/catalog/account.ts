@@ -4,6 +4,13 @@
  * them; service/answers.ts parses the service's answers into these.
  */
 
+/** What the account has, from the three lookups (docs/contract.md §1.1). */
+export interface Lookups {
+  readonly trunks: readonly Trunk[];
+  readonly offerings: readonly Offering[];
+  readonly providers: readonly Provider[];
+}
+
 export interface Trunk {
   /** 10 digits. */
   readonly pilotNumber: string;

@@ -66,10 +66,6 @@ const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 export const STDIN_SOURCE = "<stdin>";
 
-function toBuffer(chunk: unknown): Buffer {
-  return typeof chunk === "string" ? Buffer.from(chunk, "utf8") : (chunk as Buffer);
-}
-
 /**
  * Bytes read for the header line before the delimiter is decided on what was seen: a file
  * without a line break (or with a quote left open in its header) must not be held whole.
@@ -81,7 +77,7 @@ const MAX_HEAD_BYTES = 4 * MAX_ROW_CHARS;
 const MAX_PARSER_CHUNK = 64 * 1024;
 
 /** Reads chunks until the header line is complete, so the delimiter is known before parsing starts. */
-async function readHead(source: string, chunks: AsyncIterator<unknown>): Promise<{ head: Buffer[]; sniffer: DelimiterSniffer }> {
+async function readHead(source: string, chunks: AsyncIterator<Buffer>): Promise<{ head: Buffer[]; sniffer: DelimiterSniffer }> {
   const sniffer = new DelimiterSniffer();
   const head: Buffer[] = [];
   let bytes = 0;
@@ -89,7 +85,7 @@ async function readHead(source: string, chunks: AsyncIterator<unknown>): Promise
     while (!sniffer.done && bytes < MAX_HEAD_BYTES) {
       const next = await chunks.next();
       if (next.done === true) break;
-      const chunk = toBuffer(next.value);
+      const chunk = next.value;
       head.push(chunk);
       bytes += chunk.length;
       sniffer.feed(chunk);
@@ -109,7 +105,7 @@ function notUtf8(source: string, line: number): InputError {
   );
 }
 
-async function* replay(source: string, head: readonly Buffer[], rest: AsyncIterator<unknown>, maxBytes: number): AsyncGenerator<Buffer> {
+async function* replay(source: string, head: readonly Buffer[], rest: AsyncIterator<Buffer>, maxBytes: number): AsyncGenerator<Buffer> {
   const utf8 = new Utf8Check();
   let bytes = 0;
   function* checked(chunk: Buffer): Generator<Buffer> {
@@ -126,7 +122,7 @@ async function* replay(source: string, head: readonly Buffer[], rest: AsyncItera
     for (;;) {
       const next = await rest.next();
       if (next.done === true) break;
-      yield* checked(toBuffer(next.value));
+      yield* checked(next.value);
     }
     const cut = utf8.end();
     if (cut > 0) throw notUtf8(source, cut);

@@ -3,16 +3,10 @@
  * and then optional, and an example row that `plan` accepts as written, built from the
  * account's own trunks, offerings and providers.
  */
-import type { Offering, Provider, Trunk } from "../catalog/account.js";
+import type { Lookups } from "../catalog/account.js";
 import { ITEM_MEMBERS, REGULAR_PROVIDER_MEMBERS, REQUIRED_PORT_FORM_MEMBERS, membersOf, portFormTakes } from "../catalog/members.js";
 import type { Operation } from "../catalog/operations.js";
 import { portinOwner } from "./columns.js";
-
-export interface Account {
-  readonly trunks: readonly Trunk[];
-  readonly offerings: readonly Offering[];
-  readonly providers: readonly Provider[];
-}
 
 export interface Template {
   readonly header: readonly string[];
@@ -49,7 +43,7 @@ const EXAMPLES: Readonly<Record<string, string>> = {
 /** Fictional 555-01XX numbers: valid NANP, in no real customer's sheet. */
 const EXAMPLE_NUMBER = { regular: "416-555-0123", "toll-free": "1-888-555-0123" } as const;
 
-export function templateFor(op: Operation, account: Account): Template {
+export function templateFor(op: Operation, account: Lookups): Template {
   const required: string[] = ["number", op.targetKind === "trunk" ? "pilot_number" : "offering_id"];
   required.push(...REQUIRED_PORT_FORM_MEMBERS.map((name) => `portform.${name}`));
   // One of the two is required on a regular form: the provider, which most sheets name.

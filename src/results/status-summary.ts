@@ -5,6 +5,7 @@
  */
 import { BUILT_IN_SANDBOX } from "../journal/identity.js";
 import type { OrderState, OrderStatus } from "./order-status.js";
+import { formatElapsed } from "./summary.js";
 
 export interface StatusSummary {
   /** Rows per `status` cell, in STATE_ORDER then first-seen order. */
@@ -76,7 +77,7 @@ export function formatStatusSummary(s: StatusSummary): string {
   const byStatus = s.counts.map((c) => `${c.rows} ${c.status}`);
   const where = s.output === "-" ? "the report on standard output" : s.output;
   const lines = [`portin status: ${rows} ${rows === 1 ? "row" : "rows"}${byStatus.length > 0 ? `: ${byStatus.join(", ")}` : ""}`];
-  lines.push(`asked about ${s.orders} ${s.orders === 1 ? "order" : "orders"} with ${s.requests} PortInStatus ${s.requests === 1 ? "request" : "requests"} in ${formatMs(s.elapsedMs)}`);
+  lines.push(`asked about ${s.orders} ${s.orders === 1 ? "order" : "orders"} with ${s.requests} PortInStatus ${s.requests === 1 ? "request" : "requests"} in ${formatElapsed(s.elapsedMs)}`);
   lines.push(`service: ${s.service === BUILT_IN_SANDBOX ? `${BUILT_IN_SANDBOX} (nothing real was ported)` : s.service}`);
   lines.push(`output: ${s.output === "-" ? "standard output" : s.output}`);
   for (const c of s.counts) lines.push(`next: ${adviceFor(c.status, c.state, c.rows, where)}`);
@@ -99,8 +100,4 @@ export function statusSummaryJson(s: StatusSummary, exitCode: number): string {
     sandbox: s.service === BUILT_IN_SANDBOX,
     exitCode,
   });
-}
-
-function formatMs(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 }

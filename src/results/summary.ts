@@ -179,7 +179,8 @@ function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
-function formatElapsed(ms: number): string {
+/** A run's time as a person reads it: `850 ms`, `12.4 s`, `3 min 5 s`, `1 h 30 min`. */
+export function formatElapsed(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   const seconds = Math.round(ms / 1000);

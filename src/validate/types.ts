@@ -1,13 +1,7 @@
 import type { NumberKind, Operation } from "../catalog/operations.js";
 import type { Members } from "../catalog/members.js";
-import type { Offering, Provider, Trunk } from "../catalog/account.js";
 
-/** What the account has, from the three lookups (docs/contract.md §1.1). */
-export interface Lookups {
-  readonly trunks: readonly Trunk[];
-  readonly offerings: readonly Offering[];
-  readonly providers: readonly Provider[];
-}
+export type { Lookups } from "../catalog/account.js";
 
 /** `--defaults FILE`: members used where a row leaves a cell empty, already checked and converted. */
 export interface Defaults {

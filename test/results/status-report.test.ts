@@ -74,4 +74,9 @@ describe("the status summary", () => {
       "next: 1 row COMPLETED: ported; nothing to do",
     ]);
   });
+
+  it("gives a long run's time as submit's summary does, in hours and minutes", () => {
+    const summary = summarizeStatus({ statuses: [row("SUBMITTED", "open", "PI-1")], requests: 1, elapsedMs: 5_400_000, output: "acme.status.csv", service: "https://api.example/" });
+    expect(formatStatusSummary(summary)).toContain("asked about 1 order with 1 PortInStatus request in 1 h 30 min\n");
+  });
 });
