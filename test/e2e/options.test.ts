@@ -130,3 +130,21 @@ describe("options a user gets wrong, and a lone -", () => {
     }
   });
 });
+
+describe("values a user gets wrong, refused in one line and a pointer to --help, with exit 2 and nothing on stdout", () => {
+  it.each([
+    ["--json with the results on stdout", ["plan", "SHEET", "--results", "-", "--json"], "--json and results on standard output would mix on stdout: give --results PATH"],
+    ["an encoding portin does not know", ["plan", "SHEET", "--encoding", "klingon"], '--encoding "klingon" is not an encoding portin knows'],
+    ["an empty --sheet", ["plan", "SHEET", "--sheet", ""], '--sheet needs a worksheet\'s name, not ""'],
+    ["a template --type outside 1 to 7", ["template", "--type", "8"], "--type takes"],
+    ["a template with both --type and --trunk", ["template", "--type", "4", "--trunk"], "mutually exclusive"],
+  ])("%s", async (_what, args, message) => {
+    const dir = await tempDir();
+    const sheet = await writeSheet(dir, "a.csv", SHEET);
+    const run = await runCli(args.map((arg) => (arg === "SHEET" ? sheet : arg)), { cwd: dir });
+    expect([run.code, run.stdout]).toEqual([2, ""]);
+    const [line, ...rest] = run.stderr.trim().split("\n");
+    expect(line).toContain(message);
+    expect(rest).toEqual(["Run 'portin --help' for usage."]);
+  });
+});

@@ -156,6 +156,18 @@ describe("portin status after a submit", () => {
     ]);
   });
 
+  it("on the built-in sandbox writes .sandbox.status.csv beside the sheet, so a real report is never overwritten", async () => {
+    const dir = await tempDir();
+    const sheet = await trunkSheetOf(dir, "acme.csv", numbers(2));
+    const run = await runCli(["status", sheet]);
+    expect(run.code, run.stderr).toBe(0);
+    expect((await readResults(join(dir, "acme.sandbox.status.csv"))).map((r) => [r.status, r.status_message])).toEqual([
+      ["not-submitted", "no journal to read: give --state, the journal portin submit wrote for this sheet"],
+      ["not-submitted", "no journal to read: give --state, the journal portin submit wrote for this sheet"],
+    ]);
+    await expect(readFile(join(dir, "acme.status.csv"))).rejects.toThrow(/ENOENT/);
+  });
+
   it("without a journal reports every row not submitted, and names the journal it looked for", async () => {
     const s = await sandboxed();
     const dir = await tempDir();
