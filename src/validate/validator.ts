@@ -560,9 +560,13 @@ export function createValidator(context: ValidatorContext): Validator {
       results.forEach((result, i) => {
         const column = converted[i]?.column;
         if (column === undefined) return;
-        if (!result.ok) problems.push(`${column.label} ${result.reason}`);
+        if (result.ok) {
+          store(records, column, result.value);
+          return;
+        }
+        problems.push(`${column.label} ${result.reason}`);
         // A member given but wrong is not also missing.
-        records[column.section][column.member.name] = result.ok ? result.value : true;
+        records[column.section][column.member.name] = true;
       });
       if (plan !== undefined) {
         const missing = [...plan.sharedRequirements, ...plan.itemRequirements]
