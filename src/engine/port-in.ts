@@ -11,7 +11,7 @@ import type { JournalIdentity } from "../journal/identity.js";
 import { openJournal, readJournal } from "../journal/journal.js";
 import { summarize } from "../results/summary.js";
 import type { RunSummary } from "../results/summary.js";
-import { openResults } from "../results/writer.js";
+import { copiesRowText, openResults } from "../results/writer.js";
 import type { DispatchReport, StopReason } from "../send/dispatch.js";
 import type { ServiceClient } from "../service/client.js";
 import { execute } from "./execute.js";
@@ -60,7 +60,12 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
   const started = performance.now();
   const progress = options.progress ?? null;
   const portability = options.checkPortability === true ? { concurrency: options.concurrency } : null;
-  const prepared = await prepare(options.sheet, service.client, options.defaults, { expandRanges: options.expandRanges ?? false, progress, portability });
+  const prepared = await prepare(options.sheet, service.client, options.defaults, {
+    expandRanges: options.expandRanges ?? false,
+    progress,
+    portability,
+    copyRowText: copiesRowText(options.results),
+  });
   if (progress !== null) progress.phase = "checking";
   // `plan` only reads the journal: a dry run must not block, or be blocked by, a real run.
   const journal = options.command === "submit" && options.state !== null ? await openJournal(options.state, service.identity) : null;

@@ -31,6 +31,11 @@ export interface PreparedRun {
 }
 
 export interface PrepareOptions {
+  /**
+   * Whether the results may copy a row's own text from the input (results/writer.ts
+   * copiesRowText): false keeps every row's cells, as a workbook's results need them.
+   */
+  readonly copyRowText?: boolean;
   /** `--expand-ranges`: a range row becomes one row per number (validate/ranges.ts). */
   readonly expandRanges?: boolean;
   readonly progress?: RunProgress | null;
@@ -51,7 +56,7 @@ export async function prepare(sheet: Sheet, client: ServiceClient, defaultsFile:
   const defaults = defaultsFile === null ? NO_DEFAULTS : await loadDefaults(defaultsFile, lookups.providers);
   const validator = createValidator({ layout: sheet.layout, lookups, defaults });
   const rows: CheckedRow[] = [];
-  const copyable = verbatimTest(sheet.layout.header);
+  const copyable = options.copyRowText === false ? (): boolean => false : verbatimTest(sheet.layout.header);
   const keptCells = new CellSpool();
   const keep = async (index: number, cells: readonly string[]): Promise<void> => {
     const written = keptCells.keep(index, cells);

@@ -13,7 +13,7 @@ import type { Journal } from "../journal/journal.js";
 import { STATUS_COLUMN_SET } from "../results/order-status.js";
 import { summarizeStatus } from "../results/status-summary.js";
 import type { StatusSummary } from "../results/status-summary.js";
-import { openReport } from "../results/writer.js";
+import { copiesRowText, openReport } from "../results/writer.js";
 import { learnStatuses } from "./learn-status.js";
 import type { Service } from "./port-in.js";
 import { prepare } from "./prepare.js";
@@ -43,7 +43,7 @@ export interface StatusReport {
 export async function runStatus(options: StatusOptions, service: Service, io: CommandIO): Promise<StatusReport> {
   const started = performance.now();
   // Validated as submit would, so that a row never sent can say why.
-  const prepared = await prepare(options.sheet, service.client, options.defaults, { expandRanges: options.expandRanges });
+  const prepared = await prepare(options.sheet, service.client, options.defaults, { expandRanges: options.expandRanges, copyRowText: copiesRowText(options.output) });
   let journal: Journal | null = null;
   try {
     // Locked like a submit: the records status appends rest on what it read, which a run in between could change.
