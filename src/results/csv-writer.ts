@@ -7,7 +7,7 @@ import type { Options as StringifyOptions } from "csv-stringify/sync";
 import type { OutputError } from "../errors.js";
 import { resultTail, resultsHeader, rowShaper } from "./cells.js";
 import type { ColumnSet } from "./columns.js";
-import { fileSink, outputError, stdoutSink } from "./sink.js";
+import { fileSink, finishSink, outputError, stdoutSink } from "./sink.js";
 import type { Sink } from "./sink.js";
 import type { ResultsOptions, ResultsWriter } from "./writer.js";
 
@@ -147,17 +147,7 @@ class CsvResultsWriter<T> implements ResultsWriter<T> {
       if (this.records.length > 0 || this.staged > 0) this.flush().catch(() => undefined);
       await this.lastWrite;
     }
-    if (this.failure === null && this.sink.endStream) {
-      const stream = this.sink.stream;
-      await new Promise<void>((resolve) => {
-        stream.end(() => resolve());
-      });
-    }
-    if (this.failure !== null) {
-      await this.sink.discard();
-      throw this.failure;
-    }
-    await this.sink.commit();
+    await finishSink(this.sink, () => this.failure);
   }
 
   private fail(error: unknown): void {

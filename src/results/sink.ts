@@ -22,6 +22,28 @@ export interface Sink {
   discard(): Promise<void>;
 }
 
+/**
+ * A writer's last step, the same for every format: ends the stream (unless it is the
+ * caller's), then leaves nothing behind after a failure, rethrowing it, or commits the file.
+ * `failure` is asked again once the stream has ended, when a late error has been recorded.
+ */
+export async function finishSink(sink: Sink, failure: () => OutputError | null): Promise<void> {
+  if (failure() === null && sink.endStream) {
+    const stream = sink.stream;
+    await new Promise<void>((resolve) => {
+      stream.once("finish", resolve);
+      stream.once("error", () => resolve());
+      stream.end();
+    });
+  }
+  const failed = failure();
+  if (failed !== null) {
+    await sink.discard();
+    throw failed;
+  }
+  await sink.commit();
+}
+
 export function stdoutSink(stream: NodeJS.WritableStream): Sink {
   return {
     label: "standard output",

@@ -15,7 +15,7 @@ import { OutputError } from "../errors.js";
 import { columnLetters } from "../input/cell-ref.js";
 import { resultsHeader, rowShaper } from "./cells.js";
 import type { ColumnSet } from "./columns.js";
-import { fileSink, outputError } from "./sink.js";
+import { fileSink, finishSink, outputError } from "./sink.js";
 import type { Sink } from "./sink.js";
 import type { ResultsOptions, ResultsWriter } from "./writer.js";
 import { WorkerZip } from "./xlsx-zip.js";
@@ -183,19 +183,7 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
       this.text = "";
       await this.zip.end(text);
     }
-    if (this.failure === null) {
-      const stream = this.sink.stream;
-      await new Promise<void>((resolve) => {
-        stream.once("finish", resolve);
-        stream.once("error", resolve);
-        stream.end();
-      });
-    }
-    if (this.failure !== null) {
-      await this.sink.discard();
-      throw this.failure;
-    }
-    await this.sink.commit();
+    await finishSink(this.sink, () => this.failure);
   }
 }
 
