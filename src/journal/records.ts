@@ -109,7 +109,30 @@ const endedSchema = z.object({
   at: z.string(),
 });
 
-const recordSchema = z.discriminatedUnion("type", [headerSchema, runSchema, intentSchema, outcomeSchema, confirmedSchema, endedSchema]);
+/**
+ * What one `status` check learned of one order (docs/contract.md §5, §6): the journal keeps
+ * every such reading, so a number whose status cannot be learned next time keeps its last
+ * known one, `status` can say what changed since the previous check, and `report` can draw
+ * the migration night by night. Appended once per order per check, whatever the answer.
+ * Added after format 1 shipped without a version bump, as `confirmed` and `ended` were.
+ */
+const statusSchema = z.object({
+  type: z.literal("status"),
+  ticket: z.string().min(1),
+  /** The service's Status word (SUBMITTED, CONFIRMED, COMPLETED, REJECTED, CANCELLED, …). */
+  status: z.string(),
+  /** PortDate as the service gave it, or null. */
+  portDate: z.string().nullable(),
+  reason: z.string(),
+  summary: z.string(),
+  /** RejectDetails as the status report writes them (`6P NAME: …; …`). */
+  details: z.string(),
+  /** The order's numbers, 10 digits each. */
+  numbers: z.array(tenDigits),
+  at: z.string(),
+});
+
+const recordSchema = z.discriminatedUnion("type", [headerSchema, runSchema, intentSchema, outcomeSchema, confirmedSchema, endedSchema, statusSchema]);
 
 export type HeaderRecord = z.infer<typeof headerSchema>;
 export type RunRecord = z.infer<typeof runSchema>;
@@ -117,6 +140,7 @@ export type IntentRecord = z.infer<typeof intentSchema>;
 export type OutcomeRecord = z.infer<typeof outcomeSchema>;
 export type ConfirmedRecord = z.infer<typeof confirmedSchema>;
 export type EndedRecord = z.infer<typeof endedSchema>;
+export type StatusRecord = z.infer<typeof statusSchema>;
 export type RejectedNumber = z.infer<typeof rejectedNumberSchema>;
 export type JournalRecord = z.infer<typeof recordSchema>;
 
