@@ -48,6 +48,19 @@ export interface RejectDetail {
   readonly note: string;
 }
 
+/**
+ * One request of an order in the account's order list (docs/contract.md §1.1, §5), however
+ * the order was placed. The list names no ticket: PortInStatus does.
+ */
+export interface AccountOrder {
+  /** The order's OrderID, as text; with the request's index when an order has several. */
+  readonly orderId: string;
+  /** False once the service assessed it `Closed` (ended: completed, rejected or cancelled). */
+  readonly open: boolean;
+  /** Its numbers as runs of one NPA-NXX: `first` and `last` 10 digits each, `first` <= `last`. */
+  readonly ranges: readonly { readonly first: string; readonly last: string }[];
+}
+
 /** Where a port-in stands, from its Status (docs/contract.md §1.4). */
 export type PortInPhase = "open" | "completed" | "ended";
 

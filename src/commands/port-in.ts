@@ -37,6 +37,7 @@ interface PortInArgs extends ConnectionArgs {
   retries: number;
   retryUnknown: boolean;
   retryRejected: boolean;
+  orderCheck: boolean;
   checkPortability: boolean;
   json: boolean;
   encoding: string;
@@ -99,6 +100,11 @@ function portInOptions(yargs: Argv): Argv<PortInArgs> {
           default: false,
           describe: "resend rows an earlier run saw rejected even if they have not changed since (a changed row is resent anyway)",
         },
+        "order-check": {
+          type: "boolean",
+          default: true,
+          describe: "read the account's order list before sending, so that numbers an order placed elsewhere holds are skipped, not sent twice (--no-order-check skips it)",
+        },
         "check-portability": {
           type: "boolean",
           default: false,
@@ -157,6 +163,7 @@ async function runOn({ sheet, defaults }: CommandSheet, command: "submit" | "pla
         expandRanges: args.expandRanges,
         progress,
         checkPortability: args.checkPortability,
+        orderCheck: args.orderCheck,
       },
       { client: connection.client, identity },
       io,

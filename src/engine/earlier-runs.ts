@@ -4,11 +4,14 @@
  * its row changes; one an earlier run left unsure is first confirmed with PortInStatus
  * (confirm.ts) and then `skipped`, `unknown`, or planned again.
  */
+import { derivePriorState } from "../journal/prior.js";
 import type { EndedOrder, PriorState } from "../journal/prior.js";
 import { rowFingerprint } from "../plan/fingerprint.js";
 import type { RowOutcome } from "../results/status.js";
 import { describeOperation } from "../catalog/operations.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
+import { accountHoldMessage } from "./account-orders.js";
+import type { AccountHold } from "./account-orders.js";
 import { confirmNumbers, unsureRequests } from "./confirm.js";
 import type { Confirmation, ConfirmOptions } from "./confirm.js";
 
@@ -25,21 +28,26 @@ export interface EarlierRuns {
 export interface ReviewOptions extends ConfirmOptions {
   readonly retryUnknown: boolean;
   readonly retryRejected: boolean;
+  /** What the account's order list said of the numbers the journal does not hold as submitted (account-orders.ts). */
+  readonly account?: ReadonlyMap<string, AccountHold>;
 }
 
-const NO_HISTORY: EarlierRuns = { settle: () => null, resendNote: () => null };
+const NO_ACCOUNT: ReadonlyMap<string, AccountHold> = new Map();
 
-/** Confirms the valid rows' unsure numbers with the service, then settles rows by the journal and those answers. */
+/** Confirms the valid rows' unsure numbers with the service, then settles rows by the journal, the account and those answers. */
 export async function reviewEarlierRuns(prior: PriorState | null, rows: Iterable<CheckedRow>, options: ReviewOptions): Promise<EarlierRuns> {
-  if (prior === null) return NO_HISTORY;
+  const account = options.account ?? NO_ACCOUNT;
+  if (prior === null && account.size === 0) return { settle: () => null, resendNote: () => null };
+  const history = prior ?? derivePriorState([]);
   const valid = function* (): Generator<string> {
-    for (const row of rows) if (row.valid) yield row.number;
+    // A number an order on the account holds needs no PortInStatus of its own.
+    for (const row of rows) if (row.valid && !account.has(row.number)) yield row.number;
   };
-  const confirmations = await confirmNumbers(unsureRequests(valid(), prior), options);
+  const confirmations = await confirmNumbers(unsureRequests(valid(), history), options);
   return {
-    settle: (row) => settleRow(row, prior, confirmations, options),
+    settle: (row) => settleRow(row, history, account, confirmations, options),
     resendNote: (row) => {
-      const order = prior.rejected.get(row.number)?.order;
+      const order = history.rejected.get(row.number)?.order;
       return order === undefined ? null : `resubmitted after ${endedText(order)}`;
     },
   };
@@ -51,11 +59,37 @@ function endedText(order: EndedOrder): string {
   return `ticket ${order.ticket} ${how}${order.reason === "" ? "" : `: ${order.reason}`}`;
 }
 
-function settleRow(row: ValidRow, prior: PriorState, confirmations: ReadonlyMap<string, Confirmation>, options: ReviewOptions): RowOutcome | null {
+function settleRow(
+  row: ValidRow,
+  prior: PriorState,
+  account: ReadonlyMap<string, AccountHold>,
+  confirmations: ReadonlyMap<string, Confirmation>,
+  options: ReviewOptions,
+): RowOutcome | null {
   const base = { number: row.number, numberType: row.numberKind, operation: describeOperation(row.operation), sequence: null, httpStatus: null };
   const submitted = prior.submitted.get(row.number);
   if (submitted) {
-    return { ...base, status: "skipped", ticket: submitted.ticket, message: "submitted by an earlier run; not sent again" };
+    // The order holds the row as it was sent: an edit since changes nothing at the service (docs/contract.md §5).
+    if (submitted.fingerprint !== undefined && submitted.fingerprint !== rowFingerprint(row)) {
+      return { ...base, status: "skipped", ticket: submitted.ticket, message: `row changed since it was submitted in ${submitted.ticket || "an earlier run"}; that order holds the old values` };
+    }
+    const message = submitted.outside
+      ? `already in order ${submitted.ticket} placed outside this journal (recorded by an earlier run); not sent again`
+      : "submitted by an earlier run; not sent again";
+    return { ...base, status: "skipped", ticket: submitted.ticket, message };
+  }
+  // Held by an order on the account that this journal did not place (docs/contract.md §5): before any earlier rejection.
+  const hold = account.get(row.number);
+  if (hold) {
+    // Sent by an earlier run of this journal that never learned the outcome: the order is its own.
+    const earlierRun = prior.pending.has(row.number) || prior.unknown.has(row.number);
+    const message =
+      earlierRun && hold.ticket !== ""
+        ? `accepted by an earlier run (confirmed by PortInStatus: ${hold.status}); not sent again`
+        : earlierRun
+          ? `accepted by an earlier run: the account's order list shows it in open order ${hold.orderId} (${hold.kind === "open" ? hold.why : ""}); not sent again`
+          : accountHoldMessage(hold);
+    return { ...base, status: "skipped", ticket: hold.ticket, message };
   }
   const rejected = prior.rejected.get(row.number);
   if (rejected) {

@@ -13,6 +13,7 @@ import { OWN_STATUS } from "../results/order-status.js";
 import type { OrderStatus } from "../results/order-status.js";
 import type { ServiceClient } from "../service/client.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
+import type { AccountHold } from "./account-orders.js";
 import { askByNumber, StatusAsker } from "./status-checks.js";
 import type { Asked } from "./status-checks.js";
 
@@ -33,6 +34,8 @@ export interface LearnOptions {
   /** Null for no journal (none given, or none written yet): `noJournal` says which. */
   readonly journal: StatusJournal | null;
   readonly noJournal: string;
+  /** What the account's order list said of numbers the journal does not hold as submitted (account-orders.ts). */
+  readonly account?: ReadonlyMap<string, AccountHold>;
 }
 
 export interface Learned {
@@ -68,7 +71,7 @@ export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorSta
   const groups = new Map<string, string[]>();
   for (const row of rows) {
     if (row.number === "" || sources.has(row.number)) continue;
-    const source = sourceOf(row.number, prior, options.noJournal);
+    const source = sourceOf(row.number, prior, options.account?.get(row.number), options.noJournal);
     sources.set(row.number, source);
     if (source.kind === "ticket") tickets.add(source.ticket);
     if (source.kind === "number") {
@@ -114,10 +117,12 @@ export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorSta
   return { statusOf, requests: asker.asked };
 }
 
-function sourceOf(number: string, prior: PriorState | null, noJournal: string): Source {
-  if (prior === null) return { kind: "none", why: noJournal };
-  const submitted = prior.submitted.get(number);
+function sourceOf(number: string, prior: PriorState | null, hold: AccountHold | undefined, noJournal: string): Source {
+  const submitted = prior?.submitted.get(number);
   if (submitted) return submitted.ticket === "" ? { kind: "number", unsure: false } : { kind: "ticket", ticket: submitted.ticket };
+  // An order on the account holds it, whoever placed it (docs/contract.md §5).
+  if (hold !== undefined) return hold.ticket === "" ? { kind: "number", unsure: false } : { kind: "ticket", ticket: hold.ticket };
+  if (prior === null) return { kind: "none", why: noJournal };
   if (prior.pending.has(number) || prior.unknown.has(number)) return { kind: "number", unsure: true };
   const rejected = prior.rejected.get(number);
   if (rejected?.order) return { kind: "ended", order: rejected.order, fingerprint: rejected.fingerprint };

@@ -7,6 +7,8 @@ import type { PortRequest } from "../plan/plan.js";
 import type { RowOutcome } from "../results/status.js";
 import type { DispatchReport, StopReason } from "../send/dispatch.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
+import { accountHoldMessage } from "./account-orders.js";
+import type { AccountHold } from "./account-orders.js";
 import type { RunPlan } from "./plan-run.js";
 
 /** The fields of a row's outcome it shares with the other rows of its request. */
@@ -14,8 +16,16 @@ type SharedOutcome = Pick<RowOutcome, "status" | "httpStatus" | "message" | "tic
 
 const PLANNED: SharedOutcome = { status: "planned", httpStatus: null, message: "", ticket: "" };
 
-/** Returns `outcomeOf(i)` for row i; `report` null for a dry run. */
-export function rowOutcomes(rows: readonly CheckedRow[], plan: RunPlan, report: DispatchReport | null): (index: number) => RowOutcome {
+/**
+ * Returns `outcomeOf(i)` for row i; `report` null for a dry run. `held`: numbers the service
+ * refused as already pending that an order turned out to hold (pending-answers.ts): `skipped`.
+ */
+export function rowOutcomes(
+  rows: readonly CheckedRow[],
+  plan: RunPlan,
+  report: DispatchReport | null,
+  held: ReadonlyMap<string, AccountHold> = new Map(),
+): (index: number) => RowOutcome {
   // A typed array rather than a Map: a million rows (issue 5).
   const requestOf = new Uint32Array(rows.length);
   plan.requests.forEach((request, at) => {
@@ -26,7 +36,9 @@ export function rowOutcomes(rows: readonly CheckedRow[], plan: RunPlan, report: 
     if (settled !== undefined) return settled;
     const request = plan.requests[(requestOf[index] ?? 0) - 1] as PortRequest;
     const row = rows[index] as ValidRow;
-    const outcome = report === null ? rowOutcome(request, row, PLANNED) : sentOutcome(request, row, report);
+    const sent = report === null ? rowOutcome(request, row, PLANNED) : sentOutcome(request, row, report);
+    const hold = sent.status === "rejected" ? held.get(row.number) : undefined;
+    const outcome: RowOutcome = hold === undefined ? sent : { ...sent, status: "skipped", ticket: hold.ticket, message: accountHoldMessage(hold) };
     const note = plan.notes.get(index);
     // A row sent again after its order ended says so first (docs/contract.md §5).
     return note === undefined ? outcome : { ...outcome, message: outcome.message === "" ? note : `${note}; ${outcome.message}` };

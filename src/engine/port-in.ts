@@ -14,7 +14,10 @@ import type { RunSummary } from "../results/summary.js";
 import { copiesRowText, openResults } from "../results/writer.js";
 import type { DispatchReport, StopReason } from "../send/dispatch.js";
 import type { ServiceClient } from "../service/client.js";
+import { readAccount, recordHolds } from "./account-orders.js";
+import type { AccountHold } from "./account-orders.js";
 import { execute } from "./execute.js";
+import { resolvePendingAnswers } from "./pending-answers.js";
 import { rowOutcomes } from "./outcomes.js";
 import { planRun } from "./plan-run.js";
 import { prepare } from "./prepare.js";
@@ -42,6 +45,8 @@ export interface PortInOptions {
   readonly progress?: RunProgress | null;
   /** `--check-portability`: rows outside the service's portable NPA-NXX are invalid. */
   readonly checkPortability?: boolean;
+  /** Read the account's order list before sending (docs/contract.md §5); false for `--no-order-check`. */
+  readonly orderCheck?: boolean;
 }
 
 /** The service a run talks to, ready: its client, and whom the journal records. */
@@ -71,7 +76,10 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
   const journal = options.command === "submit" && options.state !== null ? await openJournal(options.state, service.identity) : null;
   try {
     const prior = journal?.prior ?? (options.state === null ? null : await readJournal(options.state, service.identity));
+    const account = options.orderCheck === false ? null : await readAccount(prepared.rows, prior, service, io, options.concurrency);
+    if (account !== null && journal !== null) await recordHolds(account, journal);
     const plan = await planRun(prepared.rows, prior, {
+      ...(account === null ? {} : { account }),
       portInStatus: (number) => service.client.portInStatus(number),
       record: journal ? (number, ticket, status) => journal.confirmed(number, ticket, status) : null,
       concurrency: options.concurrency,
@@ -89,12 +97,17 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
       rows: prepared.rows.length,
     });
     let sent: DispatchReport | null = null;
+    let held: ReadonlyMap<string, AccountHold> = new Map();
     if (options.command === "submit") {
       if (progress !== null) Object.assign(progress, { phase: "sending", requests: plan.requests.length });
       sent = await execute(plan.requests, { client: service.client, journal, concurrency: options.concurrency, rate: options.rate, signal: io.signal, progress });
+      // Refused credentials stopped the run: asking would only be refused too.
+      if (sent.stopped?.kind !== "auth") {
+        held = await resolvePendingAnswers(sent, { client: service.client, journal, concurrency: options.concurrency, signal: io.signal }).catch(() => held);
+      }
     }
     if (progress !== null) progress.phase = "writing";
-    const outcomeOf = rowOutcomes(prepared.rows, plan, sent);
+    const outcomeOf = rowOutcomes(prepared.rows, plan, sent, held);
     await writeResults(prepared, outcomeOf, results, io);
 
     const summary = summarize({

@@ -14,6 +14,7 @@ import { STATUS_COLUMN_SET } from "../results/order-status.js";
 import { summarizeStatus } from "../results/status-summary.js";
 import type { StatusSummary } from "../results/status-summary.js";
 import { copiesRowText, openReport } from "../results/writer.js";
+import { recordHolds, readAccount } from "./account-orders.js";
 import { learnStatuses } from "./learn-status.js";
 import type { Service } from "./port-in.js";
 import { prepare } from "./prepare.js";
@@ -48,7 +49,14 @@ export async function runStatus(options: StatusOptions, service: Service, io: Co
   try {
     // Locked like a submit: the records status appends rest on what it read, which a run in between could change.
     if (options.state !== null && existsSync(options.state)) journal = await openJournal(options.state, service.identity, { runRecord: false });
+    // A lost journal, or numbers it does not hold, are rebuilt from the account (docs/contract.md §5).
+    const account = await readAccount(prepared.rows, journal?.prior ?? null, service, io, options.concurrency);
+    if (journal === null && options.state !== null && [...account.values()].some((hold) => hold.ticket !== "")) {
+      journal = await openJournal(options.state, service.identity, { runRecord: false });
+    }
+    if (journal !== null) await recordHolds(account, journal);
     const learned = await learnStatuses(prepared.rows, journal?.prior ?? null, {
+      account,
       client: service.client,
       concurrency: options.concurrency,
       signal: io.signal,

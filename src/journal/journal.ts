@@ -44,8 +44,11 @@ export interface Journal {
   intent(requestId: string, operation: string, numbers: readonly string[], fingerprints?: readonly string[]): Promise<void>;
   /** Resolves once the outcome is on disk. */
   outcome(requestId: string, outcome: JournalOutcome): Promise<void>;
-  /** Records that PortInStatus showed `number` under `ticket`; resolves once on disk. */
-  confirmed(number: string, ticket: string, status: string): Promise<void>;
+  /**
+   * Records that PortInStatus showed `number` under `ticket`; `outside` when the order was
+   * placed outside this journal (records.ts). Resolves once on disk.
+   */
+  confirmed(number: string, ticket: string, status: string, outside?: boolean): Promise<void>;
   /** Records that an order ended without porting, as `status` learned it; resolves once on disk. */
   ended(order: EndedEntry): Promise<void>;
   /** Records what one status check learned of one order (records.ts `status`); resolves once on disk. */
@@ -178,9 +181,9 @@ function createJournal(writer: GroupCommitWriter, lock: JournalLock, prior: Prio
         }),
       );
     },
-    confirmed(number, ticket, status) {
+    confirmed(number, ticket, status, outside) {
       if (!/^\d{10}$/.test(number)) return Promise.reject(new TypeError(`journal confirmation needs a 10-digit number, got '${number}'`));
-      return writer.append(serializeRecord({ type: "confirmed", number, ticket, status, at: new Date().toISOString() }));
+      return writer.append(serializeRecord({ type: "confirmed", number, ticket, status, ...(outside === true ? { outside } : {}), at: new Date().toISOString() }));
     },
     ended(order) {
       const bad = order.numbers.find((entry) => !/^\d{10}$/.test(entry.number));

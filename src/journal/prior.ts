@@ -9,7 +9,7 @@ export interface PriorState {
    * Numbers an earlier run submitted, or confirmed by PortInStatus, with the ticket and the
    * request id that carried them: never sent again, unless `status` learns the order ended.
    */
-  readonly submitted: ReadonlyMap<string, { readonly ticket: string; readonly requestId: string } & Sent>;
+  readonly submitted: ReadonlyMap<string, Submitted>;
   /** Numbers whose request has an intent but no outcome: it may have reached the service. */
   readonly pending: ReadonlyMap<string, { readonly requestId: string } & Sent>;
   /** Numbers an earlier run recorded as `unknown` (500, 502, 504, timeout, cut connection) and not since resolved. */
@@ -38,6 +38,9 @@ export interface KnownStatus {
   /** When it was learned. */
   readonly at: string;
 }
+
+/** A number the service holds in an order, by this journal's runs or, `outside`, placed outside it. */
+export type Submitted = { readonly ticket: string; readonly requestId: string; readonly outside?: true } & Sent;
 
 /** What the intent that last carried a number says of its row. */
 interface Sent {
@@ -68,7 +71,7 @@ export interface EndedOrder {
 }
 
 type NumberState =
-  | ({ readonly kind: "submitted"; readonly ticket: string; readonly requestId: string } & Sent)
+  | ({ readonly kind: "submitted" } & Submitted)
   | ({ readonly kind: "pending"; readonly requestId: string } & Sent)
   | ({ readonly kind: "unknown"; readonly requestId: string; readonly message: string } & Sent)
   | ({ readonly kind: "rejected" } & EarlierRejection);
@@ -122,7 +125,8 @@ export function derivePriorState(records: Iterable<JournalRecord>): PriorState {
       // The service showed the port-in exists: as good as an outcome `submitted` for this number alone.
       const current = states.get(record.number);
       const fingerprint = current?.kind === "rejected" ? undefined : current?.fingerprint;
-      states.set(record.number, { kind: "submitted", ticket: record.ticket, requestId: current?.requestId ?? "", ...sent(fingerprint) });
+      const outside = record.outside === true ? { outside: true as const } : {};
+      states.set(record.number, { kind: "submitted", ticket: record.ticket, requestId: current?.requestId ?? "", ...outside, ...sent(fingerprint) });
     } else if (record.type === "status") {
       const { ticket, status, reason, summary, details, at } = record;
       // One object per reading, shared by the order's numbers.
@@ -140,12 +144,14 @@ export function derivePriorState(records: Iterable<JournalRecord>): PriorState {
     }
   }
 
-  const submitted = new Map<string, { ticket: string; requestId: string } & Sent>();
+  const submitted = new Map<string, Submitted>();
   const pending = new Map<string, { requestId: string } & Sent>();
   const unknown = new Map<string, { requestId: string; message: string } & Sent>();
   const rejected = new Map<string, EarlierRejection>();
   for (const [number, state] of states) {
-    if (state.kind === "submitted") submitted.set(number, { ticket: state.ticket, requestId: state.requestId, ...sent(state.fingerprint) });
+    if (state.kind === "submitted") {
+      submitted.set(number, { ticket: state.ticket, requestId: state.requestId, ...(state.outside ? { outside: true as const } : {}), ...sent(state.fingerprint) });
+    }
     else if (state.kind === "pending") pending.set(number, { requestId: state.requestId, ...sent(state.fingerprint) });
     else if (state.kind === "unknown") unknown.set(number, { requestId: state.requestId, message: state.message, ...sent(state.fingerprint) });
     else {

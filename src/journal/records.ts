@@ -84,6 +84,12 @@ const confirmedSchema = z.object({
   ticket: z.string(),
   /** The service's Status, e.g. SUBMITTED. */
   status: z.string().nullable().optional(),
+  /**
+   * True when the order was placed outside this journal (another sheet, a lost journal, the
+   * web portal) and learned from the account's order list or a pending-port-in answer
+   * (docs/contract.md §5): later runs say so rather than "submitted by an earlier run".
+   */
+  outside: z.boolean().optional(),
   at: z.string(),
 });
 

@@ -5,7 +5,7 @@
  * or numeric strings. Anything that is not a list of such objects is refused.
  */
 import { z } from "zod";
-import type { Offering, PortabilityReply, PortInStatus, Provider, RejectDetail, Trunk } from "../catalog/account.js";
+import type { AccountOrder, Offering, PortabilityReply, PortInStatus, Provider, RejectDetail, Trunk } from "../catalog/account.js";
 
 function lowerKeys(value: unknown): unknown {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
@@ -105,6 +105,59 @@ export const portInStatusSchema = tolerant(
     rejectSummary: s.rejectsummary ?? "",
     rejectDetails: s.rejectdetails,
     numbersToPort: s.numberstoport,
+  }),
+);
+
+/** docs/contract.md §1.1: every port-in order on the account, however it was placed. */
+export const ORDER_LIST_PATH = "/v2/NumberPorts/Inbound/Dashboard/PortInInfo";
+
+/** `4165550101`, or `4165550100-0199`: the first number, then the last four digits of the last. */
+const TN_RANGE = /^\+?1?(\d{10})(?:\s*-\s*(\d{4}))?$/;
+
+/** A TnRange as a run of numbers; null for text that is neither (left out: it can hold none of a sheet's numbers). */
+export function parseTnRange(text: string): { first: string; last: string } | null {
+  const match = TN_RANGE.exec(text.trim());
+  const first = match?.[1];
+  if (match === null || first === undefined) return null;
+  const last = match[2] === undefined ? first : `${first.slice(0, 6)}${match[2]}`;
+  return last < first ? null : { first, last };
+}
+
+/**
+ * The order list, read as tolerantly as the lookups: member names in any case, OrderID as
+ * number or text, a request or range that cannot be read left out rather than losing the
+ * whole list (what it leaves out, the pending-port-in answer still protects: §4). An answer
+ * without an `Orders` list is refused.
+ */
+const tnRangeSchema = tolerant(z.object({ tnrange: z.union([z.string(), z.number()]).transform(String) })).transform((entry) => parseTnRange(entry.tnrange));
+const orderRequestSchema = tolerant(
+  z.object({
+    requestidx: z.unknown().optional(),
+    assessment: z.string().nullish(),
+    numbertoport: z.array(z.unknown()).nullish(),
+  }),
+);
+const orderSchema = tolerant(
+  z.object({
+    orderid: z.union([z.string(), z.number()]).transform(String),
+    requests: z.array(z.unknown()).nullish(),
+  }),
+);
+export const orderListSchema = tolerant(z.object({ orders: z.array(z.unknown()) })).transform((list): AccountOrder[] =>
+  list.orders.flatMap((entry) => {
+    const order = orderSchema.safeParse(entry);
+    if (!order.success) return [];
+    const requests = order.data.requests ?? [];
+    return requests.flatMap((item, i): AccountOrder[] => {
+      const request = orderRequestSchema.safeParse(item);
+      if (!request.success) return [];
+      const ranges = (request.data.numbertoport ?? []).flatMap((tn) => {
+        const range = tnRangeSchema.safeParse(tn);
+        return range.success && range.data !== null ? [range.data] : [];
+      });
+      const orderId = requests.length === 1 ? order.data.orderid : `${order.data.orderid}/${i}`;
+      return [{ orderId, open: !/^\s*closed\s*$/i.test(request.data.assessment ?? ""), ranges }];
+    });
   }),
 );
 

@@ -10,8 +10,8 @@ import type { Got } from "got";
 import { UsageError } from "../errors.js";
 import type { Operation } from "../catalog/operations.js";
 import type { SubmitOutcome } from "./outcome.js";
-import { LOOKUPS, NPANXX_CHECK_PATH, NPANXX_PATH, npaNxxListSchema, portabilityReplySchema, portInStatusPath, portInStatusSchema, ticketStatusPath } from "./answers.js";
-import type { Offering, PortabilityReply, PortInStatus, Provider, Trunk } from "../catalog/account.js";
+import { LOOKUPS, NPANXX_CHECK_PATH, NPANXX_PATH, npaNxxListSchema, ORDER_LIST_PATH, orderListSchema, portabilityReplySchema, portInStatusPath, portInStatusSchema, ticketStatusPath } from "./answers.js";
+import type { AccountOrder, Offering, PortabilityReply, PortInStatus, Provider, Trunk } from "../catalog/account.js";
 import { checkBaseUrl } from "./base-url.js";
 import type { BaseUrl } from "./base-url.js";
 import { answerTooLarge, fromError, fromResponse, passwordValuesIn, scrubberFor, valuesScrubber } from "./exchange.js";
@@ -76,6 +76,8 @@ export interface ServiceClient {
   portInStatus(tenDigits: string): Promise<PortInStatus | null>;
   /** One order's status by its ticket; null when there is no such ticket (404). */
   ticketStatus(ticketId: string): Promise<PortInStatus | null>;
+  /** Every port-in order on the account, however placed (docs/contract.md §5). Throws LookupError, AuthError. */
+  portInOrders(): Promise<AccountOrder[]>;
   /** The NPA-NXX prefixes the service ports in, as 6-digit numbers. */
   portableNpaNxx(): Promise<number[]>;
   /** Whether the service ports in `digits` (an NPA-NXX, up to a whole number). */
@@ -130,6 +132,7 @@ export function createClient(options: ClientOptions): ServiceClient {
       const context = { path, what: "a PortInStatus", base, user: options.user, scrub };
       return lookupAnswer(await exchange("GET", path), portInStatusSchema, context, true);
     },
+    portInOrders: () => lookup({ path: ORDER_LIST_PATH, what: "port-in orders", schema: orderListSchema }),
     portableNpaNxx: () => lookup({ path: NPANXX_PATH, what: "NPA-NXX prefixes", schema: npaNxxListSchema }),
     async checkNpaNxx(digits) {
       // A question, not an order: retried like a GET.

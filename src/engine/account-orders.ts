@@ -1,0 +1,187 @@
+/**
+ * The journal is a cache of the account, not its truth (docs/contract.md §5): the same
+ * numbers reach the service from a renamed sheet, a lost journal or the web portal. Before
+ * sending, the account's order list is read once; a number an open order holds is not sent,
+ * with that order's ticket learned from PortInStatus (one question per order); a number
+ * whose order is Closed is asked too: COMPLETED is already ported, REJECTED or CANCELLED
+ * leaves it free. Each question goes through status-checks.ts (bounded, with a breaker).
+ */
+import { portInPhase } from "../catalog/account.js";
+import type { AccountOrder, PortInStatus } from "../catalog/account.js";
+import { AuthError } from "../errors.js";
+import type { CommandIO } from "../io.js";
+import type { Journal } from "../journal/journal.js";
+import type { PriorState } from "../journal/prior.js";
+import type { ServiceClient } from "../service/client.js";
+import type { CheckedRow } from "../validate/types.js";
+import { StatusAsker } from "./status-checks.js";
+import type { Asked } from "./status-checks.js";
+
+/** What the account says of a number the journal does not hold as submitted. */
+export type AccountHold =
+  /** An open order holds it; `ticket` "" when PortInStatus could not name it (yet): `why` says why. */
+  | { readonly kind: "open"; readonly orderId: string; readonly ticket: string; readonly status: string; readonly why: string }
+  /** A Closed order ported it in: PortInStatus says COMPLETED. */
+  | { readonly kind: "ported"; readonly orderId: string; readonly ticket: string; readonly status: string };
+
+export interface AccountCheck {
+  /** By number (10 digits). A number absent is free as far as the account knows. */
+  readonly holds: ReadonlyMap<string, AccountHold>;
+  /** GETs made: the list, and PortInStatus questions. */
+  readonly requests: number;
+  /** Why the list could not be had; null when it was read. */
+  readonly unavailable: string | null;
+}
+
+export interface AccountCheckOptions {
+  readonly client: Pick<ServiceClient, "portInOrders" | "portInStatus">;
+  /**
+   * Whether a Closed order's number is worth a PortInStatus: not when the journal already
+   * knows its story (sent, rejected, or its order ended), which the Closed order only repeats.
+   */
+  readonly askClosed?: (number: string) => boolean;
+  readonly concurrency: number;
+  readonly signal: AbortSignal;
+}
+
+/** The message of a row an order on the account holds (docs/contract.md §5). */
+export function accountHoldMessage(hold: AccountHold): string {
+  if (hold.kind === "ported") return `already ported in ${hold.ticket}; not sent`;
+  if (hold.ticket !== "") return `already in open order ${hold.ticket} placed outside this journal; not sent`;
+  return `already in open order ${hold.orderId} of the account's order list, placed outside this journal (its ticket is not known yet: ${hold.why}); not sent`;
+}
+
+/**
+ * Reads the order list and asks PortInStatus once per order holding any of `numbers`.
+ * Throws AuthError; any other failure to read the list leaves every number free, with
+ * `unavailable` saying why (the pending-port-in answer of §4 still protects them).
+ */
+export async function checkAccountOrders(numbers: Iterable<string>, options: AccountCheckOptions): Promise<AccountCheck> {
+  let orders: AccountOrder[];
+  try {
+    orders = await options.client.portInOrders();
+  } catch (error) {
+    if (error instanceof AuthError) throw error;
+    return { holds: new Map(), requests: 1, unavailable: error instanceof Error ? error.message : String(error) };
+  }
+  const { open, closed } = ordersHolding(numbers, orders, options.askClosed);
+  const asker = new StatusAsker({ concurrency: options.concurrency, signal: options.signal });
+  const ask = (byOrder: ReadonlyMap<string, readonly string[]>): Promise<Map<string, Asked>> =>
+    asker.run(byOrder.keys(), (orderId) => options.client.portInStatus((byOrder.get(orderId) as readonly string[])[0] as string));
+  // Open orders first: they are what keeps a number from being sent twice.
+  const openAnswers = await ask(open);
+  const closedAnswers = await ask(closed);
+
+  const holds = new Map<string, AccountHold>();
+  for (const [orderId, held] of open) {
+    const answer = openAnswers.get(orderId);
+    const status = answer?.kind === "found" ? answer.status : null;
+    // An answer about an ended order is about an older port-in of the number, not this one.
+    const live = status !== null && portInPhase(status.status) !== "ended";
+    const hold: AccountHold = {
+      kind: "open",
+      orderId,
+      ticket: live ? status.ticketId : "",
+      status: live ? status.status : "",
+      why: whyNoTicket(answer, status),
+    };
+    for (const number of held) holds.set(number, hold);
+  }
+  for (const [orderId, held] of closed) {
+    const answer = closedAnswers.get(orderId);
+    if (answer?.kind !== "found" || portInPhase(answer.status.status) !== "completed") continue;
+    const hold: AccountHold = { kind: "ported", orderId, ticket: answer.status.ticketId, status: answer.status.status };
+    for (const number of held) holds.set(number, hold);
+  }
+  return { holds, requests: 1 + asker.asked, unavailable: null };
+}
+
+function whyNoTicket(answer: Asked | undefined, status: PortInStatus | null): string {
+  if (answer === undefined || answer.kind === "failed") return `PortInStatus failed: ${answer?.reason ?? "not checked"}`;
+  if (answer.kind === "missing") return "PortInStatus does not show it yet";
+  return `PortInStatus shows only an earlier order, ${status?.ticketId ?? ""} ${status?.status ?? ""}`.trimEnd();
+}
+
+/**
+ * Which of `numbers` each order holds: by open order, and by Closed order for numbers no open
+ * order holds. Ranges are matched by NPA-NXX, so a range is never expanded.
+ */
+export function ordersHolding(
+  numbers: Iterable<string>,
+  orders: readonly AccountOrder[],
+  askClosed: (number: string) => boolean = () => true,
+): { open: Map<string, string[]>; closed: Map<string, string[]> } {
+  const byPrefix = new Map<string, { order: AccountOrder; first: number; last: number }[]>();
+  for (const order of orders) {
+    for (const range of order.ranges) {
+      const prefix = range.first.slice(0, 6);
+      const entry = { order, first: Number(range.first.slice(6)), last: Number(range.last.slice(6)) };
+      const list = byPrefix.get(prefix);
+      if (list) list.push(entry);
+      else byPrefix.set(prefix, [entry]);
+    }
+  }
+  const open = new Map<string, string[]>();
+  const closed = new Map<string, string[]>();
+  const add = (map: Map<string, string[]>, orderId: string, number: string): void => {
+    const list = map.get(orderId);
+    if (list) list.push(number);
+    else map.set(orderId, [number]);
+  };
+  const seen = new Set<string>();
+  for (const number of numbers) {
+    if (seen.has(number)) continue;
+    seen.add(number);
+    const line = Number(number.slice(6));
+    let openOrder: AccountOrder | null = null;
+    let closedOrder: AccountOrder | null = null;
+    for (const { order, first, last } of byPrefix.get(number.slice(0, 6)) ?? []) {
+      if (line < first || line > last) continue;
+      if (order.open) openOrder ??= order;
+      // The latest Closed order listed: the list runs oldest first.
+      else closedOrder = order;
+    }
+    if (openOrder !== null) add(open, openOrder.orderId, number);
+    else if (closedOrder !== null && askClosed(number)) add(closed, closedOrder.orderId, number);
+  }
+  return { open, closed };
+}
+
+/**
+ * The account's order list for the valid rows' numbers the journal does not hold as
+ * submitted, saying on stderr when it cannot be had. Numbers sent without a learned outcome
+ * are asked too: a PortInStatus that lags behind the list must not let --retry-unknown send
+ * them again.
+ */
+export async function readAccount(
+  rows: readonly CheckedRow[],
+  prior: PriorState | null,
+  service: { readonly client: AccountCheckOptions["client"] },
+  io: Pick<CommandIO, "stderr" | "signal">,
+  concurrency: number,
+): Promise<ReadonlyMap<string, AccountHold>> {
+  const numbers = function* (): Generator<string> {
+    for (const row of rows) if (row.valid && prior?.submitted.has(row.number) !== true) yield row.number;
+  };
+  const untold = (number: string): boolean => prior === null || !(prior.pending.has(number) || prior.unknown.has(number) || prior.rejected.has(number));
+  const checked = await checkAccountOrders(numbers(), { client: service.client, concurrency, signal: io.signal, askClosed: untold });
+  if (checked.unavailable !== null) {
+    io.stderr.write(
+      `portin: could not read the account's order list (${checked.unavailable}); going on without it: a number the service refuses as already pending is asked about, never sent twice\n`,
+    );
+  }
+  return checked.holds;
+}
+
+/**
+ * Each number an order holds under a known ticket, recorded as submitted, so later runs and
+ * `status` follow it: `outside` this journal unless an earlier run of it sent the number.
+ */
+export async function recordHolds(holds: ReadonlyMap<string, AccountHold>, journal: Pick<Journal, "confirmed" | "prior">): Promise<void> {
+  const records: Promise<void>[] = [];
+  const { pending, unknown } = journal.prior;
+  for (const [number, hold] of holds) {
+    if (hold.ticket !== "") records.push(journal.confirmed(number, hold.ticket, hold.status, !pending.has(number) && !unknown.has(number)));
+  }
+  await Promise.all(records);
+}
