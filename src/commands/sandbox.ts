@@ -38,7 +38,12 @@ function sandboxOptions(yargs: Argv): Argv<SandboxArgs> {
       port: { default: DEFAULT_SANDBOX_PORT, requiresArg: true, describe: "port to listen on, on 127.0.0.1; 0 picks a free one [number]" },
       user: { type: "string", default: DEFAULT_SANDBOX_USER, requiresArg: true, describe: "the user name clients must send" },
       password: { type: "string", default: DEFAULT_SANDBOX_PASSWORD, requiresArg: true, describe: "the password clients must send" },
-      account: { type: "string", requiresArg: true, describe: "JSON file of trunks, offerings, providers and unportable numbers [default: fixtures/sandbox-account.json]" },
+      account: {
+        type: "string",
+        requiresArg: true,
+        describe:
+          'JSON file of trunks, offerings, providers, unportable numbers and orders placed in the web portal ("orders": [{"numbers": ["4165550100-0199"], "status"?, "ticket"?}]) [default: fixtures/sandbox-account.json]',
+      },
       latency: { default: 0, requiresArg: true, describe: "delay before every answer, in milliseconds [number]" },
       "fail-rate": { default: 0, requiresArg: true, describe: "share of port-in POSTs answered 500, half of them after accepting the request [number]" },
       "throttle-rate": { default: 0, requiresArg: true, describe: "share of port-in POSTs answered 429 with Retry-After [number]" },
@@ -91,7 +96,8 @@ export const sandboxCommand: PortinCommand<SandboxArgs> = {
     // The password is the user's to know: it is never echoed, not even the sandbox's.
     io.stderr.write(
       `sandbox: serving a simulated Port-In Request Service for user "${sandbox.user}" (fault seed ${sandbox.seed}); accepted requests at ${sandbox.url}/_sandbox/requests ` +
-        `(100 a page; ?after=SEQ&limit=N, Link: rel="next"); its calendar at ${sandbox.url}/_sandbox/clock; Ctrl-C stops
+        `(100 a page; ?after=SEQ&limit=N, Link: rel="next"); its calendar at ${sandbox.url}/_sandbox/clock; ` +
+        `POST {"numbers": [...]} to ${sandbox.url}/_sandbox/orders places an order as the web portal would; Ctrl-C stops
 `,
     );
     await aborted(io.signal);

@@ -19,7 +19,8 @@ import { kept } from "./keep.js";
 import { Ledger } from "./ledger.js";
 import type { AcceptedRequest } from "./ledger.js";
 import { mulberry32 } from "./prng.js";
-import { CLOCK_PATH } from "./routes.js";
+import { SANDBOX_PATHS } from "./routes.js";
+import type { SandboxAccount } from "./account.js";
 
 export type { AcceptedRequest, OperationId };
 
@@ -74,7 +75,7 @@ export interface RunningSandbox {
   seed: number;
   close(): Promise<void>;
   accepted(): readonly AcceptedRequest[];
-  /** Every POST received, accepted or not, in order of answer. */
+  /** Every POST received but the sandbox's own (/_sandbox/…), accepted or not, in order of answer. */
   received(): readonly ReceivedPost[];
   /** Changes the fault rates from the next POST on, e.g. for a service that recovers between runs. */
   setFaults(rates: { failRate: number; throttleRate: number }): void;
@@ -111,7 +112,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     rejectRate: options.rejectRate ?? DEFAULT_REJECT_RATE,
     providers: new Map(account.providers.map((p) => [p.ID, p.Name])),
   });
-  const ctx: SandboxContext = { account, ledger: new Ledger(account, { clock, carrier }), faults, credentials: { user, password }, clock };
+  const ledger = new Ledger(account, { clock, carrier });
+  placeAccountOrders(ledger, account, options.accountFile);
+  const ctx: SandboxContext = { account, ledger, faults, credentials: { user, password }, clock };
   const received: ReceivedPost[] = [];
   const served: ServedRequest[] = [];
 
@@ -127,7 +130,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
     await sleep(latencyMs);
     // Kept without attachment bytes (keep.ts): a long session must not hold every upload.
-    if (isPost && pathname !== CLOCK_PATH) received.push({ path: pathname, status: result.answer.status, body: kept(result.body) });
+    if (isPost && !pathname.startsWith(SANDBOX_PATHS)) received.push({ path: pathname, status: result.answer.status, body: kept(result.body) });
     served.push({ method: req.method ?? "?", path: pathname, status: result.answer.status });
     options.log?.(describe(req.method ?? "?", pathname, result.answer));
     writeAnswer(res, result.answer);
@@ -172,6 +175,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         server.closeIdleConnections();
       }),
   };
+}
+
+/** The account file's portal orders, placed in the file's order; one the service would refuse makes the file invalid. */
+function placeAccountOrders(ledger: Ledger, account: SandboxAccount, file = "fixtures/sandbox-account.json"): void {
+  account.orders.forEach((order, i) => {
+    const placed = ledger.place(order);
+    if ("refusals" in placed) throw new UsageError(`sandbox account file '${file}' is not valid: orders.${i}: ${placed.refusals.join("; ")}`);
+  });
 }
 
 /** Any odd constant: the carriers' PRNG is seeded apart from the faults' one. */

@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, test } from "vitest";
 import yargs from "yargs";
@@ -5,6 +8,7 @@ import type { CommandIO } from "../../src/io.js";
 import { sandboxCommand } from "../../src/commands/sandbox.js";
 import type { SandboxArgs } from "../../src/commands/sandbox.js";
 import { UsageError } from "../../src/errors.js";
+import { defaultAccountFile } from "../../src/sandbox/account.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
 
@@ -99,6 +103,24 @@ describe("portin sandbox", () => {
     await expect(sandboxCommand.run(await parse(["--port", port]), h.io)).rejects.toThrow(
       `port ${port} on 127.0.0.1 is already in use: pass --port 0 for a free one, or another port`,
     );
+  });
+
+  test("serves the account file's portal orders, and says where to place more", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "portin-sandbox-command-"));
+    const account = join(dir, "account.json");
+    const fixture = JSON.parse(readFileSync(defaultAccountFile(), "utf8")) as Record<string, unknown>;
+    writeFileSync(account, JSON.stringify({ ...fixture, orders: [{ numbers: ["4165550301", "4165550100-0199"], ticket: "PI-P00001" }] }));
+    const h = harness();
+    const running = sandboxCommand.run(await parse(["--port", "0", "--account", account]), h.io);
+    const url = await h.firstLine();
+    const auth = `Basic ${Buffer.from("sandbox:sandbox").toString("base64")}`;
+    const status = await fetch(`${url}/v2/NumberPorts/Inbound/Numbers/4165550150/PortInStatus`, { headers: { Authorization: auth } });
+    expect(await status.json()).toMatchObject({ TicketId: "PI-P00001", Status: "SUBMITTED" });
+    const placed = await fetch(`${url}/_sandbox/orders`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"numbers": ["6475550400"]}' });
+    expect(await placed.json()).toEqual({ TicketMask: "PI-P00002" });
+    h.stop.abort("SIGINT");
+    await running;
+    expect(h.stderr()).toContain(`POST {"numbers": [...]} to ${url}/_sandbox/orders places an order as the web portal would`);
   });
 
   test("stops at once when the signal was aborted before it was ready", async () => {
