@@ -27,6 +27,8 @@ export interface SandboxContext {
   readonly faults: FaultInjector;
   readonly credentials: Credentials;
   readonly clock: SandboxClock;
+  /** `--order-list-down`: the order list answers 500, as a service whose dashboard is down. */
+  readonly orderList: { down: boolean };
 }
 
 /** A POST as received, for RunningSandbox.received(): the parsed body, or the raw text when it is not JSON. */
@@ -82,6 +84,7 @@ function get(ctx: SandboxContext, route: Exclude<Route, { kind: "operation" | "n
     case "npanxx":
       return { status: 200, body: ctx.ledger.portability.list };
     case "order-list":
+      if (ctx.orderList.down) return exception(500, "InternalServerError", "the port-in dashboard is unavailable");
       return { status: 200, body: orderListJson(ctx.ledger.held(), (order) => ctx.ledger.phase(order)) };
   }
 }

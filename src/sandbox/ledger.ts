@@ -83,8 +83,8 @@ export class Ledger {
     return this.ordersOf.get(number)?.at(-1);
   }
 
-  private hold(order: Omit<HeldOrder, "orderId" | "placedAt">): HeldOrder {
-    const held: HeldOrder = { ...order, orderId: ORDER_ID_BASE + this.orders.size + 1, placedAt: this.now() };
+  private hold(order: Omit<HeldOrder, "orderId" | "placedAt">, placedAt = this.now()): HeldOrder {
+    const held: HeldOrder = { ...order, orderId: ORDER_ID_BASE + this.orders.size + 1, placedAt };
     this.orders.set(held.ticket, held);
     for (const n of held.numbers) this.ordersOf.set(n, [...(this.ordersOf.get(n) ?? []), held]);
     return held;
@@ -131,27 +131,31 @@ export class Ledger {
   }
 
   /**
-   * Places an order as the web portal would: refused, as a POST would be, for numbers an
+   * Places an order as the web portal would (`before`: one the account held when the sandbox started): refused, as a POST would be, for numbers an
    * order already holds; its ticket given or `PI-P00001`, …. Portability is the carriers'
    * to judge later: a portal order may hold a number a POST could not.
    */
-  place(order: PortalOrder): { ticket: string } | { refusals: string[] } {
+  place(order: PortalOrder, { before = false } = {}): { ticket: string } | { refusals: string[] } {
     if (order.ticket !== undefined && this.orders.has(order.ticket)) return { refusals: [`ticket ${order.ticket} is already an order's`] };
     const refusals = order.numbers.flatMap((n) => this.holding(n));
     if (refusals.length > 0) return { refusals };
     let ticket = order.ticket;
     for (let n = this.portalCount + 1; ticket === undefined || this.orders.has(ticket); n++) ticket = `PI-P${String(n).padStart(5, "0")}`;
     this.portalCount += 1;
-    this.hold({
-      ticket,
-      numbers: order.numbers,
-      body: {},
-      acceptedDay: this.life.clock.today(),
-      fate: { kind: "port" },
-      placedAs: order.status,
-      service: "portal",
-      parent: "",
-    });
+    this.hold(
+      {
+        ticket,
+        numbers: order.numbers,
+        body: {},
+        acceptedDay: this.life.clock.today(),
+        fate: { kind: "port" },
+        placedAs: order.status,
+        service: "portal",
+        parent: "",
+      },
+      // Placed before the sandbox started: long enough ago for any status lag.
+      before ? 0 : this.now(),
+    );
     return { ticket };
   }
 

@@ -55,6 +55,10 @@ export interface SandboxOptions {
   daySeconds?: number;
   /** YYYY-MM-DD of the sandbox's first day. Default today (UTC). */
   startDate?: string;
+  /** The order list answers 500 (`--order-list-down`). Default false. */
+  orderListDown?: boolean;
+  /** Real seconds an accepted order stays out of PortInStatus while the order list shows it (`--status-lag`). Default 0. */
+  statusLagSeconds?: number;
   /** Called with one line per answered request; never with credentials. */
   log?: (line: string) => void;
 }
@@ -83,6 +87,8 @@ export interface RunningSandbox {
   advanceDays(days: number): void;
   /** Changes the share of orders the carriers reject, from the next order accepted on. */
   setRejectRate(rate: number): void;
+  /** Takes the order list down (it answers 500) or brings it back. */
+  setOrderListDown(down: boolean): void;
   /** Every request answered, in order: method, path and status (the sandbox's own routes included). */
   served(): readonly ServedRequest[];
 }
@@ -112,9 +118,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     rejectRate: options.rejectRate ?? DEFAULT_REJECT_RATE,
     providers: new Map(account.providers.map((p) => [p.ID, p.Name])),
   });
-  const ledger = new Ledger(account, { clock, carrier });
+  const ledger = new Ledger(account, { clock, carrier, statusLagMs: (options.statusLagSeconds ?? 0) * 1000 });
   placeAccountOrders(ledger, account, options.accountFile);
-  const ctx: SandboxContext = { account, ledger, faults, credentials: { user, password }, clock };
+  const orderList = { down: options.orderListDown ?? false };
+  const ctx: SandboxContext = { account, ledger, faults, credentials: { user, password }, clock, orderList };
   const received: ReceivedPost[] = [];
   const served: ServedRequest[] = [];
 
@@ -168,6 +175,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     advanceDays: (days) => clock.advance(days),
     setRejectRate: (rate) => carrier.setRejectRate(rate),
     served: () => served,
+    setOrderListDown: (down) => {
+      orderList.down = down;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
@@ -180,7 +190,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 /** The account file's portal orders, placed in the file's order; one the service would refuse makes the file invalid. */
 function placeAccountOrders(ledger: Ledger, account: SandboxAccount, file = "fixtures/sandbox-account.json"): void {
   account.orders.forEach((order, i) => {
-    const placed = ledger.place(order);
+    const placed = ledger.place(order, { before: true });
     if ("refusals" in placed) throw new UsageError(`sandbox account file '${file}' is not valid: orders.${i}: ${placed.refusals.join("; ")}`);
   });
 }

@@ -75,7 +75,7 @@ describe("portin sandbox", () => {
 
   test("defaults to port 4010 and the sandbox/sandbox credentials", async () => {
     const args = await parse([]);
-    expect(args).toMatchObject({ port: 4010, user: "sandbox", password: "sandbox", latency: 0, failRate: 0, throttleRate: 0, rejectRate: 0.2, daySeconds: 0 });
+    expect(args).toMatchObject({ port: 4010, user: "sandbox", password: "sandbox", latency: 0, failRate: 0, throttleRate: 0, rejectRate: 0.2, daySeconds: 0, orderListDown: false, statusLag: 0 });
     expect(args.seed).toBeUndefined();
   });
 
@@ -88,6 +88,7 @@ describe("portin sandbox", () => {
     [["--reject-rate", "2"], '--reject-rate takes a share from 0 to 1 (0.1 is one request in ten), not "2"'],
     [["--day-seconds", "-1"], '--day-seconds takes a whole number of seconds from 0 to 86400, not "-1"'],
     [["--start-date", "2026-02-30"], "--start-date '2026-02-30' is not a date: give YYYY-MM-DD, e.g. 2026-03-02"],
+    [["--status-lag", "soon"], '--status-lag takes a whole number of seconds from 0 to 86400, not "soon"'],
   ])("refuses %j up front: %s", async (argv, message) => {
     const h = harness();
     const run = sandboxCommand.run(await parse(argv), h.io);
@@ -121,6 +122,20 @@ describe("portin sandbox", () => {
     h.stop.abort("SIGINT");
     await running;
     expect(h.stderr()).toContain(`POST {"numbers": [...]} to ${url}/_sandbox/orders places an order as the web portal would`);
+  });
+
+  test("--order-list-down and --status-lag reach the sandbox: the list answers 500, and an order stays out of PortInStatus", async () => {
+    const h = harness();
+    const running = sandboxCommand.run(await parse(["--port", "0", "--order-list-down", "--status-lag", "3600"]), h.io);
+    const url = await h.firstLine();
+    const auth = `Basic ${Buffer.from("sandbox:sandbox").toString("base64")}`;
+    const list = await fetch(`${url}/v2/NumberPorts/Inbound/Dashboard/PortInInfo`, { headers: { Authorization: auth } });
+    expect([list.status, await list.json()]).toEqual([500, { ID: "InternalServerError", Message: "the port-in dashboard is unavailable" }]);
+    await fetch(`${url}/_sandbox/orders`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"numbers": ["6475550400"]}' });
+    const status = await fetch(`${url}/v2/NumberPorts/Inbound/Numbers/6475550400/PortInStatus`, { headers: { Authorization: auth } });
+    expect(status.status).toBe(404);
+    h.stop.abort("SIGINT");
+    await running;
   });
 
   test("stops at once when the signal was aborted before it was ready", async () => {
