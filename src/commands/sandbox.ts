@@ -22,14 +22,17 @@ export interface SandboxArgs {
   rejectRate: unknown;
   daySeconds: unknown;
   startDate?: string;
+  orderListDown: boolean;
+  statusLag: unknown;
 }
 
 const MAX_PORT = 65535;
 const MAX_LATENCY_MS = 600_000;
 // mulberry32 takes a 32-bit seed.
 const MAX_SEED = 2 ** 32 - 1;
-// A sandbox day of more than a real day is a typo.
+// A sandbox day of more than a real day is a typo; so is a status lag of more than a day.
 const MAX_DAY_SECONDS = 86_400;
+const MAX_STATUS_LAG_SECONDS = 86_400;
 
 // The numeric options are checked in run() by the shared checkers of values.ts.
 function sandboxOptions(yargs: Argv): Argv<SandboxArgs> {
@@ -38,7 +41,12 @@ function sandboxOptions(yargs: Argv): Argv<SandboxArgs> {
       port: { default: DEFAULT_SANDBOX_PORT, requiresArg: true, describe: "port to listen on, on 127.0.0.1; 0 picks a free one [number]" },
       user: { type: "string", default: DEFAULT_SANDBOX_USER, requiresArg: true, describe: "the user name clients must send" },
       password: { type: "string", default: DEFAULT_SANDBOX_PASSWORD, requiresArg: true, describe: "the password clients must send" },
-      account: { type: "string", requiresArg: true, describe: "JSON file of trunks, offerings, providers and unportable numbers [default: fixtures/sandbox-account.json]" },
+      account: {
+        type: "string",
+        requiresArg: true,
+        describe:
+          'JSON file of trunks, offerings, providers, unportable numbers and orders placed in the web portal ("orders": [{"numbers": ["4165550100-0199"], "status"?, "ticket"?}]) [default: fixtures/sandbox-account.json]',
+      },
       latency: { default: 0, requiresArg: true, describe: "delay before every answer, in milliseconds [number]" },
       "fail-rate": { default: 0, requiresArg: true, describe: "share of port-in POSTs answered 500, half of them after accepting the request [number]" },
       "throttle-rate": { default: 0, requiresArg: true, describe: "share of port-in POSTs answered 429 with Retry-After [number]" },
@@ -54,9 +62,20 @@ function sandboxOptions(yargs: Argv): Argv<SandboxArgs> {
         describe: "real seconds per sandbox day; 0: days pass only by POST /_sandbox/clock {\"advanceDays\": n} [number]",
       },
       "start-date": { type: "string", requiresArg: true, describe: "the sandbox's first day, YYYY-MM-DD [default: today, UTC]" },
+      "order-list-down": {
+        type: "boolean",
+        default: false,
+        describe: "the account's order list (GET …/Dashboard/PortInInfo) answers 500, to test a client that must go on without it",
+      },
+      "status-lag": {
+        default: 0,
+        requiresArg: true,
+        describe: "PortInStatus answers 404 for an order accepted less than this many real seconds ago, while the order list shows it at once [number]",
+      },
     })
     .example("$0 sandbox --port 0 --fail-rate 0.1 --throttle-rate 0.2 --seed 42", "serve on a free port; 10% of POSTs fail, 20% are throttled, repeatably")
-    .example("$0 sandbox --day-seconds 60 --reject-rate 0.5", "a sandbox day passes every minute; the carriers reject half the orders") as unknown as Argv<SandboxArgs>;
+    .example("$0 sandbox --day-seconds 60 --reject-rate 0.5", "a sandbox day passes every minute; the carriers reject half the orders")
+    .example("$0 sandbox --port 0 --status-lag 30", "an accepted order is in the order list at once, but in PortInStatus only 30 s later") as unknown as Argv<SandboxArgs>;
 }
 
 /** Every option checked once, up front, before anything listens. */
@@ -70,6 +89,8 @@ export function sandboxOptionsFrom(args: SandboxArgs): SandboxOptions {
     throttleRate: share("throttle-rate")(args.throttleRate),
     rejectRate: share("reject-rate")(args.rejectRate),
     daySeconds: wholeNumber("day-seconds", 0, MAX_DAY_SECONDS, " of seconds")(args.daySeconds),
+    orderListDown: args.orderListDown,
+    statusLagSeconds: wholeNumber("status-lag", 0, MAX_STATUS_LAG_SECONDS, " of seconds")(args.statusLag),
     ...(args.startDate === undefined ? {} : { startDate: checkedDate(args.startDate) }),
     ...(args.account === undefined ? {} : { accountFile: args.account }),
     ...(args.seed === undefined ? {} : { seed: wholeNumber("seed", 0, MAX_SEED)(args.seed) }),
@@ -91,7 +112,8 @@ export const sandboxCommand: PortinCommand<SandboxArgs> = {
     // The password is the user's to know: it is never echoed, not even the sandbox's.
     io.stderr.write(
       `sandbox: serving a simulated Port-In Request Service for user "${sandbox.user}" (fault seed ${sandbox.seed}); accepted requests at ${sandbox.url}/_sandbox/requests ` +
-        `(100 a page; ?after=SEQ&limit=N, Link: rel="next"); its calendar at ${sandbox.url}/_sandbox/clock; Ctrl-C stops
+        `(100 a page; ?after=SEQ&limit=N, Link: rel="next"); its calendar at ${sandbox.url}/_sandbox/clock; ` +
+        `POST {"numbers": [...]} to ${sandbox.url}/_sandbox/orders places an order as the web portal would; Ctrl-C stops
 `,
     );
     await aborted(io.signal);

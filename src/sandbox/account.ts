@@ -10,6 +10,7 @@ import { z } from "zod";
 import { UsageError } from "../errors.js";
 import { PHONE_RE } from "../service/body-schema.js";
 import { describeIssues } from "../service/zod-issues.js";
+import { portalOrderSchema } from "./portal.js";
 
 const phone = z
   .number()
@@ -69,6 +70,8 @@ export const accountSchema = z.strictObject({
   providers: z.array(providerSchema).superRefine(unique((p) => p.ID, "provider ID")),
   unportable: z.array(unportableSchema).default([]),
   portability: portabilitySchema.default({ notPortable: [] }),
+  /** Orders placed in the web portal, placed in this order when the sandbox starts. */
+  orders: z.array(portalOrderSchema).default([]),
 });
 
 export type SandboxAccount = z.infer<typeof accountSchema>;

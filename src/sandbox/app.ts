@@ -16,7 +16,9 @@ import type { Ledger } from "./ledger.js";
 import { orderListJson } from "./order-list.js";
 import { npaNxxText } from "./portability.js";
 import type { Route } from "./routes.js";
-import { matchRoute } from "./routes.js";
+import { matchRoute, SANDBOX_PATHS } from "./routes.js";
+import { portalOrderSchema } from "./portal.js";
+import { describeIssues } from "../service/zod-issues.js";
 import { checkBody } from "./validate.js";
 
 export interface SandboxContext {
@@ -25,6 +27,8 @@ export interface SandboxContext {
   readonly faults: FaultInjector;
   readonly credentials: Credentials;
   readonly clock: SandboxClock;
+  /** `--order-list-down`: the order list answers 500, as a service whose dashboard is down. */
+  readonly orderList: { down: boolean };
 }
 
 /** A POST as received, for RunningSandbox.received(): the parsed body, or the raw text when it is not JSON. */
@@ -48,7 +52,7 @@ export function answer(ctx: SandboxContext, req: IncomingMessage, pathname: stri
       body: text,
     };
   }
-  if (route.kind !== "requests" && route.kind !== "clock" && !authorized(req, ctx.credentials)) {
+  if (!pathname.startsWith(SANDBOX_PATHS) && !authorized(req, ctx.credentials)) {
     return {
       answer: exception(401, "Unauthorized", "the user name or password is incorrect", UNAUTHORIZED_HEADERS),
       body: text,
@@ -57,10 +61,11 @@ export function answer(ctx: SandboxContext, req: IncomingMessage, pathname: stri
   if (route.kind === "operation") return post(ctx, req, route, text);
   if (route.kind === "npanxx-check") return { answer: checkNpaNxx(ctx, req, text), body: parseOrRaw(text) };
   if (route.kind === "clock") return { answer: clock(ctx, req, text), body: undefined };
+  if (route.kind === "portal-order") return { answer: portalOrder(ctx, req, text), body: parseOrRaw(text) };
   return { answer: get(ctx, route, new URL(req.url ?? "/", "http://sandbox").searchParams), body: undefined };
 }
 
-function get(ctx: SandboxContext, route: Exclude<Route, { kind: "operation" | "npanxx-check" | "clock" }>, query: URLSearchParams): Answer {
+function get(ctx: SandboxContext, route: Exclude<Route, { kind: "operation" | "npanxx-check" | "clock" | "portal-order" }>, query: URLSearchParams): Answer {
   switch (route.kind) {
     case "requests":
       return requestsPage(ctx.ledger.list(), query);
@@ -79,6 +84,7 @@ function get(ctx: SandboxContext, route: Exclude<Route, { kind: "operation" | "n
     case "npanxx":
       return { status: 200, body: ctx.ledger.portability.list };
     case "order-list":
+      if (ctx.orderList.down) return exception(500, "InternalServerError", "the port-in dashboard is unavailable");
       return { status: 200, body: orderListJson(ctx.ledger.held(), (order) => ctx.ledger.phase(order)) };
   }
 }
@@ -114,6 +120,20 @@ function clock(ctx: SandboxContext, req: IncomingMessage, text: string | null): 
     ctx.clock.advance(days);
   }
   return { status: 200, body: ctx.clock.describe() };
+}
+
+/**
+ * POST /_sandbox/orders {"numbers": [...], "status"?, "ticket"?}: an order placed in the web
+ * portal. Refused (409) as a POST would be when an order holds a number or it cannot be ported.
+ */
+function portalOrder(ctx: SandboxContext, req: IncomingMessage, text: string | null): Answer {
+  const parsed = jsonBody(req, text);
+  if ("answer" in parsed) return parsed.answer;
+  const order = portalOrderSchema.safeParse(parsed.value);
+  if (!order.success) return exception(400, "BadRequest", `give {"numbers": ["4165550301", "4165550100-0199"], "status"?: "SUBMITTED"}: ${describeIssues(order.error)}`);
+  const placed = ctx.ledger.place(order.data);
+  if ("refusals" in placed) return exception(409, "Conflict", placed.refusals.join("; "));
+  return { status: 200, body: { TicketMask: placed.ticket } };
 }
 
 /** A POST's JSON body, or the answer refusing it (413, 415, 400), as for a port-in. */

@@ -6,8 +6,10 @@
 import type { OperationId } from "../catalog/operations.js";
 import type { SandboxAccount } from "./account.js";
 import { kept } from "./keep.js";
+import { CLOSED_PHASES } from "./carrier.js";
 import type { Carrier, Order, Phase, PortInStatusJson } from "./carrier.js";
 import type { SandboxClock } from "./clock.js";
+import type { PortalOrder } from "./portal.js";
 import { Portability, npaNxxText } from "./portability.js";
 
 export type { PortInStatusJson } from "./carrier.js";
@@ -66,6 +68,7 @@ export class Ledger {
   private readonly ordersOf = new Map<string, HeldOrder[]>();
   private readonly unportable: ReadonlyMap<string, string>;
   private readonly now: () => number;
+  private portalCount = 0;
 
   constructor(
     account: SandboxAccount,
@@ -80,8 +83,8 @@ export class Ledger {
     return this.ordersOf.get(number)?.at(-1);
   }
 
-  private hold(order: Omit<HeldOrder, "orderId" | "placedAt">): HeldOrder {
-    const held: HeldOrder = { ...order, orderId: ORDER_ID_BASE + this.orders.size + 1, placedAt: this.now() };
+  private hold(order: Omit<HeldOrder, "orderId" | "placedAt">, placedAt = this.now()): HeldOrder {
+    const held: HeldOrder = { ...order, orderId: ORDER_ID_BASE + this.orders.size + 1, placedAt };
     this.orders.set(held.ticket, held);
     for (const n of held.numbers) this.ordersOf.set(n, [...(this.ordersOf.get(n) ?? []), held]);
     return held;
@@ -103,13 +106,19 @@ export class Ledger {
       const reason = this.unportable.get(n);
       if (reason !== undefined) return [`${n} is not portable: ${reason}`];
       if (!this.portability.isPortable(n)) return [`${n} is not portable: the service does not port in NPA-NXX ${npaNxxText(n)}`];
-      const earlier = this.latest(n);
-      // A rejected or cancelled order frees its numbers for a new one; a live or completed one holds them.
-      const phase = earlier ? this.life.carrier.phase(earlier) : "REJECTED";
-      if (earlier && phase === "COMPLETED") return [`${n} was already ported in (ticket ${earlier.ticket})`];
-      if (earlier && phase !== "REJECTED" && phase !== "CANCELLED") return [`${n} already has a pending port-in (ticket ${earlier.ticket})`];
-      return [];
+      return this.holding(n);
     });
+  }
+
+  /** Why an order already holds this number; empty when none does. */
+  private holding(n: string): string[] {
+    const earlier = this.latest(n);
+    if (!earlier) return [];
+    // A rejected or cancelled order frees its numbers for a new one; a live or completed one holds them.
+    const phase = this.life.carrier.phase(earlier);
+    if (phase === "COMPLETED") return [`${n} was already ported in (ticket ${earlier.ticket})`];
+    if (CLOSED_PHASES.has(phase)) return [];
+    return [`${n} already has a pending port-in (ticket ${earlier.ticket})`];
   }
 
   accept(operation: OperationId, path: string, numbers: readonly string[], body: Record<string, unknown>): AcceptedRequest {
@@ -119,6 +128,35 @@ export class Ledger {
     const fate = this.life.carrier.fate(numbers, body, (n) => this.latest(n));
     this.hold({ ticket: request.ticket, numbers: request.numbers, body, acceptedDay: this.life.clock.today(), fate, service: operation, parent: parentOf(body) });
     return request;
+  }
+
+  /**
+   * Places an order as the web portal would (`before`: one the account held when the sandbox started): refused, as a POST would be, for numbers an
+   * order already holds; its ticket given or `PI-P00001`, …. Portability is the carriers'
+   * to judge later: a portal order may hold a number a POST could not.
+   */
+  place(order: PortalOrder, { before = false } = {}): { ticket: string } | { refusals: string[] } {
+    if (order.ticket !== undefined && this.orders.has(order.ticket)) return { refusals: [`ticket ${order.ticket} is already an order's`] };
+    const refusals = order.numbers.flatMap((n) => this.holding(n));
+    if (refusals.length > 0) return { refusals };
+    let ticket = order.ticket;
+    for (let n = this.portalCount + 1; ticket === undefined || this.orders.has(ticket); n++) ticket = `PI-P${String(n).padStart(5, "0")}`;
+    this.portalCount += 1;
+    this.hold(
+      {
+        ticket,
+        numbers: order.numbers,
+        body: {},
+        acceptedDay: this.life.clock.today(),
+        fate: { kind: "port" },
+        placedAs: order.status,
+        service: "portal",
+        parent: "",
+      },
+      // Placed before the sandbox started: long enough ago for any status lag.
+      before ? 0 : this.now(),
+    );
+    return { ticket };
   }
 
   list(): readonly AcceptedRequest[] {

@@ -20,13 +20,21 @@ export type Route =
   | { readonly kind: "order-list"; readonly method: "GET" }
   | { readonly kind: "npanxx-check"; readonly method: "POST" }
   /** GET reads the sandbox's calendar, POST advances it; no credentials, like REQUESTS_PATH. */
-  | { readonly kind: "clock"; readonly method: "GET" | "POST" };
+  | { readonly kind: "clock"; readonly method: "GET" | "POST" }
+  /** Places an order as the web portal would; no credentials, like CLOCK_PATH. */
+  | { readonly kind: "portal-order"; readonly method: "POST" };
+
+/** Where the sandbox's own routes live; none of them needs credentials. */
+export const SANDBOX_PATHS = "/_sandbox/";
 
 /** The sandbox's own inspection route; it needs no credentials. */
 export const REQUESTS_PATH = "/_sandbox/requests";
 
 /** The sandbox's calendar (sandbox/clock.ts). */
 export const CLOCK_PATH = "/_sandbox/clock";
+
+/** Orders placed in the web portal (sandbox/portal.ts). */
+export const PORTAL_ORDERS_PATH = "/_sandbox/orders";
 
 const STATUS_MARK = "\u0000";
 const [STATUS_PREFIX = "", STATUS_SUFFIX = ""] = portInStatusPath(STATUS_MARK).split(STATUS_MARK);
@@ -43,6 +51,7 @@ function segment(pathname: string, prefix: string, suffix: string): string | nul
 export function matchRoute(pathname: string): Route | null {
   if (pathname === REQUESTS_PATH) return { kind: "requests", method: "GET" };
   if (pathname === CLOCK_PATH) return { kind: "clock", method: "POST" };
+  if (pathname === PORTAL_ORDERS_PATH) return { kind: "portal-order", method: "POST" };
   if (pathname === NPANXX_PATH) return { kind: "npanxx", method: "GET" };
   if (pathname === ORDER_LIST_PATH) return { kind: "order-list", method: "GET" };
   if (pathname === NPANXX_CHECK_PATH) return { kind: "npanxx-check", method: "POST" };

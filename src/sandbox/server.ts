@@ -19,7 +19,8 @@ import { kept } from "./keep.js";
 import { Ledger } from "./ledger.js";
 import type { AcceptedRequest } from "./ledger.js";
 import { mulberry32 } from "./prng.js";
-import { CLOCK_PATH } from "./routes.js";
+import { SANDBOX_PATHS } from "./routes.js";
+import type { SandboxAccount } from "./account.js";
 
 export type { AcceptedRequest, OperationId };
 
@@ -54,6 +55,10 @@ export interface SandboxOptions {
   daySeconds?: number;
   /** YYYY-MM-DD of the sandbox's first day. Default today (UTC). */
   startDate?: string;
+  /** The order list answers 500 (`--order-list-down`). Default false. */
+  orderListDown?: boolean;
+  /** Real seconds an accepted order stays out of PortInStatus while the order list shows it (`--status-lag`). Default 0. */
+  statusLagSeconds?: number;
   /** Called with one line per answered request; never with credentials. */
   log?: (line: string) => void;
 }
@@ -74,7 +79,7 @@ export interface RunningSandbox {
   seed: number;
   close(): Promise<void>;
   accepted(): readonly AcceptedRequest[];
-  /** Every POST received, accepted or not, in order of answer. */
+  /** Every POST received but the sandbox's own (/_sandbox/…), accepted or not, in order of answer. */
   received(): readonly ReceivedPost[];
   /** Changes the fault rates from the next POST on, e.g. for a service that recovers between runs. */
   setFaults(rates: { failRate: number; throttleRate: number }): void;
@@ -82,6 +87,8 @@ export interface RunningSandbox {
   advanceDays(days: number): void;
   /** Changes the share of orders the carriers reject, from the next order accepted on. */
   setRejectRate(rate: number): void;
+  /** Takes the order list down (it answers 500) or brings it back. */
+  setOrderListDown(down: boolean): void;
   /** Every request answered, in order: method, path and status (the sandbox's own routes included). */
   served(): readonly ServedRequest[];
 }
@@ -111,7 +118,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     rejectRate: options.rejectRate ?? DEFAULT_REJECT_RATE,
     providers: new Map(account.providers.map((p) => [p.ID, p.Name])),
   });
-  const ctx: SandboxContext = { account, ledger: new Ledger(account, { clock, carrier }), faults, credentials: { user, password }, clock };
+  const ledger = new Ledger(account, { clock, carrier, statusLagMs: (options.statusLagSeconds ?? 0) * 1000 });
+  placeAccountOrders(ledger, account, options.accountFile);
+  const orderList = { down: options.orderListDown ?? false };
+  const ctx: SandboxContext = { account, ledger, faults, credentials: { user, password }, clock, orderList };
   const received: ReceivedPost[] = [];
   const served: ServedRequest[] = [];
 
@@ -127,7 +137,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
     await sleep(latencyMs);
     // Kept without attachment bytes (keep.ts): a long session must not hold every upload.
-    if (isPost && pathname !== CLOCK_PATH) received.push({ path: pathname, status: result.answer.status, body: kept(result.body) });
+    if (isPost && !pathname.startsWith(SANDBOX_PATHS)) received.push({ path: pathname, status: result.answer.status, body: kept(result.body) });
     served.push({ method: req.method ?? "?", path: pathname, status: result.answer.status });
     options.log?.(describe(req.method ?? "?", pathname, result.answer));
     writeAnswer(res, result.answer);
@@ -165,6 +175,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     advanceDays: (days) => clock.advance(days),
     setRejectRate: (rate) => carrier.setRejectRate(rate),
     served: () => served,
+    setOrderListDown: (down) => {
+      orderList.down = down;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
@@ -172,6 +185,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         server.closeIdleConnections();
       }),
   };
+}
+
+/** The account file's portal orders, placed in the file's order; one the service would refuse makes the file invalid. */
+function placeAccountOrders(ledger: Ledger, account: SandboxAccount, file = "fixtures/sandbox-account.json"): void {
+  account.orders.forEach((order, i) => {
+    const placed = ledger.place(order, { before: true });
+    if ("refusals" in placed) throw new UsageError(`sandbox account file '${file}' is not valid: orders.${i}: ${placed.refusals.join("; ")}`);
+  });
 }
 
 /** Any odd constant: the carriers' PRNG is seeded apart from the faults' one. */

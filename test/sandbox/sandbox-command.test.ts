@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, test } from "vitest";
 import yargs from "yargs";
@@ -5,6 +8,7 @@ import type { CommandIO } from "../../src/io.js";
 import { sandboxCommand } from "../../src/commands/sandbox.js";
 import type { SandboxArgs } from "../../src/commands/sandbox.js";
 import { UsageError } from "../../src/errors.js";
+import { defaultAccountFile } from "../../src/sandbox/account.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
 
@@ -71,7 +75,7 @@ describe("portin sandbox", () => {
 
   test("defaults to port 4010 and the sandbox/sandbox credentials", async () => {
     const args = await parse([]);
-    expect(args).toMatchObject({ port: 4010, user: "sandbox", password: "sandbox", latency: 0, failRate: 0, throttleRate: 0, rejectRate: 0.2, daySeconds: 0 });
+    expect(args).toMatchObject({ port: 4010, user: "sandbox", password: "sandbox", latency: 0, failRate: 0, throttleRate: 0, rejectRate: 0.2, daySeconds: 0, orderListDown: false, statusLag: 0 });
     expect(args.seed).toBeUndefined();
   });
 
@@ -84,6 +88,7 @@ describe("portin sandbox", () => {
     [["--reject-rate", "2"], '--reject-rate takes a share from 0 to 1 (0.1 is one request in ten), not "2"'],
     [["--day-seconds", "-1"], '--day-seconds takes a whole number of seconds from 0 to 86400, not "-1"'],
     [["--start-date", "2026-02-30"], "--start-date '2026-02-30' is not a date: give YYYY-MM-DD, e.g. 2026-03-02"],
+    [["--status-lag", "soon"], '--status-lag takes a whole number of seconds from 0 to 86400, not "soon"'],
   ])("refuses %j up front: %s", async (argv, message) => {
     const h = harness();
     const run = sandboxCommand.run(await parse(argv), h.io);
@@ -99,6 +104,38 @@ describe("portin sandbox", () => {
     await expect(sandboxCommand.run(await parse(["--port", port]), h.io)).rejects.toThrow(
       `port ${port} on 127.0.0.1 is already in use: pass --port 0 for a free one, or another port`,
     );
+  });
+
+  test("serves the account file's portal orders, and says where to place more", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "portin-sandbox-command-"));
+    const account = join(dir, "account.json");
+    const fixture = JSON.parse(readFileSync(defaultAccountFile(), "utf8")) as Record<string, unknown>;
+    writeFileSync(account, JSON.stringify({ ...fixture, orders: [{ numbers: ["4165550301", "4165550100-0199"], ticket: "PI-P00001" }] }));
+    const h = harness();
+    const running = sandboxCommand.run(await parse(["--port", "0", "--account", account]), h.io);
+    const url = await h.firstLine();
+    const auth = `Basic ${Buffer.from("sandbox:sandbox").toString("base64")}`;
+    const status = await fetch(`${url}/v2/NumberPorts/Inbound/Numbers/4165550150/PortInStatus`, { headers: { Authorization: auth } });
+    expect(await status.json()).toMatchObject({ TicketId: "PI-P00001", Status: "SUBMITTED" });
+    const placed = await fetch(`${url}/_sandbox/orders`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"numbers": ["6475550400"]}' });
+    expect(await placed.json()).toEqual({ TicketMask: "PI-P00002" });
+    h.stop.abort("SIGINT");
+    await running;
+    expect(h.stderr()).toContain(`POST {"numbers": [...]} to ${url}/_sandbox/orders places an order as the web portal would`);
+  });
+
+  test("--order-list-down and --status-lag reach the sandbox: the list answers 500, and an order stays out of PortInStatus", async () => {
+    const h = harness();
+    const running = sandboxCommand.run(await parse(["--port", "0", "--order-list-down", "--status-lag", "3600"]), h.io);
+    const url = await h.firstLine();
+    const auth = `Basic ${Buffer.from("sandbox:sandbox").toString("base64")}`;
+    const list = await fetch(`${url}/v2/NumberPorts/Inbound/Dashboard/PortInInfo`, { headers: { Authorization: auth } });
+    expect([list.status, await list.json()]).toEqual([500, { ID: "InternalServerError", Message: "the port-in dashboard is unavailable" }]);
+    await fetch(`${url}/_sandbox/orders`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"numbers": ["6475550400"]}' });
+    const status = await fetch(`${url}/v2/NumberPorts/Inbound/Numbers/6475550400/PortInStatus`, { headers: { Authorization: auth } });
+    expect(status.status).toBe(404);
+    h.stop.abort("SIGINT");
+    await running;
   });
 
   test("stops at once when the signal was aborted before it was ready", async () => {
