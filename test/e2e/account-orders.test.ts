@@ -3,7 +3,7 @@
  * sheet, a lost journal and an order list that cannot be had never send an ordered number
  * twice, and never call it `rejected`.
  */
-import { copyFile, rm } from "node:fs/promises";
+import { copyFile, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.js";
@@ -116,5 +116,80 @@ describe("numbers an order on the account already holds", () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toContain("300 rows: 300 planned");
     expect(gets(s, served).list).toBe(0);
+  });
+});
+
+/** Places an order "in the web portal" of a running sandbox; returns its ticket. */
+async function portalOrder(s: RunningSandbox, order: { numbers: string[]; status?: string; ticket?: string }): Promise<string> {
+  const res = await fetch(`${s.url}/_sandbox/orders`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Authorization: `Basic ${Buffer.from(`${s.user}:${s.password}`).toString("base64")}` },
+    body: JSON.stringify(order),
+  });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { TicketMask: string }).TicketMask;
+}
+
+describe("orders placed in the web portal", () => {
+  it("are skipped, open or ported, while the sheet's new numbers and a cancelled order's are submitted", async () => {
+    const s = await startSandbox({ startDate: "2026-03-02", rejectRate: 0, seed: 9 });
+    cleanups.push(() => s.close());
+    const open = await portalOrder(s, { numbers: ["4165552000-2049"] });
+    const ported = await portalOrder(s, { numbers: ["4165552050"], status: "COMPLETED" });
+    await portalOrder(s, { numbers: ["4165552051"], status: "CANCELLED" });
+    const dir = await tempDir();
+    const sheet = await trunkSheetOf(dir, "acme.csv", numbers(100));
+
+    const run = await runCli(["submit", sheet, "--base-url", s.url, "--user", s.user, "--password", s.password]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("100 rows: 49 submitted, 51 skipped");
+    expect(postedNumbers(s).sort()).toEqual(numbers(49, 2051));
+    const rows = await readResults(join(dir, "acme.results.csv"));
+    expect(rows.slice(0, 50).every((r) => r.result_status === "skipped" && r.result_ticket === open)).toBe(true);
+    expect(rows[0]!.result_message).toBe(`already in open order ${open} placed outside this journal; not sent`);
+    expect(rows[50]).toMatchObject({ result_status: "skipped", result_ticket: ported, result_message: `already ported in ${ported}; not sent` });
+    expect(rows.slice(51).every((r) => r.result_status === "submitted")).toBe(true);
+  });
+
+  it("status with no journal reports their tickets, and records them in the journal", async () => {
+    const s = await startSandbox({ startDate: "2026-03-02", rejectRate: 0, seed: 9 });
+    cleanups.push(() => s.close());
+    const open = await portalOrder(s, { numbers: ["4165552000-2009"] });
+    const dir = await tempDir();
+    const sheet = await trunkSheetOf(dir, "acme.csv", numbers(12));
+
+    const run = await runCli(["status", sheet, "--base-url", s.url, "--user", s.user, "--password", s.password]);
+    expect(run.code).toBe(0);
+    const report = await readResults(join(dir, "acme.status.csv"));
+    expect(report.slice(0, 10).every((r) => r.status === "SUBMITTED" && r.status_ticket === open)).toBe(true);
+    expect(report.slice(10).map((r) => r.status)).toEqual(["not-submitted", "not-submitted"]);
+    // Recorded: a submit then sends only the two numbers no order holds, without asking the list's order again.
+    const served = s.served().length;
+    expect((await runCli(["submit", sheet, "--base-url", s.url, "--user", s.user, "--password", s.password])).code).toBe(0);
+    expect(postedNumbers(s)).toEqual(numbers(2, 2010));
+    expect(gets(s, served)).toEqual({ list: 1, status: 0 });
+  });
+});
+
+describe("a row edited after it was submitted", () => {
+  it("stays skipped, and says that its order holds the old values", async () => {
+    const s = await startSandbox({ startDate: "2026-03-02", rejectRate: 0, seed: 9 });
+    cleanups.push(() => s.close());
+    const dir = await tempDir();
+    const sheet = await trunkSheetOf(dir, "acme.csv", numbers(3));
+    const flags = ["--base-url", s.url, "--user", s.user, "--password", s.password];
+    expect((await runCli(["submit", sheet, ...flags])).code).toBe(0);
+    const text = await readFile(sheet, "utf8");
+    await writeFile(sheet, text.replace(/\n(416-555-2001,[^\n]*?)Acme Plumbing/, "\n$1Acme Plumbing Ltd"));
+    const posts = s.received().length;
+
+    expect((await runCli(["submit", sheet, ...flags])).code).toBe(0);
+    expect(s.received().length).toBe(posts);
+    const rows = await readResults(join(dir, "acme.results.csv"));
+    expect(rows.map((r) => [r.result_status, r.result_message])).toEqual([
+      ["skipped", "submitted by an earlier run; not sent again"],
+      ["skipped", "row changed since it was submitted in PI-000001; that order holds the old values"],
+      ["skipped", "submitted by an earlier run; not sent again"],
+    ]);
   });
 });
