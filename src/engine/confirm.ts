@@ -14,7 +14,7 @@ export type Confirmation =
   /** 200: the port-in exists, so an earlier request was accepted. */
   | { readonly kind: "present"; readonly ticket: string; readonly status: string }
   /** 404: no port-in for the number; or one that ended (`status` says how), so a new request is no duplicate. */
-  | { readonly kind: "absent"; readonly status?: string }
+  | { readonly kind: "absent"; readonly status?: string; readonly ticket?: string }
   /** The check itself failed (5xx, timeout, a bad answer) or was never made (interrupted). */
   | { readonly kind: "unchecked"; readonly reason: string };
 
@@ -73,7 +73,7 @@ export async function confirmNumbers(requests: readonly (readonly string[])[], o
     } else if (portInPhase(answer.status.status) === "ended") {
       // A port-in the service rejected or that was cancelled is no longer pending: it must not
       // make the number `skipped` for good (catalog/account.ts portInPhase).
-      confirmations.set(number, { kind: "absent", status: answer.status.status });
+      confirmations.set(number, { kind: "absent", status: answer.status.status, ticket: answer.status.ticketId });
     } else {
       confirmations.set(number, { kind: "present", ticket: answer.status.ticketId, status: answer.status.status });
       // Appended in one turn, they share one write and one fsync (journal/group-commit.ts).

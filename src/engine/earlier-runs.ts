@@ -53,6 +53,17 @@ export async function reviewEarlierRuns(prior: PriorState | null, rows: Iterable
   };
 }
 
+/**
+ * What PortInStatus showed of an unsure number that has no live order. When the only order
+ * it shows is the one the number was sent again after, that is no news: the resend never
+ * took (docs/contract.md §5), and `status` says the same (learn-status.ts).
+ */
+export function absentText(confirmation: { readonly status?: string; readonly ticket?: string }, after: string | undefined): string {
+  if (confirmation.status === undefined) return "PortInStatus finds no port-in for it";
+  if (after !== undefined && confirmation.ticket === after) return `the service shows only ticket ${after}, which ended as ${confirmation.status} before it was sent again, and no newer port-in`;
+  return `PortInStatus says ${confirmation.status}`;
+}
+
 /** "ticket PI-000003 was rejected: <reason>", or "ticket … ended as CANCELLED: …" for another end. */
 function endedText(order: EndedOrder): string {
   const how = /^rejected$/i.test(order.status) ? "was rejected" : `ended as ${order.status}`;
@@ -134,13 +145,7 @@ function settleRow(
       };
     case "absent":
       if (options.retryUnknown) return null;
-      return {
-        ...base,
-        status: "unknown",
-        ticket: "",
-        next: "retry-unknown",
-        message: `${earlier}; ${confirmation.status ? `PortInStatus says ${confirmation.status}` : "PortInStatus finds no port-in for it"}: re-run with --retry-unknown to send it again`,
-      };
+      return { ...base, status: "unknown", ticket: "", next: "retry-unknown", message: `${earlier}; ${absentText(confirmation, prior.unknown.get(row.number)?.after ?? prior.pending.get(row.number)?.after)}: re-run with --retry-unknown to send it again` };
     case "unchecked":
       // Never resent on a guess, --retry-unknown or not: the service may have it.
       return {

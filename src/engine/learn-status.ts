@@ -14,6 +14,7 @@ import type { OrderStatus } from "../results/order-status.js";
 import type { ServiceClient } from "../service/client.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
 import type { AccountHold } from "./account-orders.js";
+import { absentText } from "./earlier-runs.js";
 import { askByNumber, StatusAsker } from "./status-checks.js";
 import type { Asked } from "./status-checks.js";
 
@@ -48,7 +49,7 @@ export interface Learned {
 type Source =
   | { readonly kind: "ticket"; readonly ticket: string }
   /** Asked by number: submitted without a ticket, or unsure (an intent without outcome, or `unknown`). */
-  | { readonly kind: "number"; readonly unsure: boolean }
+  | { readonly kind: "number"; readonly unsure: boolean; readonly after?: string }
   /** An order an earlier `status` learned had ended: over for good, so not asked again. */
   | { readonly kind: "ended"; readonly order: EndedOrder; readonly fingerprint: string }
   | { readonly kind: "none"; readonly why: string };
@@ -111,7 +112,7 @@ export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorSta
       case "ticket":
         return fromAnswer(byTicket.get(source.ticket), { ticket: source.ticket, unsure: false, known: knownFor(row.number, source.ticket) });
       case "number":
-        return fromAnswer(byNumber.get(row.number), { ticket: "", unsure: source.unsure, known: knownFor(row.number, "") });
+        return resentAfterEnd(byNumber.get(row.number), source.after) ?? fromAnswer(byNumber.get(row.number), { ticket: "", unsure: source.unsure, known: knownFor(row.number, "") });
     }
   };
   return { statusOf, requests: asker.asked };
@@ -123,7 +124,8 @@ function sourceOf(number: string, prior: PriorState | null, hold: AccountHold | 
   // An order on the account holds it, whoever placed it (docs/contract.md §5).
   if (hold !== undefined) return hold.ticket === "" ? { kind: "number", unsure: false } : { kind: "ticket", ticket: hold.ticket };
   if (prior === null) return { kind: "none", why: noJournal };
-  if (prior.pending.has(number) || prior.unknown.has(number)) return { kind: "number", unsure: true };
+  const unsure = prior.pending.get(number) ?? prior.unknown.get(number);
+  if (unsure !== undefined) return { kind: "number", unsure: true, ...(unsure.after === undefined ? {} : { after: unsure.after }) };
   const rejected = prior.rejected.get(number);
   if (rejected?.order) return { kind: "ended", order: rejected.order, fingerprint: rejected.fingerprint };
   if (rejected) return { kind: "none", why: `never submitted: the service rejected it (${rejected.message}); fix the row and run portin submit` };
@@ -207,7 +209,10 @@ async function recordEnded(
     }
   }
   for (const [number, answer] of byNumber) {
-    if (answer.kind === "found" && portInPhase(answer.status.status) === "ended" && answer.status.ticketId !== "") add(answer.status, [number]);
+    if (answer.kind !== "found" || portInPhase(answer.status.status) !== "ended" || answer.status.ticketId === "") continue;
+    // The order a number was sent again after is old news: recording it again would undo the resend.
+    const after = prior.pending.get(number)?.after ?? prior.unknown.get(number)?.after;
+    if (answer.status.ticketId !== after) add(answer.status, [number]);
   }
   if (orders.size === 0) return;
 
@@ -254,6 +259,23 @@ function fromEnded(order: EndedOrder, fingerprint: string, row: CheckedRow): Ord
     rejectDetails: order.details,
     checkedAt: order.at,
     message: `ticket ${order.ticket} ended as ${order.status} without porting${order.reason ? `: ${order.reason}` : ""}; ${next}`,
+  };
+}
+
+/**
+ * A number sent again after its order ended, the outcome never learned, for which the service
+ * still shows only that ended order: the resend never took. Said as submit says it
+ * (earlier-runs.ts absentText), never as news of the old order.
+ */
+function resentAfterEnd(answer: Asked | undefined, after: string | undefined): OrderStatus | null {
+  if (after === undefined || answer?.kind !== "found" || answer.status.ticketId !== after || portInPhase(answer.status.status) !== "ended") return null;
+  const what = absentText({ status: answer.status.status, ticket: answer.status.ticketId }, after);
+  return {
+    ...NONE,
+    status: OWN_STATUS["not-found"],
+    state: "not-found",
+    checkedAt: answer.at,
+    message: `an earlier run sent this number again without learning the outcome; ${what}: portin submit --retry-unknown sends it again`,
   };
 }
 

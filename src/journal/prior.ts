@@ -11,9 +11,9 @@ export interface PriorState {
    */
   readonly submitted: ReadonlyMap<string, Submitted>;
   /** Numbers whose request has an intent but no outcome: it may have reached the service. */
-  readonly pending: ReadonlyMap<string, { readonly requestId: string } & Sent>;
+  readonly pending: ReadonlyMap<string, { readonly requestId: string } & Sent & Resent>;
   /** Numbers an earlier run recorded as `unknown` (500, 502, 504, timeout, cut connection) and not since resolved. */
-  readonly unknown: ReadonlyMap<string, { readonly requestId: string; readonly message: string } & Sent>;
+  readonly unknown: ReadonlyMap<string, { readonly requestId: string; readonly message: string } & Sent & Resent>;
   /**
    * Numbers whose latest request was rejected for them, or whose order `status` learned
    * ended without porting: resent only once their row changed, or with --retry-rejected.
@@ -41,6 +41,14 @@ export interface KnownStatus {
 
 /** A number the service holds in an order, by this journal's runs or, `outside`, placed outside it. */
 export type Submitted = { readonly ticket: string; readonly requestId: string; readonly outside?: true } & Sent;
+
+/**
+ * For a number sent again after its order ended: that order's ticket. A PortInStatus that
+ * still shows only that order says the resend never took, not that the order is news.
+ */
+interface Resent {
+  readonly after?: string;
+}
 
 /** What the intent that last carried a number says of its row. */
 interface Sent {
@@ -72,12 +80,18 @@ export interface EndedOrder {
 
 type NumberState =
   | ({ readonly kind: "submitted" } & Submitted)
-  | ({ readonly kind: "pending"; readonly requestId: string } & Sent)
-  | ({ readonly kind: "unknown"; readonly requestId: string; readonly message: string } & Sent)
+  | ({ readonly kind: "pending"; readonly requestId: string } & Sent & Resent)
+  | ({ readonly kind: "unknown"; readonly requestId: string; readonly message: string } & Sent & Resent)
   | ({ readonly kind: "rejected" } & EarlierRejection);
 
 /** `fingerprint` only when known: most journals hold millions of states. */
 const sent = (fingerprint: string | undefined): Sent => (fingerprint === undefined ? {} : { fingerprint });
+
+/** The ended order a number is being sent again after, carried from state to state until it is submitted. */
+function resentAfter(state: NumberState | undefined): Resent {
+  if (state?.kind === "rejected") return state.order === undefined ? {} : { after: state.order.ticket };
+  return state?.kind === "pending" || state?.kind === "unknown" ? (state.after === undefined ? {} : { after: state.after }) : {};
+}
 
 /**
  * Later records win, with one exception: a number once submitted stays submitted (a later
@@ -98,7 +112,9 @@ export function derivePriorState(records: Iterable<JournalRecord>): PriorState {
       const fingerprints = record.fingerprints?.length === record.numbers.length ? record.fingerprints : undefined;
       if (fingerprints) fingerprintsByRequest.set(record.requestId, fingerprints);
       record.numbers.forEach((number, i) => {
-        if (states.get(number)?.kind !== "submitted") states.set(number, { kind: "pending", requestId: record.requestId, ...sent(fingerprints?.[i]) });
+        const current = states.get(number);
+        if (current?.kind === "submitted") return;
+        states.set(number, { kind: "pending", requestId: record.requestId, ...sent(fingerprints?.[i]), ...resentAfter(current) });
       });
     } else if (record.type === "outcome") {
       const { requestId } = record;
@@ -113,7 +129,7 @@ export function derivePriorState(records: Iterable<JournalRecord>): PriorState {
         if (current === undefined || current.kind === "submitted" || current.requestId !== requestId) continue;
         const rejection = record.status === "rejected" ? record.rejected?.find((entry) => entry.number === number) : undefined;
         if (record.status === "unknown") {
-          states.set(number, { kind: "unknown", requestId, message: record.message ?? "", ...sent(fingerprints?.[i]) });
+          states.set(number, { kind: "unknown", requestId, message: record.message ?? "", ...sent(fingerprints?.[i]), ...resentAfter(current) });
         } else if (rejection !== undefined) {
           states.set(number, { kind: "rejected", requestId, message: rejection.message, httpStatus: record.httpStatus ?? null, fingerprint: rejection.fingerprint });
         } else {
@@ -145,15 +161,15 @@ export function derivePriorState(records: Iterable<JournalRecord>): PriorState {
   }
 
   const submitted = new Map<string, Submitted>();
-  const pending = new Map<string, { requestId: string } & Sent>();
-  const unknown = new Map<string, { requestId: string; message: string } & Sent>();
+  const pending = new Map<string, { requestId: string } & Sent & Resent>();
+  const unknown = new Map<string, { requestId: string; message: string } & Sent & Resent>();
   const rejected = new Map<string, EarlierRejection>();
   for (const [number, state] of states) {
     if (state.kind === "submitted") {
       submitted.set(number, { ticket: state.ticket, requestId: state.requestId, ...(state.outside ? { outside: true as const } : {}), ...sent(state.fingerprint) });
     }
-    else if (state.kind === "pending") pending.set(number, { requestId: state.requestId, ...sent(state.fingerprint) });
-    else if (state.kind === "unknown") unknown.set(number, { requestId: state.requestId, message: state.message, ...sent(state.fingerprint) });
+    else if (state.kind === "pending") pending.set(number, { requestId: state.requestId, ...sent(state.fingerprint), ...resentAfter(state) });
+    else if (state.kind === "unknown") unknown.set(number, { requestId: state.requestId, message: state.message, ...sent(state.fingerprint), ...resentAfter(state) });
     else {
       const { requestId, message, httpStatus, fingerprint, order } = state;
       rejected.set(number, { requestId, message, httpStatus, fingerprint, ...(order === undefined ? {} : { order }) });

@@ -193,3 +193,42 @@ describe("a row edited after it was submitted", () => {
     ]);
   });
 });
+
+describe("a fixed row whose resend was answered 500", () => {
+  it("is unknown in submit and in status alike, never news of the order that ended before it", async () => {
+    const s = await startSandbox({ startDate: "2026-03-02", rejectRate: 1, seed: 9 });
+    cleanups.push(() => s.close());
+    const proxy = await faultyProxy(s);
+    cleanups.push(() => proxy.close());
+    const dir = await tempDir();
+    const sheet = await trunkSheetOf(dir, "acme.csv", numbers(2));
+    expect((await runCli(["submit", sheet, ...through(proxy, s)])).code).toBe(0);
+    s.setRejectRate(0);
+    s.advanceDays(1);
+    expect((await runCli(["status", sheet, ...through(proxy, s)])).code).toBe(1);
+    // The user fixes the row; its resend reaches nothing and is answered 500.
+    await writeFile(sheet, (await readFile(sheet, "utf8")).replaceAll("Acme Plumbing", "Acme Plumbing Ltd"));
+    proxy.rule = (method, path) => (method === "POST" && path.includes("/NumberPorts/Inbound/") ? "fail" : "forward");
+    expect((await runCli(["submit", sheet, "--retries", "0", ...through(proxy, s)])).code).toBe(1);
+    proxy.rule = () => "forward";
+
+    const shows = "the service shows only ticket PI-000001, which ended as REJECTED before it was sent again, and no newer port-in";
+    const submit = await runCli(["submit", sheet, ...through(proxy, s)]);
+    expect(submit.code).toBe(1);
+    for (const row of await readResults(join(dir, "acme.results.csv"))) {
+      expect(row.result_status).toBe("unknown");
+      expect(row.result_message).toContain(`; ${shows}: re-run with --retry-unknown to send it again`);
+    }
+    const status = await runCli(["status", sheet, ...through(proxy, s)]);
+    expect(status.code).toBe(1);
+    for (const row of await readResults(join(dir, "acme.status.csv"))) {
+      expect(row).toMatchObject({ status: "not-found", status_ticket: "" });
+      expect(row.status_message).toBe(`an earlier run sent this number again without learning the outcome; ${shows}: portin submit --retry-unknown sends it again`);
+    }
+    // status changed nothing submit reads: it still says the same, and --retry-unknown sends the fixed rows once.
+    expect((await runCli(["submit", sheet, ...through(proxy, s)])).code).toBe(1);
+    const posts = s.received().length;
+    expect((await runCli(["submit", sheet, "--retry-unknown", ...through(proxy, s)])).code).toBe(0);
+    expect(postedNumbers(s, posts)).toEqual(numbers(2));
+  });
+});
