@@ -73,7 +73,14 @@ export function withConnectionOptions<T>(yargs: Argv<T>): Argv<T & ConnectionArg
  * Connects to --base-url with --user/--password, or, without --base-url, starts the
  * built-in sandbox on a free loopback port and says so on stderr.
  */
-export async function connect(args: ConnectionArgs, io: CommandIO, extra: { retries?: number; onRetry?: () => void } = {}): Promise<Connection> {
+export interface ConnectExtra {
+  retries?: number;
+  onRetry?: () => void;
+  /** Where the built-in sandbox keeps its orders between runs of one sheet (run-paths.ts sandboxOrdersPath); null or absent: nowhere. */
+  sandboxOrders?: string | null;
+}
+
+export async function connect(args: ConnectionArgs, io: CommandIO, extra: ConnectExtra = {}): Promise<Connection> {
   const retries = extra.retries ?? DEFAULT_RETRIES;
   const common = { timeoutMs: args.timeout, retries, userAgent: USER_AGENT, ...(extra.onRetry === undefined ? {} : { onRetry: extra.onRetry }) };
   if (args.baseUrl === "") throw new UsageError('--base-url is empty: give the service\'s URL, or leave the option out to use the built-in sandbox');
@@ -86,11 +93,23 @@ export async function connect(args: ConnectionArgs, io: CommandIO, extra: { retr
     }
     // Loaded only when used: a run against the real service never loads the simulator.
     const { startSandbox } = await import("../sandbox/server.js");
-    const sandbox = await startSandbox({ port: 0 });
+    const kept = extra.sandboxOrders ?? undefined;
+    const sandbox = await startSandbox({ port: 0, ...(kept === undefined ? {} : { keepOrdersIn: kept }) });
     io.stderr.write(`portin: no --base-url given: using the built-in sandbox at ${sandbox.url}; nothing real is ported\n`);
+    // Its orders outlive the run, so that status and a re-run see what an earlier run sent (docs/contract.md §2).
+    if (kept !== undefined) io.stderr.write(`portin: the built-in sandbox keeps its orders in ${kept}; delete it to start the sandbox afresh\n`);
+    const close = async (): Promise<void> => {
+      try {
+        await sandbox.close();
+      } catch (error) {
+        // The run's own outcome stands; only the sandbox's memory of it is lost.
+        if (!(error instanceof UsageError)) throw error;
+        io.stderr.write(`portin: ${error.message}\n`);
+      }
+    };
     try {
       const client = createClient({ ...common, baseUrl: sandbox.url, user: sandbox.user, password: sandbox.password, allowInsecureHttp: false });
-      return { client, baseUrl: sandbox.url, serviceName: BUILT_IN_SANDBOX, user: sandbox.user, sandbox: true, close: () => sandbox.close() };
+      return { client, baseUrl: sandbox.url, serviceName: BUILT_IN_SANDBOX, user: sandbox.user, sandbox: true, close };
     } catch (error) {
       await sandbox.close();
       throw error;

@@ -17,7 +17,7 @@ import { DEFAULT_RETRIES } from "../service/client.js";
 import { VERSION } from "../version.js";
 import type { PortinCommand } from "./command.js";
 import { connect, withConnectionOptions, type ConnectionArgs } from "./connection.js";
-import { resolveRunPaths } from "./run-paths.js";
+import { resolveRunPaths, sandboxOrdersPath } from "./run-paths.js";
 import { openCommandSheet, withSheetOptions } from "./sheet-input.js";
 import type { CommandSheet } from "./sheet-input.js";
 import { noticeSheet } from "./sheet-notices.js";
@@ -142,7 +142,7 @@ async function run(command: "submit" | "plan", args: PortInArgs, io: CommandIO):
 async function runOn({ sheet, defaults }: CommandSheet, command: "submit" | "plan", args: PortInArgs, io: CommandIO): Promise<CommandResult> {
   noticeSheet(sheet.layout, io);
   const progress = new RunProgress();
-  const connection = await connect(args, io, { retries: args.retries, onRetry: () => void progress.retried++ });
+  const connection = await connect(args, io, { retries: args.retries, onRetry: () => void progress.retried++, sandboxOrders: sandboxOrdersPath(args.input) });
   let display: ProgressDisplay | null = null;
   try {
     const paths = await resolveRunPaths(args, command, connection.sandbox, io);

@@ -34,6 +34,15 @@ export async function resolveRunPaths(args: RunPathArgs, command: "submit" | "pl
   return { results, defaults, state };
 }
 
+/**
+ * Where the built-in sandbox keeps its orders between runs of this sheet (docs/contract.md §2):
+ * `<input without .csv>.sandbox.orders.json`, sandbox-named like its results; none for
+ * standard input, which has no place to keep them.
+ */
+export function sandboxOrdersPath(input: string): string | null {
+  return input === "-" ? null : besideInput(input, ".sandbox.orders.json");
+}
+
 /** `--defaults`, or the defaults file beside the sheet; null for none. */
 export function defaultsPath(args: Pick<RunPathArgs, "input" | "defaults">): string | null {
   return args.defaults ?? defaultsBeside(args.input);

@@ -16,7 +16,7 @@ import { VERSION } from "../version.js";
 import type { PortinCommand } from "./command.js";
 import { connect, withConnectionOptions } from "./connection.js";
 import type { ConnectionArgs } from "./connection.js";
-import { resolveStatusPaths } from "./run-paths.js";
+import { resolveStatusPaths, sandboxOrdersPath } from "./run-paths.js";
 import { openCommandSheet, withSheetOptions } from "./sheet-input.js";
 import type { CommandSheet } from "./sheet-input.js";
 import { MAX_CONCURRENCY, MAX_RETRIES, dashMeansStdio, nonEmptyPath, wholeNumber } from "./values.js";
@@ -89,7 +89,7 @@ async function run(args: StatusArgs, io: CommandIO): Promise<CommandResult> {
 }
 
 async function runOn({ sheet, defaults }: CommandSheet, args: StatusArgs, io: CommandIO): Promise<CommandResult> {
-  const connection = await connect(args, io, { retries: args.retries });
+  const connection = await connect(args, io, { retries: args.retries, sandboxOrders: sandboxOrdersPath(args.input) });
   try {
     const paths = await resolveStatusPaths(args, connection.sandbox, io);
     const identity = { baseUrl: connection.serviceName, user: connection.user, version: VERSION };

@@ -116,6 +116,20 @@ export interface CarrierOptions {
   readonly providers: ReadonlyMap<number, string>;
 }
 
+/** The PortForm members the carrier reads: what an order must keep of its body to live on (saved-orders.ts). */
+const CARRIER_MEMBERS: readonly string[] = [
+  ...new Set([...REJECTIONS.map((r) => r.member), "CustomerAccountNumber", "CustomerName", "RequestedPortDate", "CurrentProvider", "CurrentReseller"]),
+];
+
+/**
+ * An order's body as the carrier sees it: its PortForm's members the carrier reads, and
+ * nothing else, so that what is kept of an order holds no item's passwords or attachments.
+ */
+export function carrierView(body: Record<string, unknown>): Record<string, unknown> {
+  const form = portFormOf(body);
+  return { PortForm: Object.fromEntries(CARRIER_MEMBERS.filter((m) => form[m] !== undefined).map((m) => [m, form[m]])) };
+}
+
 function portFormOf(body: Record<string, unknown>): Record<string, unknown> {
   const form = body["PortForm"];
   return form !== null && typeof form === "object" ? (form as Record<string, unknown>) : {};

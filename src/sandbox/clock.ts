@@ -25,6 +25,12 @@ export interface ClockOptions {
   readonly daySeconds?: number;
   /** Real time in ms; tests pass their own. */
   readonly now?: () => number;
+  /**
+   * Days pass with the real calendar from `startDate` on, as for the built-in sandbox that
+   * keeps its orders between runs (docs/contract.md §2): a sheet submitted yesterday has a
+   * carrier's answer today. `daySeconds` is then not used.
+   */
+  readonly followsCalendar?: boolean;
 }
 
 export class SandboxClock {
@@ -33,16 +39,19 @@ export class SandboxClock {
   private readonly startedAt: number;
   private readonly now: () => number;
   private advanced = 0;
+  private readonly followsCalendar: boolean;
 
   constructor(options: ClockOptions = {}) {
     this.now = options.now ?? Date.now;
     this.daySeconds = options.daySeconds ?? 0;
     this.startedAt = this.now();
     this.start = options.startDate === undefined ? Math.floor(this.startedAt / MS_PER_DAY) * MS_PER_DAY : parseStartDate(options.startDate);
+    this.followsCalendar = options.followsCalendar ?? false;
   }
 
   /** Whole sandbox days since day 0. */
   today(): number {
+    if (this.followsCalendar) return Math.floor((this.now() - this.start) / MS_PER_DAY) + this.advanced;
     const passed = this.daySeconds > 0 ? Math.floor((this.now() - this.startedAt) / (this.daySeconds * 1000)) : 0;
     return passed + this.advanced;
   }

@@ -6,7 +6,7 @@
 import type { OperationId } from "../catalog/operations.js";
 import type { SandboxAccount } from "./account.js";
 import { kept } from "./keep.js";
-import { CLOSED_PHASES } from "./carrier.js";
+import { carrierView, CLOSED_PHASES } from "./carrier.js";
 import type { Carrier, Order, Phase, PortInStatusJson } from "./carrier.js";
 import type { SandboxClock } from "./clock.js";
 import type { PortalOrder } from "./portal.js";
@@ -56,6 +56,14 @@ export interface HeldOrder extends Order {
   readonly parent: string;
 }
 
+/** A ledger's orders and requests, as kept between runs. */
+export interface LedgerSnapshot {
+  readonly orders: readonly Omit<HeldOrder, "orderId" | "placedAt">[];
+  readonly portalCount: number;
+  /** Requests accepted over every run so far. */
+  readonly acceptedCount: number;
+}
+
 /** Order IDs in the order list look like the service's (51234), and are not the tickets' numbers. */
 export const ORDER_ID_BASE = 50_000;
 
@@ -69,6 +77,8 @@ export class Ledger {
   private readonly unportable: ReadonlyMap<string, string>;
   private readonly now: () => number;
   private portalCount = 0;
+  /** Requests an earlier run accepted (restore()): this run's tickets follow theirs. */
+  private earlierRequests = 0;
 
   constructor(
     account: SandboxAccount,
@@ -88,6 +98,39 @@ export class Ledger {
     this.orders.set(held.ticket, held);
     for (const n of held.numbers) this.ordersOf.set(n, [...(this.ordersOf.get(n) ?? []), held]);
     return held;
+  }
+
+  /**
+   * What the ledger holds, to be kept between runs (saved-orders.ts): each order with only
+   * what its carrier reads of its body, and how many requests were accepted, so that the
+   * tickets go on where they were; not the requests' bodies, which hold items' passwords.
+   */
+  snapshot(): LedgerSnapshot {
+    const orders = [...this.orders.values()].map((order) => ({
+      ticket: order.ticket,
+      numbers: order.numbers,
+      body: carrierView(order.body),
+      acceptedDay: order.acceptedDay,
+      fate: order.fate,
+      ...(order.placedAs === undefined ? {} : { placedAs: order.placedAs }),
+      service: order.service,
+      parent: order.parent,
+    }));
+    return { orders, portalCount: this.portalCount, acceptedCount: this.earlierRequests + this.requests.length };
+  }
+
+  /** Takes back what an earlier run's ledger held; only into a ledger that holds nothing yet. */
+  restore(snapshot: LedgerSnapshot): void {
+    if (this.orders.size > 0 || this.requests.length > 0) throw new Error("a ledger is restored before it holds anything");
+    // Accepted in an earlier run: long enough ago for any status lag.
+    for (const order of snapshot.orders) this.hold(order, 0);
+    this.portalCount = snapshot.portalCount;
+    this.earlierRequests = snapshot.acceptedCount;
+  }
+
+  /** Grows with every order the ledger comes to hold, restored ones included. */
+  get size(): number {
+    return this.orders.size;
   }
 
   /** Where an order stands today. */
@@ -122,7 +165,7 @@ export class Ledger {
   }
 
   accept(operation: OperationId, path: string, numbers: readonly string[], body: Record<string, unknown>): AcceptedRequest {
-    const seq = this.requests.length + 1;
+    const seq = this.earlierRequests + this.requests.length + 1;
     const request: AcceptedRequest = { seq, ticket: ticketMask(seq), operation, path, numbers: [...numbers], body: kept(body) as Record<string, unknown> };
     this.requests.push(request);
     const fate = this.life.carrier.fate(numbers, body, (n) => this.latest(n));

@@ -20,6 +20,7 @@ import { Ledger } from "./ledger.js";
 import type { AcceptedRequest } from "./ledger.js";
 import { mulberry32 } from "./prng.js";
 import { SANDBOX_PATHS } from "./routes.js";
+import { loadSavedSandbox, saveSandbox } from "./saved-orders.js";
 import type { SandboxAccount } from "./account.js";
 
 export type { AcceptedRequest, OperationId };
@@ -59,6 +60,12 @@ export interface SandboxOptions {
   orderListDown?: boolean;
   /** Real seconds an accepted order stays out of PortInStatus while the order list shows it (`--status-lag`). Default 0. */
   statusLagSeconds?: number;
+  /**
+   * A file that keeps the sandbox's orders between runs (saved-orders.ts): read at start, its
+   * calendar then following the real one from the first run's day; written at close() when
+   * the sandbox took an order. The account file's orders are placed only when it holds none.
+   */
+  keepOrdersIn?: string;
   /** Called with one line per answered request; never with credentials. */
   log?: (line: string) => void;
 }
@@ -107,9 +114,12 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const latencyMs = options.latencyMs ?? 0;
   const account = loadAccount(options.accountFile);
   const faults = new FaultInjector({ failRate: options.failRate ?? 0, throttleRate: options.throttleRate ?? 0 }, options.seed);
+  const saved = options.keepOrdersIn === undefined ? null : loadSavedSandbox(options.keepOrdersIn);
+  const startDate = saved?.startDate ?? options.startDate;
   const clock = new SandboxClock({
     daySeconds: options.daySeconds ?? 0,
-    ...(options.startDate === undefined ? {} : { startDate: options.startDate }),
+    ...(startDate === undefined ? {} : { startDate }),
+    ...(options.keepOrdersIn === undefined ? {} : { followsCalendar: true }),
   });
   // The carriers draw from a PRNG of their own, so that adding them left every fault sequence as it was.
   const carrier = new Carrier({
@@ -119,7 +129,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     providers: new Map(account.providers.map((p) => [p.ID, p.Name])),
   });
   const ledger = new Ledger(account, { clock, carrier, statusLagMs: (options.statusLagSeconds ?? 0) * 1000 });
-  placeAccountOrders(ledger, account, options.accountFile);
+  if (saved) ledger.restore(saved.ledger);
+  else placeAccountOrders(ledger, account, options.accountFile);
+  const heldAtStart = ledger.size;
   const orderList = { down: options.orderListDown ?? false };
   const ctx: SandboxContext = { account, ledger, faults, credentials: { user, password }, clock, orderList };
   const received: ReceivedPost[] = [];
@@ -178,12 +190,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     setOrderListDown: (down) => {
       orderList.down = down;
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
+    close: async () => {
+      await new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
         // Keep-alive sockets would otherwise hold close() open until the client drops them.
         server.closeIdleConnections();
-      }),
+      });
+      if (options.keepOrdersIn !== undefined && ledger.size !== heldAtStart) {
+        saveSandbox(options.keepOrdersIn, { startDate: clock.date(0), ledger: ledger.snapshot() });
+      }
+    },
   };
 }
 
