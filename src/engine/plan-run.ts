@@ -36,8 +36,9 @@ export async function planRun(rows: readonly CheckedRow[], prior: PriorState | n
       continue;
     }
     toPlan.push(row as ValidRow);
-    const note = earlier.resendNote(row as ValidRow);
-    if (note !== null) notes.set(i, note);
+    // What the row's values became for the carrier (docs/contract.md §3) is part of what it sends.
+    const said = [earlier.resendNote(row as ValidRow), (row as ValidRow).notes ?? null].filter((n) => n !== null);
+    if (said.length > 0) notes.set(i, said.join("; "));
   }
   return { settled, requests: planRequests(toPlan, options.maxPerRequest), notes };
 }

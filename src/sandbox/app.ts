@@ -14,6 +14,7 @@ import { requestsPage } from "./log.js";
 import type { SandboxClock } from "./clock.js";
 import type { Ledger } from "./ledger.js";
 import { npaNxxText } from "./portability.js";
+import { sandboxHolidays } from "./holidays.js";
 import type { Route } from "./routes.js";
 import { matchRoute } from "./routes.js";
 import { checkBody } from "./validate.js";
@@ -77,6 +78,8 @@ function get(ctx: SandboxContext, route: Exclude<Route, { kind: "operation" | "n
     }
     case "npanxx":
       return { status: 200, body: ctx.ledger.portability.list };
+    case "holidays":
+      return { status: 200, body: sandboxHolidays(ctx.clock) };
   }
 }
 

@@ -9,6 +9,7 @@ import { NO_DEFAULTS } from "../../src/validate/defaults.js";
 import type { ReadFile } from "../../src/validate/files.js";
 import type { CheckedRow, Defaults, InvalidRow, Lookups, ValidRow } from "../../src/validate/types.js";
 import { createValidator } from "../../src/validate/validator.js";
+import { NO_HOLIDAYS } from "../../src/validate/port-date.js";
 import { PORT_FORM } from "../support/port-form.js";
 
 const LOOKUPS: Lookups = {
@@ -60,6 +61,8 @@ async function check(sheet: Sheet): Promise<CheckedRow[]> {
     lookups: LOOKUPS,
     defaults: sheet.defaults ?? WITH_CUSTOMER,
     ...(sheet.readFile ? { readFile: sheet.readFile } : {}),
+    // A fixed today, so that the dates these tests give never fall into the past.
+    calendar: { today: "2026-11-02", holidays: () => NO_HOLIDAYS },
   });
   const out: CheckedRow[] = [];
   for (const row of rowsOf(sheet.rows)) out.push(await validator.check(row));
@@ -197,7 +200,7 @@ describe("invalid rows", () => {
   });
 
   it("names every missing required PortForm member in one message", async () => {
-    const defaults: Defaults = { portForm: { CustomerAccountNumber: "A", CustomerStreetNumber: "1", CustomerStreetName: "Main", CustomerCity: "X", CustomerProvince: "ON", CustomerPostalCode: "K1A", CustomerCountry: "CA", CurrentReseller: "R" }, request: {}, item: {} };
+    const defaults: Defaults = { portForm: { CustomerAccountNumber: "A", CustomerStreetNumber: "1", CustomerStreetName: "Main", CustomerCity: "X", CustomerProvince: "ON", CustomerPostalCode: "K1A 0B1", CustomerCountry: "CA", CurrentReseller: "R" }, request: {}, item: {} };
     expect(await reason(TRUNK, ["4165550101", "4165550000", "", ""], defaults)).toBe(
       "missing portform.CustomerName, portform.EmailAddress (fill the column or set them in --defaults)",
     );
@@ -353,7 +356,7 @@ describe("member values", () => {
   });
 
   it("upper-cases the country and refuses one other than CA or US", async () => {
-    expect(await portForm("portform.CustomerCountry", "us")).toMatchObject({ CustomerCountry: "US" });
+    expect(await portForm("portform.CustomerCountry", "ca")).toMatchObject({ CustomerCountry: "CA" });
     expect(await reason(header("portform.CustomerCountry"), trunkRow("MX"))).toBe('portform.CustomerCountry "MX" is not a country (CA or US; Canada, USA)');
   });
 
