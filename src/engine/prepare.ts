@@ -12,8 +12,7 @@ import type { CheckedRow, Lookups } from "../validate/types.js";
 import { createValidator } from "../validate/validator.js";
 import { parseNanp } from "../validate/nanp.js";
 import { readRange } from "../validate/ranges.js";
-import type { Holidays, PortCalendar } from "../validate/port-date.js";
-import { easternToday } from "../validate/port-date.js";
+import { calendarAsking, easternToday } from "../validate/port-date.js";
 import type { RunProgress } from "./progress.js";
 import { fetchPortableList, refuseUnportable } from "./portability.js";
 
@@ -55,7 +54,8 @@ export async function prepare(sheet: Sheet, client: ServiceClient, defaultsFile:
   const list = portability === null ? null : fetchPortableList(client);
   list?.catch(() => undefined);
   const lookups = await fetchLookups(client);
-  const calendar = serviceCalendar(client);
+  // Today in Eastern time, and the service's holidays once a row (or --defaults) gives a port date (docs/contract.md §3).
+  const calendar = calendarAsking(easternToday(), () => client.holidays().then((list) => new Map(list.map((h) => [h.date, h.name]))));
   const defaults = defaultsFile === null ? NO_DEFAULTS : await loadDefaults(defaultsFile, lookups.providers, calendar);
   const validator = createValidator({ layout: sheet.layout, lookups, defaults, calendar });
   const rows: CheckedRow[] = [];
@@ -123,24 +123,6 @@ class Expansions {
     }
     return index - (lo === 0 ? 0 : (this.marks[lo - 1]?.extra ?? 0));
   }
-}
-
-/**
- * Today in Eastern time, and the service's holidays, asked once per run and only when a row
- * (or --defaults) first gives a RequestedPortDate (docs/contract.md §3); a failure to get them
- * stops the run like any lookup's.
- */
-function serviceCalendar(client: ServiceClient): PortCalendar {
-  let known: Holidays | null = null;
-  let asked: Promise<Holidays> | null = null;
-  return {
-    today: easternToday(),
-    holidays() {
-      if (known !== null) return known;
-      asked ??= client.holidays().then((list) => (known = new Map(list.map((h) => [h.date, h.name]))));
-      return asked;
-    },
-  };
 }
 
 async function fetchLookups(client: ServiceClient): Promise<Lookups> {

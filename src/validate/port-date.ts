@@ -18,6 +18,24 @@ export interface PortCalendar {
 
 export const NO_HOLIDAYS: Holidays = new Map();
 
+/**
+ * A calendar that asks for the holidays the first time a row needs them and never again:
+ * one request per run, none for a sheet without dates (docs/contract.md §3). A failure to
+ * get them rejects every row that asks, and so stops the run like any lookup's.
+ */
+export function calendarAsking(today: string, ask: () => Promise<Holidays>): PortCalendar {
+  let known: Holidays | null = null;
+  let asked: Promise<Holidays> | null = null;
+  return {
+    today,
+    holidays() {
+      if (known !== null) return known;
+      asked ??= ask().then((holidays) => (known = holidays));
+      return asked;
+    },
+  };
+}
+
 /** The zone the service works in (docs/contract.md §1.2: `RequestedPortTime` is Eastern). */
 export const SERVICE_TIME_ZONE = "America/Toronto";
 

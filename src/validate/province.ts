@@ -119,7 +119,8 @@ export function readProvince(text: string, country: Country | undefined): Provin
   }
   if (country !== undefined && region.country !== country) {
     const where = region.country === "CA" ? "a Canadian province or territory" : "a US state";
-    return { ok: false, reason: `${quoted} (${region.code}) is ${where}, but portform.CustomerCountry is ${country}: give ${ACCEPTED[country]}, or fix the country` };
+    const named = keyOf(text) === keyOf(region.code) ? quoted : `${quoted} (${region.code})`;
+    return { ok: false, reason: `${named} is ${where}, but portform.CustomerCountry is ${country}: give ${ACCEPTED[country]}, or fix the country` };
   }
   return { ok: true, code: region.code, country: region.country };
 }

@@ -451,7 +451,7 @@ describe("files", () => {
   let dir = "";
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "portin-validate-"));
-    await writeFile(join(dir, "loa.pdf"), "LOA contents");
+    await writeFile(join(dir, "loa.pdf"), "%PDF-1.4 LOA contents");
     await writeFile(join(dir, "invoice.XLSX"), "xlsx");
     await writeFile(join(dir, "notes.weird"), "??");
   });
@@ -475,7 +475,7 @@ describe("files", () => {
   it("reads files relative to the sheet, base64-encoded with a content type from the extension", async () => {
     const [row] = await check({ header, baseDir: dir, rows: [["4165550101", "4165550000", "", "", "loa.pdf", "invoice.XLSX; notes.weird"]] });
     expect(row?.valid && row.portForm).toMatchObject({
-      FileLetterOfAuthorization: [{ FileName: "loa.pdf", ContentType: "application/pdf", Base64Contents: Buffer.from("LOA contents").toString("base64") }],
+      FileLetterOfAuthorization: [{ FileName: "loa.pdf", ContentType: "application/pdf", Base64Contents: Buffer.from("%PDF-1.4 LOA contents").toString("base64") }],
       FileLastInvoice: [
         { FileName: "invoice.XLSX", ContentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", Base64Contents: "eGxzeA==" },
         { FileName: "notes.weird", ContentType: "application/octet-stream", Base64Contents: "Pz8=" },
@@ -515,7 +515,7 @@ describe("files", () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     const slowReader: ReadFile = async () => {
       await gate;
-      return new Uint8Array([1, 2, 3]);
+      return new Uint8Array(Buffer.from("%PDF-1.4"));
     };
     const validator = createValidator({ layout: layoutOf(header, dir), lookups: LOOKUPS, defaults: WITH_CUSTOMER, readFile: slowReader });
     const [first, second] = rowsOf([
