@@ -52,13 +52,9 @@ function submittedEarlier(row: InvalidRow, prior: PriorState | null): RowOutcome
   const submitted = row.number === "" ? undefined : prior?.submitted.get(row.number);
   if (submitted === undefined) return null;
   return {
+    ...invalidOutcome(row),
     status: "skipped",
-    number: row.number,
-    numberType: row.numberKind,
-    operation: row.operation ? describeOperation(row.operation) : "",
-    sequence: null,
     ticket: submitted.ticket,
-    httpStatus: null,
     message: `submitted by an earlier run; not sent again (the row as it stands would be invalid: ${row.reason})`,
   };
 }
