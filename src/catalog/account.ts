@@ -26,6 +26,14 @@ export interface Provider {
   readonly id: number;
   readonly name: string;
 }
+/** A day on which the service ports nothing (docs/contract.md §1.1 `GET /Holidays`). */
+export interface Holiday {
+  /** YYYY-MM-DD. */
+  readonly date: string;
+  /** "Christmas Day"; "" when the service gave none. */
+  readonly name: string;
+}
+
 export interface PortInStatus {
   readonly ticketId: string;
   /** The service's word, as it wrote it: SUBMITTED, CONFIRMED, COMPLETED, REJECTED, CANCELLED, … */

@@ -30,16 +30,33 @@ export async function planRun(rows: readonly CheckedRow[], prior: PriorState | n
   const toPlan: ValidRow[] = [];
   const notes = new Map<number, string>();
   for (const [i, row] of rows.entries()) {
-    const outcome = row.valid ? earlier.settle(row) : invalidOutcome(row);
+    const outcome = row.valid ? earlier.settle(row) : (submittedEarlier(row, prior) ?? invalidOutcome(row));
     if (outcome) {
       settled[i] = outcome;
       continue;
     }
     toPlan.push(row as ValidRow);
-    const note = earlier.resendNote(row as ValidRow);
-    if (note !== null) notes.set(i, note);
+    // What the row's values became for the carrier (docs/contract.md §3) is part of what it sends.
+    const said = [earlier.resendNote(row as ValidRow), (row as ValidRow).notes ?? null].filter((n) => n !== null);
+    if (said.length > 0) notes.set(i, said.join("; "));
   }
   return { settled, requests: planRequests(toPlan, options.maxPerRequest), notes };
+}
+
+/**
+ * A row an earlier run submitted stays `skipped` though it would be invalid today (docs/contract.md
+ * §5: its order holds what was sent): above all a RequestedPortDate that has passed since, which
+ * would otherwise make every nightly run after the port date exit 1.
+ */
+function submittedEarlier(row: InvalidRow, prior: PriorState | null): RowOutcome | null {
+  const submitted = row.number === "" ? undefined : prior?.submitted.get(row.number);
+  if (submitted === undefined) return null;
+  return {
+    ...invalidOutcome(row),
+    status: "skipped",
+    ticket: submitted.ticket,
+    message: `submitted by an earlier run; not sent again (the row as it stands would be invalid: ${row.reason})`,
+  };
 }
 
 function invalidOutcome(row: InvalidRow): RowOutcome {

@@ -12,6 +12,7 @@ import type { CheckedRow, Lookups } from "../validate/types.js";
 import { createValidator } from "../validate/validator.js";
 import { parseNanp } from "../validate/nanp.js";
 import { readRange } from "../validate/ranges.js";
+import { calendarAsking, easternToday } from "../validate/port-date.js";
 import type { RunProgress } from "./progress.js";
 import { fetchPortableList, refuseUnportable } from "./portability.js";
 
@@ -53,8 +54,10 @@ export async function prepare(sheet: Sheet, client: ServiceClient, defaultsFile:
   const list = portability === null ? null : fetchPortableList(client);
   list?.catch(() => undefined);
   const lookups = await fetchLookups(client);
-  const defaults = defaultsFile === null ? NO_DEFAULTS : await loadDefaults(defaultsFile, lookups.providers);
-  const validator = createValidator({ layout: sheet.layout, lookups, defaults });
+  // Today in Eastern time, and the service's holidays once a row (or --defaults) gives a port date (docs/contract.md §3).
+  const calendar = calendarAsking(easternToday(), () => client.holidays().then((list) => new Map(list.map((h) => [h.date, h.name]))));
+  const defaults = defaultsFile === null ? NO_DEFAULTS : await loadDefaults(defaultsFile, lookups.providers, calendar);
+  const validator = createValidator({ layout: sheet.layout, lookups, defaults, calendar });
   const rows: CheckedRow[] = [];
   const copyable = options.copyRowText === false ? (): boolean => false : verbatimTest(sheet.layout.header);
   const keptCells = new CellSpool();

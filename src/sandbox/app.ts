@@ -15,6 +15,7 @@ import type { SandboxClock } from "./clock.js";
 import type { Ledger } from "./ledger.js";
 import { orderListJson } from "./order-list.js";
 import { npaNxxText } from "./portability.js";
+import { sandboxHolidays } from "./holidays.js";
 import type { Route } from "./routes.js";
 import { matchRoute, SANDBOX_PATHS } from "./routes.js";
 import { portalOrderSchema } from "./portal.js";
@@ -86,6 +87,8 @@ function get(ctx: SandboxContext, route: Exclude<Route, { kind: "operation" | "n
     case "order-list":
       if (ctx.orderList.down) return exception(500, "InternalServerError", "the port-in dashboard is unavailable");
       return { status: 200, body: orderListJson(ctx.ledger.held(), (order) => ctx.ledger.phase(order)) };
+    case "holidays":
+      return { status: 200, body: sandboxHolidays(ctx.clock) };
   }
 }
 

@@ -3,7 +3,7 @@
  * a client whose route table misspells one finds out here, not in production; the lookup
  * paths come from service/answers.ts. Matching is exact and case-sensitive.
  */
-import { LOOKUPS, NPANXX_CHECK_PATH, NPANXX_PATH, portInStatusPath, ticketStatusPath } from "../service/answers.js";
+import { HOLIDAYS_PATH, LOOKUPS, NPANXX_CHECK_PATH, NPANXX_PATH, portInStatusPath, ticketStatusPath } from "../service/answers.js";
 import type { PortInOperation } from "./contract.js";
 import { PORT_IN_OPERATIONS } from "./contract.js";
 import { ORDER_LIST_PATH } from "./order-list.js";
@@ -18,6 +18,7 @@ export type Route =
   | { readonly kind: "ticket-status"; readonly method: "GET"; readonly ticket: string }
   | { readonly kind: "npanxx"; readonly method: "GET" }
   | { readonly kind: "order-list"; readonly method: "GET" }
+  | { readonly kind: "holidays"; readonly method: "GET" }
   | { readonly kind: "npanxx-check"; readonly method: "POST" }
   /** GET reads the sandbox's calendar, POST advances it; no credentials, like REQUESTS_PATH. */
   | { readonly kind: "clock"; readonly method: "GET" | "POST" }
@@ -54,6 +55,7 @@ export function matchRoute(pathname: string): Route | null {
   if (pathname === PORTAL_ORDERS_PATH) return { kind: "portal-order", method: "POST" };
   if (pathname === NPANXX_PATH) return { kind: "npanxx", method: "GET" };
   if (pathname === ORDER_LIST_PATH) return { kind: "order-list", method: "GET" };
+  if (pathname === HOLIDAYS_PATH) return { kind: "holidays", method: "GET" };
   if (pathname === NPANXX_CHECK_PATH) return { kind: "npanxx-check", method: "POST" };
   for (const lookup of Object.keys(LOOKUPS) as LookupName[]) {
     if (LOOKUPS[lookup].path === pathname) return { kind: "lookup", method: "GET", lookup };

@@ -5,7 +5,7 @@
  * or numeric strings. Anything that is not a list of such objects is refused.
  */
 import { z } from "zod";
-import type { AccountOrder, Offering, PortabilityReply, PortInStatus, Provider, RejectDetail, Trunk } from "../catalog/account.js";
+import type { AccountOrder, Holiday, Offering, PortabilityReply, PortInStatus, Provider, RejectDetail, Trunk } from "../catalog/account.js";
 
 function lowerKeys(value: unknown): unknown {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
@@ -51,6 +51,27 @@ export function portInStatusPath(tenDigits: string): string {
 export function ticketStatusPath(ticketId: string): string {
   return `/v2/NumberPorts/Inbound/Tickets/${encodeURIComponent(ticketId)}/PortInStatus`;
 }
+
+/** docs/contract.md §1.1: the days on which the service ports nothing. */
+export const HOLIDAYS_PATH = "/Holidays";
+
+/**
+ * `[{"Date": "2026-12-25T00:00:00", "Name": "Christmas Day"}]`, read tolerantly like the other
+ * lookups: member names in any case, the date with or without a time (the day is the date's
+ * own, never shifted by a time zone), the name optional.
+ */
+export const holidayListSchema = z.array(
+  tolerant(
+    z.object({
+      date: z
+        .string()
+        .trim()
+        .regex(/^\d{4}-\d{2}-\d{2}(?:[T ].*)?$/, { message: "is not a date such as 2026-12-25T00:00:00" })
+        .transform((d) => d.slice(0, 10)),
+      name: z.string().nullish(),
+    }),
+  ).transform((h): Holiday => ({ date: h.date, name: h.name?.trim() ?? "" })),
+);
 
 /** docs/contract.md §1.4: the NPA-NXX prefixes the service ports in, and the check of one. */
 export const NPANXX_PATH = "/NumberPorts/LNP/NPANXX";

@@ -10,8 +10,8 @@ import type { Got } from "got";
 import { UsageError } from "../errors.js";
 import type { Operation } from "../catalog/operations.js";
 import type { SubmitOutcome } from "./outcome.js";
-import { LOOKUPS, NPANXX_CHECK_PATH, NPANXX_PATH, npaNxxListSchema, ORDER_LIST_PATH, orderListSchema, portabilityReplySchema, portInStatusPath, portInStatusSchema, ticketStatusPath } from "./answers.js";
-import type { AccountOrder, Offering, PortabilityReply, PortInStatus, Provider, Trunk } from "../catalog/account.js";
+import { HOLIDAYS_PATH, holidayListSchema, LOOKUPS, NPANXX_CHECK_PATH, NPANXX_PATH, npaNxxListSchema, ORDER_LIST_PATH, orderListSchema, portabilityReplySchema, portInStatusPath, portInStatusSchema, ticketStatusPath } from "./answers.js";
+import type { AccountOrder, Holiday, Offering, PortabilityReply, PortInStatus, Provider, Trunk } from "../catalog/account.js";
 import { checkBaseUrl } from "./base-url.js";
 import type { BaseUrl } from "./base-url.js";
 import { answerTooLarge, fromError, fromResponse, passwordValuesIn, scrubberFor, valuesScrubber } from "./exchange.js";
@@ -80,6 +80,8 @@ export interface ServiceClient {
   portInOrders(): Promise<AccountOrder[]>;
   /** The NPA-NXX prefixes the service ports in, as 6-digit numbers. */
   portableNpaNxx(): Promise<number[]>;
+  /** The days on which the service ports nothing (GET /Holidays). */
+  holidays(): Promise<Holiday[]>;
   /** Whether the service ports in `digits` (an NPA-NXX, up to a whole number). */
   checkNpaNxx(digits: string): Promise<PortabilityReply>;
   /** Never throws for an HTTP outcome: every answer and transport failure is a SubmitOutcome. */
@@ -134,6 +136,7 @@ export function createClient(options: ClientOptions): ServiceClient {
     },
     portInOrders: () => lookup({ path: ORDER_LIST_PATH, what: "port-in orders", schema: orderListSchema }),
     portableNpaNxx: () => lookup({ path: NPANXX_PATH, what: "NPA-NXX prefixes", schema: npaNxxListSchema }),
+    holidays: () => lookup({ path: HOLIDAYS_PATH, what: "holidays", schema: holidayListSchema }),
     async checkNpaNxx(digits) {
       // A question, not an order: retried like a GET.
       const answered = await exchange("POST", NPANXX_CHECK_PATH, digits, true);

@@ -19,6 +19,9 @@ import type { ReadFile } from "./files.js";
 import { createFileAttacher } from "./files.js";
 import type { Defaults } from "./types.js";
 import { describeSystemError } from "../system-error.js";
+import { checkCarrierValues } from "./carrier-ready.js";
+import type { PortCalendar } from "./port-date.js";
+import { easternToday, NO_HOLIDAYS } from "./port-date.js";
 
 export const NO_DEFAULTS: Defaults = Object.freeze({
   portForm: Object.freeze({}),
@@ -198,8 +201,17 @@ export function columnMapOf(file: DefaultsFile): ColumnMap {
   return entry === undefined ? NO_COLUMN_MAP : checkColumnMap(whereOf(file.path), entry[1]);
 }
 
-/** Converts a defaults file's members; `readAttachment` is for attachments it names (tests count reads). */
-export async function loadDefaults(file: DefaultsFile, providers: readonly Provider[], readAttachment?: ReadFile): Promise<Defaults> {
+/**
+ * Converts a defaults file's members; `calendar` judges a RequestedPortDate as rows' are
+ * (default: today in Eastern time, no holidays known); `readAttachment` is for attachments it
+ * names (tests count reads).
+ */
+export async function loadDefaults(
+  file: DefaultsFile,
+  providers: readonly Provider[],
+  calendar: PortCalendar = { today: easternToday(), holidays: () => NO_HOLIDAYS },
+  readAttachment?: ReadFile,
+): Promise<Defaults> {
   const { path, json } = file;
   const where = whereOf(path);
 
@@ -239,6 +251,9 @@ export async function loadDefaults(file: DefaultsFile, providers: readonly Provi
       else if (converted.ok && !(Array.isArray(converted.value) && converted.value.length === 0)) out[section.key][member.name] = converted.value;
     }
   }
+  // The values a carrier checks, as a row's are (docs/contract.md §3): refused here once rather than on every row.
+  const verdict = await checkCarrierValues(out.portForm, calendar, (member) => `portForm.${member}`);
+  problems.push(...verdict.problems);
   if (problems.length > 0) throw new InputError(`${where}: ${problems.join("; ")}`);
-  return out;
+  return { ...out, portForm: verdict.portForm };
 }

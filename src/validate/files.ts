@@ -16,6 +16,7 @@ import { basename, extname, isAbsolute, relative, resolve, sep } from "node:path
 import type { FileAttachment } from "../catalog/members.js";
 import type { Converted } from "./convert.js";
 import { describeSystemError } from "../system-error.js";
+import { contentProblem } from "./file-content.js";
 
 /**
  * Largest file portin attaches. SPEC does not say; letters of authorization and invoices are
@@ -187,6 +188,8 @@ export function createFileAttacher(folder: AttachmentFolder, readFile: ReadFile 
       // Checked again on what was read: a reader given by a test, or a file changed meanwhile.
       const after = sizeProblem(contents.byteLength);
       if (after !== null) throw new Refused(after);
+      const content = await contentProblem(extname(absolute).toLowerCase(), contents);
+      if (content !== null) throw new Refused(content);
       return {
         FileName: basename(absolute),
         ContentType: contentTypeOf(absolute),

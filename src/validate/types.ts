@@ -26,6 +26,8 @@ export interface ValidRow {
   readonly request: Members;
   /** This number's item members (none of portin's own: no Number, PlanID or TN). */
   readonly item: Members;
+  /** Values normalised for the carrier (`portform.CustomerProvince "Ontario" sent as "ON"`), for the results message. */
+  readonly notes?: string;
 }
 
 export interface InvalidRow {

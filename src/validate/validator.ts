@@ -21,6 +21,10 @@ import { TakenNumbers } from "./taken.js";
 import { rangeHint } from "./ranges.js";
 import type { Records, Requirement, Section } from "./rules.js";
 import { defaultsFor, labelOf, refusalOf, requirementsOf, routeTable, SECTION_OF } from "./rules.js";
+import type { CarrierVerdict } from "./carrier-ready.js";
+import { checkCarrierValues } from "./carrier-ready.js";
+import type { PortCalendar } from "./port-date.js";
+import { easternToday, NO_HOLIDAYS } from "./port-date.js";
 
 const NO_MEMBERS: Record<string, MemberValue> = Object.freeze({});
 
@@ -30,6 +34,11 @@ export interface ValidatorContext {
   readonly defaults: Defaults;
   /** Reads `portform.File…` attachments (default: node:fs); a seam for tests to count reads. */
   readonly readFile?: ReadFile;
+  /**
+   * Today and the service's holidays, for `RequestedPortDate` (docs/contract.md §3); default:
+   * today in Eastern time and no holidays known (a run passes the service's, engine/prepare.ts).
+   */
+  readonly calendar?: PortCalendar;
 }
 
 export interface Validator {
@@ -64,6 +73,10 @@ interface SharedRecords {
   readonly request: Record<string, MemberValue>;
   /** Labels of the PortForm and request requirements these records miss; null when none. */
   readonly missing: readonly string[] | null;
+  /** The PortForm's values a carrier would dispute (carrier-ready.ts); null when none. */
+  readonly disputed: string | null;
+  /** What was normalised for the carrier, for the row's results message; null when nothing. */
+  readonly notes: string | null;
 }
 
 /** A row's item record, shared like SharedRecords. */
@@ -93,6 +106,7 @@ function cellOf(cells: readonly string[], index: number): string {
 }
 
 const quote = (text: string): string => JSON.stringify(text);
+const portFormLabel = (member: string): string => `portform.${member}`;
 
 /**
  * Where a sheet's `File…` paths must lie: the sheet's folder. Standard input has no folder,
@@ -107,6 +121,7 @@ function attachmentFolder(layout: SheetLayout): AttachmentFolder {
 
 export function createValidator(context: ValidatorContext): Validator {
   const { layout, lookups, defaults } = context;
+  const calendar: PortCalendar = context.calendar ?? { today: easternToday(), holidays: () => NO_HOLIDAYS };
   const env: ConvertEnv = { providers: lookups.providers, files: createFileAttacher(attachmentFolder(layout), context.readFile) };
 
   // --- the dispatch table, built once from the header -----------------------------------
@@ -314,10 +329,17 @@ export function createValidator(context: ValidatorContext): Validator {
   }
 
   /** The records rows with these cells share from now on (frozen: nothing may change them), or these once the cache is full. */
-  function rememberShared(plan: PerOperation, key: string, portForm: Record<string, MemberValue>, request: Record<string, MemberValue>): SharedRecords {
+  function rememberShared(plan: PerOperation, key: string, verdict: CarrierVerdict, request: Record<string, MemberValue>): SharedRecords {
     const known = plan.shared.get(key);
     if (known !== undefined) return known;
-    const records: SharedRecords = { portForm: Object.freeze(portForm), request: Object.freeze(request), missing: missingFrom(plan.sharedRequirements, portForm, request, null) };
+    const portForm = verdict.portForm;
+    const records: SharedRecords = {
+      portForm: Object.freeze(portForm),
+      request: Object.freeze(request),
+      missing: missingFrom(plan.sharedRequirements, portForm, request, null),
+      disputed: verdict.problems.length === 0 ? null : verdict.problems.join("; "),
+      notes: verdict.notes.length === 0 ? null : verdict.notes.join("; "),
+    };
     if (sharedKept >= SHARED_RECORDS_AT_MOST) return records;
     sharedKept++;
     plan.shared.set(key, records);
@@ -397,10 +419,15 @@ export function createValidator(context: ValidatorContext): Validator {
     if (waiting !== null && !Array.isArray(waiting)) return waiting;
     if (extraColumns.length > 0) mergeExtraDetails(records.portForm, cells);
     const group = cellOf(cells, groupAt);
-    const converted = (): InvalidRow | Pending => {
-      const shared = rememberShared(plan, sharedKey, records.portForm, records.request);
+    const withVerdict = (verdict: CarrierVerdict): InvalidRow | Pending => {
+      const shared = rememberShared(plan, sharedKey, verdict, records.request);
       const item = rememberItem(plan, cacheKey(itemAt, cells), records.item);
       return complete(row, digits, kind, operation, target, group, shared, item);
+    };
+    // A PortForm is judged as the carrier will see it, defaults merged, once per distinct record.
+    const converted = (): InvalidRow | Pending | Promise<InvalidRow | Pending> => {
+      const verdict = checkCarrierValues(records.portForm, calendar, portFormLabel);
+      return verdict instanceof Promise ? verdict.then(withVerdict) : withVerdict(verdict);
     };
     if (waiting === null) return converted();
     const columns = waiting;
@@ -452,6 +479,7 @@ export function createValidator(context: ValidatorContext): Validator {
     shared: SharedRecords,
     item: ItemRecord,
   ): InvalidRow | Pending {
+    if (shared.disputed !== null) return invalid(row, shared.disputed, digits, kind, operation);
     if (shared.missing === null && item.missing === null) {
       return checkAttachmentTotal({
         valid: true,
@@ -465,6 +493,7 @@ export function createValidator(context: ValidatorContext): Validator {
         portForm: shared.portForm,
         request: shared.request,
         item: item.item,
+        ...(shared.notes === null ? {} : { notes: shared.notes }),
       });
     }
     const missing = [...(shared.missing ?? []), ...(item.missing ?? [])];
@@ -556,7 +585,7 @@ export function createValidator(context: ValidatorContext): Validator {
       if (refusal !== undefined) problems.push(refusal);
       else converted.push({ column, result: column.convert(text) });
     }
-    const finish = (results: readonly Converted[]): InvalidRow => {
+    const finish = (results: readonly Converted[]): InvalidRow | Promise<InvalidRow> => {
       results.forEach((result, i) => {
         const column = converted[i]?.column;
         if (column === undefined) return;
@@ -568,6 +597,11 @@ export function createValidator(context: ValidatorContext): Validator {
         // A member given but wrong is not also missing.
         records[column.section][column.member.name] = true;
       });
+      const verdict = checkCarrierValues(records.portForm, calendar, portFormLabel);
+      return verdict instanceof Promise ? verdict.then(withDisputes) : withDisputes(verdict);
+    };
+    const withDisputes = (verdict: CarrierVerdict): InvalidRow => {
+      problems.push(...verdict.problems);
       if (plan !== undefined) {
         const missing = [...plan.sharedRequirements, ...plan.itemRequirements]
           .filter((r) => !r.anyOf.some((name) => records[r.section][name] !== undefined))

@@ -49,6 +49,20 @@ describe("README", () => {
       expect(actual, `README row for ${cells[0]}`).toContainEqual(cells);
     }
   });
+
+  it("shows in the cutover night a value made carrier-ready and values refused, as a plan of fixtures/disputable.csv writes them", async () => {
+    const dir = await tempDir();
+    await cp(FIXTURES, join(dir, "fixtures"), { recursive: true });
+    const run = await runCli(["plan", "fixtures/disputable.csv"], { cwd: dir });
+    expect(run.code).toBe(1);
+    const results = await readResults(join(dir, "fixtures", "disputable.plan.csv"));
+    const [columns = [], ...rows] = tableAfter("readme-test: carrier-values");
+    expect(rows.map((cells) => cells[1])).toEqual(expect.arrayContaining(["planned", "invalid"]));
+    for (const cells of rows) {
+      const actual = results.filter((r) => r[columns[0] ?? ""] === cells[0]).map((r) => columns.map((c) => r[c]));
+      expect(actual, `README row for ${cells[0]}`).toEqual([cells]);
+    }
+  });
 });
 
 /** The markdown table after `marker`, as rows of cells, the header first. */

@@ -31,7 +31,7 @@ describe("a sheet in the writings of the people who filled it in", () => {
       "acme.csv",
       [
         "number,offering_id,portform.CustomerAccountNumber,portform.CustomerName,portform.CustomerStreetNumber,portform.CustomerStreetName,portform.CustomerCity,portform.CustomerProvince,portform.CustomerPostalCode,portform.CustomerCountry,portform.EmailAddress,portform.CurrentProvider,portform.FileLetterOfAuthorization,portform.RequestedPortDate,portform.ContactMeBLIF,item.Account,item.Enabled,item.Locale,item.SecondLocale",
-        "4165552104.0,OFF-RES-001,ACME-1,Acme,12,Front St,Toronto,ON,M5J 2N1,Canada,it@acme.ca,TELUS,LOA\\acme.pdf,25/12/2026,Oui,300451.0,Y,en-CA,fr-CA",
+        "4165552104.0,OFF-RES-001,ACME-1,Acme,12,Front St,Toronto,ON,M5J 2N1,Canada,it@acme.ca,TELUS,LOA\\acme.pdf,26/11/2030,Oui,300451.0,Y,en-CA,fr-CA",
         "",
       ].join("\n"),
     );
@@ -39,7 +39,7 @@ describe("a sheet in the writings of the people who filled it in", () => {
     expect(run.code, run.stderr).toBe(0);
     const [request] = sandbox.accepted();
     const body = request?.body as { PortForm: Record<string, unknown>; Lines: Record<string, unknown>[] };
-    expect(body.PortForm).toMatchObject({ CustomerCountry: "CA", CurrentProvider: 31, RequestedPortDate: "2026-12-25", ContactMeBLIF: true, NumbersToPort: [4165552104] });
+    expect(body.PortForm).toMatchObject({ CustomerCountry: "CA", CurrentProvider: 31, RequestedPortDate: "2030-11-26", ContactMeBLIF: true, NumbersToPort: [4165552104] });
     // The sandbox keeps an attachment as its size and digest (sandbox/keep.ts).
     const letter = Buffer.from("%PDF-1.4 letter of authorization");
     expect(body.PortForm["FileLetterOfAuthorization"]).toEqual([

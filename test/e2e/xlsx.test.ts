@@ -22,7 +22,7 @@ const HEADER = ["number", "pilot_number", ...FORM_HEADER.split(","), "portform.R
 
 /** A customer's workbook as Excel would hold it: numbers as number cells, a date cell, a formula, a mangled number. */
 async function customerBook(dir: string, name = "acme.xlsx"): Promise<string> {
-  const date = { value: new Date("2026-12-08T00:00:00Z"), numFmt: "yyyy-mm-dd" };
+  const date = { value: new Date("2030-12-10T00:00:00Z"), numFmt: "yyyy-mm-dd" };
   return writeWorkbook(join(dir, name), [
     { name: "Lists", state: "hidden", rows: [["providers"], ["Bell Canada"]] },
     {
@@ -52,10 +52,10 @@ describe("a workbook in", () => {
     const at = (name: string): number => values[0]?.indexOf(name) ?? -1;
     expect(values.map((row) => [row[0], row[at("portform.RequestedPortDate")], row[at("item.SipPassword")], row[at("note")], row[at("result_status")]])).toEqual([
       ["number", "portform.RequestedPortDate", "item.SipPassword", "note", "result_status"],
-      ["4165553001", "2026-12-08", "***", "'=cmd|' /C calc'!A0", "planned"],
-      ["4165553002", "2026-12-08", "", "formula", "planned"],
-      ["4.16555E+09", "2026-12-08", "", "mangled", "invalid"],
-      ["8005553004", "2026-12-08", "", "toll-free", "planned"],
+      ["4165553001", "2030-12-10", "***", "'=cmd|' /C calc'!A0", "planned"],
+      ["4165553002", "2030-12-10", "", "formula", "planned"],
+      ["4.16555E+09", "2030-12-10", "", "mangled", "invalid"],
+      ["8005553004", "2030-12-10", "", "toll-free", "planned"],
     ]);
     expect(values[3]?.[at("result_message")]).toMatch(/^Numbers!A5 holds the text "4\.16555E\+09": .*format the column as Text/);
     expect(sandbox.received()).toEqual([]);
@@ -68,7 +68,7 @@ describe("a workbook in", () => {
     expect(run.code).toBe(1);
     expect(sandbox.accepted().flatMap((request) => request.numbers).sort()).toEqual(["4165553001", "4165553002", "8005553004"]);
     const body = JSON.stringify(sandbox.received()[0]?.body);
-    expect(body).toContain('"RequestedPortDate":"2026-12-08"');
+    expect(body).toContain('"RequestedPortDate":"2030-12-10"');
     expect(body).toContain('"NumbersToPort":[4165553001,4165553002]');
     const { values } = sheetRows(await readWorkbook(join(dir, "acme.results.xlsx")));
     expect(values.slice(1).map((row) => row[row.length - 8])).toEqual(["submitted", "submitted", "invalid", "submitted"]);

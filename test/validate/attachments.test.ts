@@ -30,8 +30,9 @@ beforeAll(async () => {
   await mkdir(join(dir, "sub"), { recursive: true });
   await mkdir(join(dir, "dir.pdf"));
   await writeFile(join(root, "outside.pdf"), "SECRET OUTSIDE THE FOLDER");
-  await writeFile(join(dir, "loa.pdf"), "signed letter");
-  await writeFile(join(dir, "sub", "inner.pdf"), "inner letter");
+  // Attachments are judged by their content (docs/contract.md §3): a PDF begins %PDF.
+  await writeFile(join(dir, "loa.pdf"), "%PDF-1.4\nsigned letter");
+  await writeFile(join(dir, "sub", "inner.pdf"), "%PDF-1.4\ninner letter");
   await writeFile(join(dir, "empty.pdf"), "");
   // Sparse files: their size is what counts, and they take no disk.
   for (const [name, size] of [
@@ -40,7 +41,7 @@ beforeAll(async () => {
     ["nine-a.pdf", 9 * 1024 * 1024],
     ["nine-b.pdf", 9 * 1024 * 1024],
   ] as const) {
-    await writeFile(join(dir, name), "%");
+    await writeFile(join(dir, name), "%PDF-1.4\n");
     await truncate(join(dir, name), size);
   }
   execFileSync("mkfifo", [join(dir, "fifo.pdf")]);
@@ -89,7 +90,7 @@ describe("attachments are confined to the sheet's folder", () => {
     const { rows } = await checkCells(["loa.pdf", "sub/inner.pdf", "./sub/../loa.pdf", "link-in.pdf", "link-sub/inner.pdf"]);
     expect(rows.map((r) => (r.valid ? "valid" : r.reason))).toEqual(["valid", "valid", "valid", "valid", "valid"]);
     const sent = rows.map((r) => (r.valid ? (r.portForm["FileLetterOfAuthorization"] as readonly FileAttachment[])[0] : undefined));
-    expect(Buffer.from(sent[3]?.Base64Contents ?? "", "base64").toString()).toBe("signed letter");
+    expect(Buffer.from(sent[3]?.Base64Contents ?? "", "base64").toString()).toBe("%PDF-1.4\nsigned letter");
     expect(sent[3]?.FileName).toBe("link-in.pdf");
   });
 
@@ -145,7 +146,7 @@ describe("attachments are confined to the sheet's folder", () => {
     await expect(readRegularFile(join(dir, "link-in.pdf"))).rejects.toMatchObject({ code: "ELOOP" });
     await expect(readRegularFile(join(dir, "dir.pdf"))).rejects.toThrow("is a directory");
     await expect(readRegularFile(join(dir, "big.pdf"))).rejects.toThrow("over the 10 MiB");
-    expect(Buffer.from(await readRegularFile(join(dir, "loa.pdf"))).toString()).toBe("signed letter");
+    expect(Buffer.from(await readRegularFile(join(dir, "loa.pdf"))).toString()).toBe("%PDF-1.4\nsigned letter");
   });
 
   it("names a file that does not exist as before", async () => {
@@ -184,16 +185,16 @@ describe("attachment sizes", () => {
     for (let i = 0; left > 0; i++) {
       const size = Math.min(MAX_ATTACHMENT_BYTES, left);
       names.push(`scan-${i}.pdf`);
-      await writeFile(join(many, `scan-${i}.pdf`), "%");
+      await writeFile(join(many, `scan-${i}.pdf`), "%PDF");
       await truncate(join(many, `scan-${i}.pdf`), size);
       left -= size;
     }
-    await writeFile(join(many, "one-more.pdf"), "%");
-    // The budget counts sizes before reading: a reader of one byte keeps the test light.
+    await writeFile(join(many, "one-more.pdf"), "%PDF");
+    // The budget counts sizes before reading: a reader of a PDF's four first bytes keeps the test light.
     const reads: string[] = [];
     const oneByte: ReadFile = (path) => {
       reads.push(path);
-      return Promise.resolve(new Uint8Array([0x25]));
+      return Promise.resolve(new Uint8Array(Buffer.from("%PDF")));
     };
     const validator = createValidator({ layout: layoutIn(many), lookups: LOOKUPS, defaults: { portForm: PORT_FORM, request: {}, item: {} }, readFile: oneByte });
     const cells = [...names, "one-more.pdf", names[0] ?? ""];

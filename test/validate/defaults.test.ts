@@ -20,7 +20,7 @@ const PROVIDERS: Provider[] = [
 let dir = "";
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "portin-defaults-"));
-  await writeFile(join(dir, "loa.pdf"), "signed");
+  await writeFile(join(dir, "loa.pdf"), "%PDF-1.4 signed");
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -76,7 +76,7 @@ describe("loadDefaults", () => {
           { Key: "Building", Value: "B2" },
           { Key: "Floor", Value: "3" },
         ],
-        FileLetterOfAuthorization: [{ FileName: "loa.pdf", ContentType: "application/pdf", Base64Contents: Buffer.from("signed").toString("base64") }],
+        FileLetterOfAuthorization: [{ FileName: "loa.pdf", ContentType: "application/pdf", Base64Contents: Buffer.from("%PDF-1.4 signed").toString("base64") }],
       },
       request: { FaxEmail: "fax@acme.example" },
       item: { Locale: 2, SecondLocale: 9, Enabled: true },

@@ -9,6 +9,7 @@ import { NO_DEFAULTS } from "../../src/validate/defaults.js";
 import type { ReadFile } from "../../src/validate/files.js";
 import type { CheckedRow, Defaults, InvalidRow, Lookups, ValidRow } from "../../src/validate/types.js";
 import { createValidator } from "../../src/validate/validator.js";
+import { NO_HOLIDAYS } from "../../src/validate/port-date.js";
 import { PORT_FORM } from "../support/port-form.js";
 
 const LOOKUPS: Lookups = {
@@ -60,6 +61,8 @@ async function check(sheet: Sheet): Promise<CheckedRow[]> {
     lookups: LOOKUPS,
     defaults: sheet.defaults ?? WITH_CUSTOMER,
     ...(sheet.readFile ? { readFile: sheet.readFile } : {}),
+    // A fixed today, so that the dates these tests give never fall into the past.
+    calendar: { today: "2026-11-02", holidays: () => NO_HOLIDAYS },
   });
   const out: CheckedRow[] = [];
   for (const row of rowsOf(sheet.rows)) out.push(await validator.check(row));
@@ -197,7 +200,7 @@ describe("invalid rows", () => {
   });
 
   it("names every missing required PortForm member in one message", async () => {
-    const defaults: Defaults = { portForm: { CustomerAccountNumber: "A", CustomerStreetNumber: "1", CustomerStreetName: "Main", CustomerCity: "X", CustomerProvince: "ON", CustomerPostalCode: "K1A", CustomerCountry: "CA", CurrentReseller: "R" }, request: {}, item: {} };
+    const defaults: Defaults = { portForm: { CustomerAccountNumber: "A", CustomerStreetNumber: "1", CustomerStreetName: "Main", CustomerCity: "X", CustomerProvince: "ON", CustomerPostalCode: "K1A 0B1", CustomerCountry: "CA", CurrentReseller: "R" }, request: {}, item: {} };
     expect(await reason(TRUNK, ["4165550101", "4165550000", "", ""], defaults)).toBe(
       "missing portform.CustomerName, portform.EmailAddress (fill the column or set them in --defaults)",
     );
@@ -353,7 +356,7 @@ describe("member values", () => {
   });
 
   it("upper-cases the country and refuses one other than CA or US", async () => {
-    expect(await portForm("portform.CustomerCountry", "us")).toMatchObject({ CustomerCountry: "US" });
+    expect(await portForm("portform.CustomerCountry", "ca")).toMatchObject({ CustomerCountry: "CA" });
     expect(await reason(header("portform.CustomerCountry"), trunkRow("MX"))).toBe('portform.CustomerCountry "MX" is not a country (CA or US; Canada, USA)');
   });
 
@@ -448,7 +451,7 @@ describe("files", () => {
   let dir = "";
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "portin-validate-"));
-    await writeFile(join(dir, "loa.pdf"), "LOA contents");
+    await writeFile(join(dir, "loa.pdf"), "%PDF-1.4 LOA contents");
     await writeFile(join(dir, "invoice.XLSX"), "xlsx");
     await writeFile(join(dir, "notes.weird"), "??");
   });
@@ -472,7 +475,7 @@ describe("files", () => {
   it("reads files relative to the sheet, base64-encoded with a content type from the extension", async () => {
     const [row] = await check({ header, baseDir: dir, rows: [["4165550101", "4165550000", "", "", "loa.pdf", "invoice.XLSX; notes.weird"]] });
     expect(row?.valid && row.portForm).toMatchObject({
-      FileLetterOfAuthorization: [{ FileName: "loa.pdf", ContentType: "application/pdf", Base64Contents: Buffer.from("LOA contents").toString("base64") }],
+      FileLetterOfAuthorization: [{ FileName: "loa.pdf", ContentType: "application/pdf", Base64Contents: Buffer.from("%PDF-1.4 LOA contents").toString("base64") }],
       FileLastInvoice: [
         { FileName: "invoice.XLSX", ContentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", Base64Contents: "eGxzeA==" },
         { FileName: "notes.weird", ContentType: "application/octet-stream", Base64Contents: "Pz8=" },
@@ -512,7 +515,7 @@ describe("files", () => {
     const gate = new Promise<void>((resolve) => (release = resolve));
     const slowReader: ReadFile = async () => {
       await gate;
-      return new Uint8Array([1, 2, 3]);
+      return new Uint8Array(Buffer.from("%PDF-1.4"));
     };
     const validator = createValidator({ layout: layoutOf(header, dir), lookups: LOOKUPS, defaults: WITH_CUSTOMER, readFile: slowReader });
     const [first, second] = rowsOf([
