@@ -23,12 +23,14 @@ import type { CommandSheet } from "./sheet-input.js";
 import { noticeSheet } from "./sheet-notices.js";
 import { showProgress, type ProgressDisplay } from "./progress-display.js";
 import { RunProgress } from "../engine/progress.js";
-import { MAX_CONCURRENCY, MAX_RETRIES, dashMeansStdio, nonEmptyPath, positiveNumber, wholeNumber } from "./values.js";
+import { MAX_CONCURRENCY, MAX_RETRIES, dashMeansStdio, nonEmptyPath, positiveNumber, resultsPath, wholeNumber } from "./values.js";
+import type { ResultColumnsAt } from "../results/writer.js";
 
 interface PortInArgs extends ConnectionArgs {
   input: string;
   sheet?: string;
   results?: string;
+  resultColumns: ResultColumnsAt;
   defaults?: string;
   state?: string;
   concurrency: number;
@@ -53,10 +55,17 @@ function portInOptions(yargs: Argv): Argv<PortInArgs> {
         results: {
           type: "string",
           requiresArg: true,
-          coerce: nonEmptyPath("results"),
+          coerce: resultsPath("results"),
           describe:
-            "where to write the results: a .xlsx path writes a workbook, any other a CSV (- for stdout) [default: <input without .csv>.results.csv; .plan.csv for plan; .sandbox.results.csv on the built-in sandbox; the same ending in .xlsx for an .xlsx input; stdout for stdin]",
+            "where to write the results: .csv, .xlsx (a workbook) or .jsonl (JSON Lines); - for CSV on stdout [default: <input without .csv>.results.csv; .plan.csv for plan; .sandbox.results.csv on the built-in sandbox; the same ending in .xlsx for an .xlsx input; stdout for stdin]",
         },
+        "result-columns": {
+          choices: ["last", "first"] as const,
+          default: "last" as const,
+          requiresArg: true,
+          describe: "where the result columns go: after the sheet's own columns, or first, where a wide sheet keeps them in view",
+        },
+
         defaults: {
           type: "string",
           requiresArg: true,
@@ -155,6 +164,7 @@ async function runOn({ sheet, defaults }: CommandSheet, command: "submit" | "pla
         retryUnknown: args.retryUnknown,
         retryRejected: args.retryRejected,
         expandRanges: args.expandRanges,
+        resultColumns: args.resultColumns,
         progress,
         checkPortability: args.checkPortability,
       },
