@@ -18,7 +18,7 @@ import { VERSION } from "../version.js";
 import type { PortinCommand } from "./command.js";
 import { connect, withConnectionOptions, type ConnectionArgs } from "./connection.js";
 import { resolveRunPaths } from "./run-paths.js";
-import { openCommandSheet, withSheetOptions } from "./sheet-input.js";
+import { noticeLeftOut, openCommandSheet, withSheetOptions } from "./sheet-input.js";
 import type { CommandSheet } from "./sheet-input.js";
 import { noticeSheet } from "./sheet-notices.js";
 import { showProgress, type ProgressDisplay } from "./progress-display.js";
@@ -172,6 +172,7 @@ async function runOn({ sheet, defaults }: CommandSheet, command: "submit" | "pla
       io,
     );
     display.stop();
+    noticeLeftOut(sheet, io);
     io.stderr.write(formatSummary(report.summary) + "\n");
     if (args.json) io.stdout.write(summaryJson(report.summary, exitCodeOfRun(report)) + "\n");
     if (report.stopped?.kind === "journal") io.stderr.write(`portin: ${report.stopped.error.message}\n`);

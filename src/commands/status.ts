@@ -17,7 +17,7 @@ import type { PortinCommand } from "./command.js";
 import { connect, withConnectionOptions } from "./connection.js";
 import type { ConnectionArgs } from "./connection.js";
 import { resolveStatusPaths } from "./run-paths.js";
-import { openCommandSheet, withSheetOptions } from "./sheet-input.js";
+import { noticeLeftOut, openCommandSheet, withSheetOptions } from "./sheet-input.js";
 import type { CommandSheet } from "./sheet-input.js";
 import { MAX_CONCURRENCY, MAX_RETRIES, dashMeansStdio, nonEmptyPath, resultsPath, wholeNumber } from "./values.js";
 import type { ResultColumnsAt } from "../results/writer.js";
@@ -105,6 +105,7 @@ async function runOn({ sheet, defaults }: CommandSheet, args: StatusArgs, io: Co
     const paths = await resolveStatusPaths(args, connection.sandbox, io);
     const identity = { baseUrl: connection.serviceName, user: connection.user, version: VERSION };
     const report = await runStatus({ sheet, ...paths, defaults, concurrency: args.concurrency, expandRanges: args.expandRanges, resultColumns: args.resultColumns }, { client: connection.client, identity }, io);
+    noticeLeftOut(sheet, io);
     io.stderr.write(formatStatusSummary(report.summary) + "\n");
     if (args.json) io.stdout.write(statusSummaryJson(report.summary, exitCodeOfStatus(report)) + "\n");
     return { kind: "status", report };

@@ -17,7 +17,7 @@ import { MAX_ROWS } from "./limits.js";
 import { findHeader } from "./header-search.js";
 import { HEADER_VERDICT } from "./header-verdict.js";
 import { nextRecord } from "./row-record.js";
-import type { Sheet, TextFormat } from "./sheet.js";
+import type { ReadSheet, TextFormat } from "./sheet.js";
 import type { SheetLayout, SheetRow } from "./types.js";
 import { checkWorkbookFile, damagedWorkbook, otherSheetsHint } from "./workbook-file.js";
 import type { CellProblem, ReaderData, ReaderMessage } from "./workbook-reader.js";
@@ -39,7 +39,7 @@ const CSV_FOR_EXCEL: TextFormat = { bom: true, lineEnd: "\r\n" };
 export const BATCH_ROWS = 1000;
 export const AHEAD = 4;
 
-export async function openWorkbook(path: string, sheetName: string | undefined, map: ColumnMap = NO_COLUMN_MAP): Promise<Sheet> {
+export async function openWorkbook(path: string, sheetName: string | undefined, map: ColumnMap = NO_COLUMN_MAP): Promise<ReadSheet> {
   await checkWorkbookFile(path);
   const reader = new ReaderThread(path, sheetName);
   try {
