@@ -200,6 +200,7 @@ function nameOf(role: ColumnRole): string {
     case "member":
       return `${role.member.scope}.${role.member.name}`;
     case "extraDetail":
+    case "address":
     case "passthrough":
       return "";
   }
