@@ -5,6 +5,17 @@ export function isWorkbookPath(path: string): boolean {
   return /\.xlsx$/i.test(path);
 }
 
+/** The formats results and reports are written in (docs/contract.md §2, §6), by extension. */
+export type ResultsFormat = "csv" | "xlsx" | "jsonl";
+
+const RESULTS_FORMATS: Readonly<Record<string, ResultsFormat>> = { ".csv": "csv", ".xlsx": "xlsx", ".jsonl": "jsonl" };
+
+/** The format a results path asks for by its extension; "-" (standard output) is CSV; null for any other. */
+export function resultsFormat(path: string): ResultsFormat | null {
+  if (path === "-") return "csv";
+  return RESULTS_FORMATS[parse(path).ext.toLowerCase()] ?? null;
+}
+
 /**
  * `<input without .csv><suffix>` beside the input (or without .xlsx): where a sheet's results,
  * journal and defaults live by default (docs/contract.md §2), so they travel with it.
@@ -42,10 +53,13 @@ export function defaultStatePath(input: string): string | null {
 }
 
 /**
- * The default `portin status --output`: `<input without .csv>.status.csv`, or
- * `.sandbox.status.csv` on the built-in sandbox, so that a sandbox run cannot overwrite a
+ * The default `portin status --output`: `<input without .csv>.status.csv` (`.status.xlsx` for a
+ * workbook), or `.sandbox.status.csv` on the built-in sandbox, so that a sandbox run cannot overwrite a
  * real report; stdout for standard input.
  */
 export function defaultStatusPath(input: string, sandbox: boolean): string {
-  return input === "-" ? "-" : besideInput(input, sandbox ? ".sandbox.status.csv" : ".status.csv");
+  if (input === "-") return "-";
+  // A workbook's report is a workbook, as its results are.
+  const suffix = sandbox ? ".sandbox.status.csv" : ".status.csv";
+  return besideInput(input, isWorkbookPath(input) ? suffix.replace(/\.csv$/, ".xlsx") : suffix);
 }

@@ -18,17 +18,19 @@ import { VERSION } from "../version.js";
 import type { PortinCommand } from "./command.js";
 import { connect, withConnectionOptions, type ConnectionArgs } from "./connection.js";
 import { resolveRunPaths, sandboxOrdersPath } from "./run-paths.js";
-import { openCommandSheet, withSheetOptions } from "./sheet-input.js";
+import { noticeLeftOut, openCommandSheet, withSheetOptions } from "./sheet-input.js";
 import type { CommandSheet } from "./sheet-input.js";
 import { noticeSheet } from "./sheet-notices.js";
 import { showProgress, type ProgressDisplay } from "./progress-display.js";
 import { RunProgress } from "../engine/progress.js";
-import { MAX_CONCURRENCY, MAX_RETRIES, dashMeansStdio, nonEmptyPath, positiveNumber, wholeNumber } from "./values.js";
+import { MAX_CONCURRENCY, MAX_RETRIES, dashMeansStdio, nonEmptyPath, positiveNumber, resultsPath, wholeNumber } from "./values.js";
+import type { ResultColumnsAt } from "../results/writer.js";
 
 interface PortInArgs extends ConnectionArgs {
   input: string;
   sheet?: string;
   results?: string;
+  resultColumns: ResultColumnsAt;
   defaults?: string;
   state?: string;
   concurrency: number;
@@ -54,10 +56,17 @@ function portInOptions(yargs: Argv): Argv<PortInArgs> {
         results: {
           type: "string",
           requiresArg: true,
-          coerce: nonEmptyPath("results"),
+          coerce: resultsPath("results"),
           describe:
-            "where to write the results: a .xlsx path writes a workbook, any other a CSV (- for stdout) [default: <input without .csv>.results.csv; .plan.csv for plan; .sandbox.results.csv on the built-in sandbox; the same ending in .xlsx for an .xlsx input; stdout for stdin]",
+            "where to write the results: .csv, .xlsx (a workbook) or .jsonl (JSON Lines); - for CSV on stdout [default: <input without .csv>.results.csv; .plan.csv for plan; .sandbox.results.csv on the built-in sandbox; the same ending in .xlsx for an .xlsx input; stdout for stdin]",
         },
+        "result-columns": {
+          choices: ["last", "first"] as const,
+          default: "last" as const,
+          requiresArg: true,
+          describe: "where the result columns go: after the sheet's own columns, or first, where a wide sheet keeps them in view",
+        },
+
         defaults: {
           type: "string",
           requiresArg: true,
@@ -161,6 +170,7 @@ async function runOn({ sheet, defaults }: CommandSheet, command: "submit" | "pla
         retryUnknown: args.retryUnknown,
         retryRejected: args.retryRejected,
         expandRanges: args.expandRanges,
+        resultColumns: args.resultColumns,
         progress,
         checkPortability: args.checkPortability,
         orderCheck: args.orderCheck,
@@ -169,6 +179,7 @@ async function runOn({ sheet, defaults }: CommandSheet, command: "submit" | "pla
       io,
     );
     display.stop();
+    noticeLeftOut(sheet, io);
     io.stderr.write(formatSummary(report.summary) + "\n");
     if (args.json) io.stdout.write(summaryJson(report.summary, exitCodeOfRun(report)) + "\n");
     if (report.stopped?.kind === "journal") io.stderr.write(`portin: ${report.stopped.error.message}\n`);

@@ -7,6 +7,7 @@ import type { Argv } from "yargs";
 import { UsageError } from "../errors.js";
 import { checkEncoding, UTF8 } from "../input/decode.js";
 import { openSheet } from "../input/sheet.js";
+import { describeLeftOut } from "../input/totals-row.js";
 import type { Sheet } from "../input/sheet.js";
 import type { CommandIO } from "../io.js";
 import { columnMapOf, readDefaultsFile } from "../validate/defaults.js";
@@ -63,4 +64,9 @@ export async function openCommandSheet(args: SheetArgs, io: CommandIO): Promise<
   const columns = defaults === null ? undefined : columnMapOf(defaults);
   const sheet = await openSheet(args.input, { stdin: io.stdin, encoding: args.encoding, sheet: args.sheet, ...(columns === undefined ? {} : { columns }) });
   return { sheet, defaults };
+}
+
+/** Names, once a run has read the sheet, the totals rows it left out (docs/contract.md §3): once a run, never as invalid rows. */
+export function noticeLeftOut(sheet: Sheet, io: CommandIO): void {
+  for (const row of sheet.leftOut()) io.stderr.write(`portin: ${describeLeftOut(row)} is a totals row, not a number row: left out\n`);
 }

@@ -17,9 +17,10 @@ import type { PortinCommand } from "./command.js";
 import { connect, withConnectionOptions } from "./connection.js";
 import type { ConnectionArgs } from "./connection.js";
 import { resolveStatusPaths, sandboxOrdersPath } from "./run-paths.js";
-import { openCommandSheet, withSheetOptions } from "./sheet-input.js";
+import { noticeLeftOut, openCommandSheet, withSheetOptions } from "./sheet-input.js";
 import type { CommandSheet } from "./sheet-input.js";
-import { MAX_CONCURRENCY, MAX_RETRIES, dashMeansStdio, nonEmptyPath, wholeNumber } from "./values.js";
+import { MAX_CONCURRENCY, MAX_RETRIES, dashMeansStdio, nonEmptyPath, resultsPath, wholeNumber } from "./values.js";
+import type { ResultColumnsAt } from "../results/writer.js";
 
 interface StatusArgs extends ConnectionArgs {
   input: string;
@@ -27,6 +28,7 @@ interface StatusArgs extends ConnectionArgs {
   encoding: string;
   expandRanges: boolean;
   output?: string;
+  resultColumns: ResultColumnsAt;
   defaults?: string;
   state?: string;
   concurrency: number;
@@ -43,9 +45,17 @@ function statusOptions(yargs: Argv): Argv<StatusArgs> {
         output: {
           type: "string",
           requiresArg: true,
-          coerce: nonEmptyPath("output"),
-          describe: "where to write the status report (- for stdout) [default: <input without .csv>.status.csv; .sandbox.status.csv on the built-in sandbox; stdout for stdin]",
+          coerce: resultsPath("output"),
+          describe:
+            "where to write the status report: .csv, .xlsx or .jsonl; - for CSV on stdout [default: <input without .csv>.status.csv; .sandbox.status.csv on the built-in sandbox; the same ending in .xlsx for an .xlsx input; stdout for stdin]",
         },
+        "result-columns": {
+          choices: ["last", "first"] as const,
+          default: "last" as const,
+          requiresArg: true,
+          describe: "where the result columns go: after the sheet's own columns, or first, where a wide sheet keeps them in view",
+        },
+
         defaults: {
           type: "string",
           requiresArg: true,
@@ -72,7 +82,8 @@ function statusOptions(yargs: Argv): Argv<StatusArgs> {
         },
         json: { type: "boolean", default: false, describe: "print a machine-readable summary on stdout at the end" },
       }),
-  );
+    // yargs types `result-columns` by its dashed name; argv also holds it camel-cased.
+  ) as unknown as Argv<StatusArgs>;
 }
 
 async function run(args: StatusArgs, io: CommandIO): Promise<CommandResult> {
@@ -93,7 +104,8 @@ async function runOn({ sheet, defaults }: CommandSheet, args: StatusArgs, io: Co
   try {
     const paths = await resolveStatusPaths(args, connection.sandbox, io);
     const identity = { baseUrl: connection.serviceName, user: connection.user, version: VERSION };
-    const report = await runStatus({ sheet, ...paths, defaults, concurrency: args.concurrency, expandRanges: args.expandRanges }, { client: connection.client, identity }, io);
+    const report = await runStatus({ sheet, ...paths, defaults, concurrency: args.concurrency, expandRanges: args.expandRanges, resultColumns: args.resultColumns }, { client: connection.client, identity }, io);
+    noticeLeftOut(sheet, io);
     io.stderr.write(formatStatusSummary(report.summary) + "\n");
     if (args.json) io.stdout.write(statusSummaryJson(report.summary, exitCodeOfStatus(report)) + "\n");
     return { kind: "status", report };

@@ -3,6 +3,7 @@
  * carry no yargs `type: "number"`: it would turn "abc" into NaN before we could name it.
  */
 import { UsageError } from "../errors.js";
+import { resultsFormat } from "../paths.js";
 
 const numberFrom = (value: unknown): number =>
   typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
@@ -56,3 +57,17 @@ export const dashMeansStdio = (value: unknown): string => (value === "" ? "-" : 
 /** Beyond these a typo is likelier than a wish: 64 in flight already saturates a core (see README, Performance). */
 export const MAX_CONCURRENCY = 256;
 export const MAX_RETRIES = 20;
+
+/**
+ * A `--results` or `--output` path in a format portin writes (docs/contract.md §2): `.csv`,
+ * `.xlsx`, `.jsonl` or "-"; any other is refused before anything is read or sent, rather than
+ * written as CSV under a name that says otherwise.
+ */
+export function resultsPath(option: string) {
+  const path = nonEmptyPath(option);
+  return (value: unknown): string => {
+    const given = path(value);
+    if (resultsFormat(given) !== null) return given;
+    throw new UsageError(`--${option} ${given}: portin writes .csv, .xlsx or .jsonl (JSON Lines), or - for standard output; give a path ending in one of them`);
+   };
+}

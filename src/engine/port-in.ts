@@ -11,7 +11,8 @@ import type { JournalIdentity } from "../journal/identity.js";
 import { openJournal, readJournal } from "../journal/journal.js";
 import { summarize } from "../results/summary.js";
 import type { RunSummary } from "../results/summary.js";
-import { copiesRowText, openResults } from "../results/writer.js";
+import { copiesRowText, numberColumnOf, openResults } from "../results/writer.js";
+import type { ResultColumnsAt } from "../results/writer.js";
 import type { DispatchReport, StopReason } from "../send/dispatch.js";
 import type { ServiceClient } from "../service/client.js";
 import { readAccount, recordHolds } from "./account-orders.js";
@@ -30,6 +31,8 @@ export interface PortInOptions {
   readonly sheet: Sheet;
   /** Where the results go: a path, or "-" for standard output. */
   readonly results: string;
+  /** `--result-columns`: the result columns after the input's own (the default) or before them. */
+  readonly resultColumns?: ResultColumnsAt;
   /** The --defaults file, read once by the command (its "columns" shaped how the sheet was opened). */
   readonly defaults: DefaultsFile | null;
   /** The run journal; null keeps none. */
@@ -69,7 +72,7 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
     expandRanges: options.expandRanges ?? false,
     progress,
     portability,
-    copyRowText: copiesRowText(options.results),
+    copyRowText: copiesRowText(options.results, options.resultColumns),
   });
   if (progress !== null) progress.phase = "checking";
   // `plan` only reads the journal: a dry run must not block, or be blocked by, a real run.
@@ -95,6 +98,8 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
       ...options.sheet.textFormat(),
       stdout: io.stdout,
       rows: prepared.rows.length,
+      resultColumns: options.resultColumns ?? "last",
+      numberColumn: numberColumnOf(options.sheet.layout),
     });
     let sent: DispatchReport | null = null;
     let held: ReadonlyMap<string, AccountHold> = new Map();

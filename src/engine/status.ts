@@ -13,7 +13,8 @@ import type { Journal } from "../journal/journal.js";
 import { STATUS_COLUMN_SET } from "../results/order-status.js";
 import { summarizeStatus } from "../results/status-summary.js";
 import type { StatusSummary } from "../results/status-summary.js";
-import { copiesRowText, openReport } from "../results/writer.js";
+import { copiesRowText, numberColumnOf, openReport } from "../results/writer.js";
+import type { ResultColumnsAt } from "../results/writer.js";
 import { recordHolds, readAccount } from "./account-orders.js";
 import { learnStatuses } from "./learn-status.js";
 import type { Service } from "./port-in.js";
@@ -25,6 +26,8 @@ export interface StatusOptions {
   readonly sheet: Sheet;
   /** Where the report goes: a path, or "-" for standard output. */
   readonly output: string;
+  /** `--result-columns`: the status columns after the input's own (the default) or before them. */
+  readonly resultColumns?: ResultColumnsAt;
   /** The --defaults file, read once by the command (its "columns" shaped how the sheet was opened). */
   readonly defaults: DefaultsFile | null;
   /** The journal `submit` wrote; null when there is none to read. */
@@ -44,7 +47,7 @@ export interface StatusReport {
 export async function runStatus(options: StatusOptions, service: Service, io: CommandIO): Promise<StatusReport> {
   const started = performance.now();
   // Validated as submit would, so that a row never sent can say why.
-  const prepared = await prepare(options.sheet, service.client, options.defaults, { expandRanges: options.expandRanges, copyRowText: copiesRowText(options.output) });
+  const prepared = await prepare(options.sheet, service.client, options.defaults, { expandRanges: options.expandRanges, copyRowText: copiesRowText(options.output, options.resultColumns) });
   let journal: Journal | null = null;
   try {
     // Locked like a submit: the records status appends rest on what it read, which a run in between could change.
@@ -69,7 +72,14 @@ export async function runStatus(options: StatusOptions, service: Service, io: Co
     const report = await openReport(
       options.output,
       options.sheet.layout.header,
-      { delimiter: options.sheet.layout.delimiter, ...options.sheet.textFormat(), stdout: io.stdout, rows: prepared.rows.length },
+      {
+        delimiter: options.sheet.layout.delimiter,
+        ...options.sheet.textFormat(),
+        stdout: io.stdout,
+        rows: prepared.rows.length,
+        resultColumns: options.resultColumns ?? "last",
+        numberColumn: numberColumnOf(options.sheet.layout),
+      },
       STATUS_COLUMN_SET,
     );
     await writeResults(prepared, learned.statusOf, report, io);

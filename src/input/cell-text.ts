@@ -16,9 +16,10 @@ export type CellText = string | UnusableCell;
 /**
  * Excel's General format shows a number too wide for its column as `4.16556E+09`; a sheet saved
  * as CSV and opened again, or pasted as text, keeps only that text, and the digits are gone.
- * Only text cells are tested: a number cell is read exactly.
+ * Only text cells are tested: a number cell is read exactly. French-Canadian Excel writes the
+ * decimal comma: `5,14556E+09`.
  */
-const SCIENTIFIC = /^[+-]?\d(\.\d+)?E[+-]\d{2,3}$/i;
+const SCIENTIFIC = /^[+-]?\d([.,]\d+)?E[+-]\d{2,3}$/i;
 
 /** Whether a text cell holds a number Excel has already rounded into scientific notation. */
 export function isMangledNumber(text: string): boolean {
@@ -110,7 +111,7 @@ export function cellText(value: unknown, format: FormatSource, date1904: boolean
   }
   // A hyperlink: its shown text, which may itself be rich text.
   if ("hyperlink" in value || "text" in value) return cellText(value["text"], format, date1904);
-  if (typeof value["error"] === "string") return { text: value["error"], problem: `holds the error ${value["error"]}` };
+  if (typeof value["error"] === "string") return { text: value["error"], problem: `holds ${value["error"]}, an error in the source sheet: fix the formula or the value` };
   return { text: "", problem: "holds a value portin cannot read" };
 }
 
@@ -126,8 +127,8 @@ function formulaText(result: unknown, format: FormatSource, date1904: boolean): 
     return { text: "", problem: "is a formula without a saved result (open the workbook in Excel and save it, or type the value)" };
   }
   if (typeof result === "number") {
-    // exceljs reads an error result (`#N/A`) as NaN.
-    if (!Number.isFinite(result)) return { text: "", problem: "is a formula whose result is an error" };
+    // An error result (`#N/A`) reaches here as an `{ error }` value (patches/exceljs+4.4.0.patch); a NaN is no number Excel stores.
+    if (!Number.isFinite(result)) return { text: "", problem: "holds an error in the source sheet: fix the formula or the value" };
     if (isDateFormat(format.numFmt)) return dateText(serialDate(result, date1904), date1904);
     return numberText(result);
   }

@@ -12,7 +12,8 @@ import type { ColumnRole } from "./types.js";
 /**
  * `mapping` is the JSON value of "columns"; `where` names the file in messages. Each value is a
  * portin column name (`number`, `pilot_number`, `portform.CustomerName`, …) or null, which keeps
- * the column as a pass-through without listing it among the columns never sent.
+ * the column as a pass-through without listing it among the columns never sent, or
+ * `{"split": "address"}`, which splits each cell into the PortForm's street members.
  */
 export function checkColumnMap(where: string, mapping: unknown): ColumnMap {
   if (typeof mapping !== "object" || mapping === null || Array.isArray(mapping)) {
@@ -24,6 +25,13 @@ export function checkColumnMap(where: string, mapping: unknown): ColumnMap {
     const path = `columns.${JSON.stringify(header)}`;
     if (target === null) {
       map.set(normalize(header), null);
+      continue;
+    }
+    if (typeof target === "object" && !Array.isArray(target)) {
+      // docs/contract.md §3: one "Service Address" cell split into the street members.
+      const split = (target as Record<string, unknown>)["split"];
+      if (split === "address" && Object.keys(target).length === 1) map.set(normalize(header), { kind: "address" });
+      else problems.push(`${path}: the one rule a column takes is {"split": "address"}, not ${JSON.stringify(target)}`);
       continue;
     }
     if (typeof target !== "string" || target.trim() === "") {

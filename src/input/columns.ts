@@ -58,6 +58,9 @@ const EXTRA_DETAILS = "extradetails";
 
 export const NO_COLUMN_MAP: ColumnMap = new Map();
 
+/** The PortForm members a `{"split": "address"}` column fills (validate/address.ts), which no other column may then give. */
+export const SPLIT_ADDRESS_MEMBERS = ["CustomerStreetNumber", "CustomerStreetName", "CustomerStreetType", "CustomerStreetDirection", "CustomerUnit", "CustomerFloor"] as const;
+
 /** Case-insensitive, trimmed, with space, `-` and `_` treated alike (docs/contract.md §3). */
 export function normalize(name: string): string {
   return name.trim().toLowerCase().replace(/[\s-]/g, "_");
@@ -130,6 +133,8 @@ function meaningOf(role: ColumnRole): string | undefined {
       return `${role.member.scope === "portform" ? "PortForm" : role.member.scope}.${role.member.name}`;
     case "extraDetail":
       return `the ExtraDetails key "${role.key}"`;
+    case "address":
+      return "the split street address";
     case "passthrough":
       return undefined;
   }
@@ -154,6 +159,11 @@ export function matchColumns(source: string, header: readonly string[], map: Col
       throw new InputError(`${source}: ${describe(earlier, name)} and ${describe(column, name)} both give ${meaning}; keep one of them`);
     }
     seen.set(meaning, column);
+  }
+  const split = seen.get("the split street address");
+  if (split !== undefined) {
+    const twice = SPLIT_ADDRESS_MEMBERS.map((member) => seen.get(`PortForm.${member}`)).find((column) => column !== undefined);
+    if (twice !== undefined) throw new InputError(`${source}: ${describe(split, name)} is split into the street members, and ${describe(twice, name)} gives one of them too; keep one of them`);
   }
   if (!seen.has("the number")) {
     const names = NUMBER_ALIASES.map((alias) => `"${alias}"`).join(", ");

@@ -6,6 +6,7 @@
  */
 import type { ColumnMap } from "./columns.js";
 import { HEADER_SEARCH_ROWS, matchColumns, NoNumberColumnError, NUMBER_ALIASES } from "./columns.js";
+import { likelyColumn } from "./likely-column.js";
 import type { Column } from "./types.js";
 
 /** A row the header could be: its line (an Excel row number in a workbook) and its cells. */
@@ -52,7 +53,22 @@ export async function findHeader<R extends HeaderCandidate>(
   // A first row of several names is the header itself, lacking a number column; a first row
   // of one cell is a title, and the refusal says so.
   const looksLikeTitle = (above[0]?.cells ?? []).filter((cell) => cell.trim() !== "").length <= 1;
-  throw above.length === 1 || !looksLikeTitle ? firstRefusal : noHeader(source, above);
+  const refusal = above.length === 1 || !looksLikeTitle ? firstRefusal : noHeader(source, above);
+  throw withNumberHint(refusal, above);
+}
+
+/**
+ * A header cell that most likely holds the numbers ("Phone #", "DID", "Telephone"), named in
+ * the refusal with the mapping that makes the sheet run as it is (docs/contract.md §3).
+ */
+function withNumberHint(refusal: NoNumberColumnError, rows: readonly HeaderCandidate[]): NoNumberColumnError {
+  for (const row of rows) {
+    const cell = row.cells.find((text) => text.trim() !== "" && likelyColumn(text) === "number");
+    if (cell === undefined) continue;
+    const mapping = JSON.stringify({ columns: { [cell.trim()]: "number" } });
+    return new NoNumberColumnError(`${refusal.message}; ${JSON.stringify(cell.trim())} (line ${row.line}) looks like it: map it with --defaults ${mapping}`);
+  }
+  return refusal;
 }
 
 /** No row of the first few names a number column: name the first one, which may be a title. */

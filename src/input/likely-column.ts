@@ -27,7 +27,31 @@ const NUMBER_WORDS: ReadonlyMap<string, string> = new Map([
   ["tel", "telephone"],
   ["phone", "telephone"],
   ["email", "email"],
+  ["mail", "email"],
   ["e", ""],
+]);
+
+/**
+ * Headers people write that share no word with portin's name for the column, keyed by their
+ * words joined (wordsOf): the losing carrier is the PortForm's CurrentProvider, a DID or TN is
+ * the number to port.
+ */
+const COMMON_HEADERS: ReadonlyMap<string, string> = new Map([
+  ["carrier", "portform.CurrentProvider"],
+  ["currentcarrier", "portform.CurrentProvider"],
+  ["losingcarrier", "portform.CurrentProvider"],
+  ["oldcarrier", "portform.CurrentProvider"],
+  ["provider", "portform.CurrentProvider"],
+  ["losingprovider", "portform.CurrentProvider"],
+  ["fournisseur", "portform.CurrentProvider"],
+  ["fournisseuractuel", "portform.CurrentProvider"],
+  ["did", "number"],
+  ["dids", "number"],
+  ["tn", "number"],
+  ["telephone", "number"],
+  ["telephonenumber", "number"],
+  ["numbertoport", "number"],
+  ["number", "number"],
 ]);
 
 interface Candidate {
@@ -97,6 +121,24 @@ export function likelyColumn(header: string): string | undefined {
   const words = wordsOf(header);
   const compact = words.join("");
   if (compact === "") return undefined;
+  const common = COMMON_HEADERS.get(compact);
+  if (common !== undefined) return common;
+  const best = closestCandidate(words, compact);
+  return best === undefined ? undefined : portFormFirst(best, words);
+}
+
+/**
+ * A PortForm member before an item or request member the header names as well (docs/contract.md
+ * §3): "Email" is the PortForm's EmailAddress, which a port needs, rather than item.Email, so
+ * the suggestion works when pasted.
+ */
+function portFormFirst(best: string, words: readonly string[]): string {
+  if (!best.startsWith("item.") && !best.startsWith("request.")) return best;
+  const portForm = allCandidates().find((candidate) => candidate.name.startsWith("portform.") && words.every((word) => candidate.core.includes(word)));
+  return portForm?.name ?? best;
+}
+
+function closestCandidate(words: readonly string[], compact: string): string | undefined {
   let best: string | undefined;
   let bestScore = 0;
   let tied = false;
@@ -158,6 +200,7 @@ function nameOf(role: ColumnRole): string {
     case "member":
       return `${role.member.scope}.${role.member.name}`;
     case "extraDetail":
+    case "address":
     case "passthrough":
       return "";
   }

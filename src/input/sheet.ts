@@ -19,6 +19,7 @@ import type { SheetLayout, SheetRow } from "./types.js";
 import { Utf8Check } from "./utf8.js";
 import { decodeInput, UTF8 } from "./decode.js";
 import { isWorkbookPath } from "../paths.js";
+import { withoutTotalsRows } from "./totals-row.js";
 
 export interface OpenSheetOptions {
   /** Where `-` reads from; process.stdin unless a test supplies another stream. */
@@ -53,7 +54,12 @@ export interface Sheet {
   textFormat(): TextFormat;
   /** Lets go of the file (and a workbook's reading thread), read to the end or not. Idempotent. */
   close(): Promise<void>;
+  /** Once every row has been read: the totals rows under the data, left out of the rows (totals-row.ts). */
+  leftOut(): readonly SheetRow[];
 }
+
+/** A sheet as a reader opens it, before its totals rows are set aside. */
+export type ReadSheet = Omit<Sheet, "leftOut">;
 
 export interface TextFormat {
   /** The file began with a UTF-8 byte order mark: Excel reads a CSV as UTF-8 only with one. */
@@ -148,6 +154,13 @@ async function* dataRows(source: string, parser: SheetRecordParser, records: Asy
 }
 
 export async function openSheet(path: string, options: OpenSheetOptions = {}): Promise<Sheet> {
+  const sheet = await openRows(path, options);
+  const numberAt = sheet.layout.columns.find((column) => column.role.kind === "number")?.index ?? 0;
+  const leftOut: SheetRow[] = [];
+  return { ...sheet, rows: withoutTotalsRows(sheet.rows, numberAt, leftOut), leftOut: () => leftOut };
+}
+
+async function openRows(path: string, options: OpenSheetOptions): Promise<ReadSheet> {
   if (isWorkbookPath(path)) {
     // Loaded only for a workbook: exceljs takes ~0.4 s and 30 MB to load, which a CSV run need not pay.
     const { openWorkbook } = await import("./workbook.js");

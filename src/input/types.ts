@@ -10,6 +10,8 @@ export type ColumnRole =
   | { readonly kind: "member"; readonly member: MemberInfo }
   /** `portform.ExtraDetails.<Key>`: one `ExtraDetails` entry. */
   | { readonly kind: "extraDetail"; readonly key: string }
+  /** `{"split": "address"}` in the --defaults "columns" map: one cell split into the PortForm's street members. */
+  | { readonly kind: "address" }
   /** Anything else: copied to the results, never sent. */
   | { readonly kind: "passthrough" };
 

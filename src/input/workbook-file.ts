@@ -34,6 +34,12 @@ export function damagedWorkbook(path: string, why: string): string {
   return `${path}: cannot be read as an .xlsx workbook (${why}); it may be damaged: save it again from Excel; ${nothingSent}`;
 }
 
+/** What a refusal of the first sheet adds when the workbook has others: their names and --sheet. */
+export function otherSheetsHint(others: readonly string[]): string {
+  if (others.length === 0) return "";
+  return `; if the numbers are on another sheet, name it with --sheet (the workbook also has ${others.map((name) => JSON.stringify(name)).join(", ")})`;
+}
+
 /** Throws InputError unless `path` looks like a whole .xlsx workbook. */
 export async function checkWorkbookFile(path: string): Promise<void> {
   let file;

@@ -19,7 +19,7 @@ import { cellText } from "./cell-text.js";
 import type { FormatSource } from "./cell-text.js";
 import { MAX_CELL_CHARS } from "./limits.js";
 import { RecordWriter } from "./row-record.js";
-import { damagedWorkbook } from "./workbook-file.js";
+import { damagedWorkbook, otherSheetsHint } from "./workbook-file.js";
 import { HEADER_VERDICT } from "./header-verdict.js";
 
 /** What workbook.ts gives the thread. */
@@ -48,7 +48,8 @@ export interface CellProblem {
 
 /** What the thread posts, in this order: a header (or a refusal), then batches, then the end (or a refusal). */
 export type ReaderMessage =
-  | { readonly kind: "header"; readonly sheet: string; readonly line: number; readonly cells: readonly string[] }
+  /** `otherSheets`: the workbook's other sheets when `--sheet` named none, for a refusal to offer (docs/contract.md §3). */
+  | { readonly kind: "header"; readonly sheet: string; readonly otherSheets: readonly string[]; readonly line: number; readonly cells: readonly string[] }
   /** A one-line refusal naming the file: the workbook cannot be read, or has no such sheet. */
   | { readonly kind: "refused"; readonly message: string }
   /** portin's own code failed on a row: not the workbook's fault, and not to be reported as if it were. */
@@ -120,6 +121,8 @@ async function read({ path, sheetName, progress, batchRows, ahead }: ReaderData,
   try {
     const sheet = await findSheet(path, book, sheetName);
     const date1904 = book.properties?.model?.date1904 === true;
+    // The first sheet may be notes, not the data: a refusal of it names the others and --sheet.
+    const otherSheets = sheetName === undefined ? sheetNames(book).filter((name) => name !== sheet.name) : [];
     // Until the header row, no batches: each row with a value is offered as the header until
     // the main thread takes one; the rows it passes over are titles.
     const reading: { batches: Batches | null; offered: number } = { batches: null, offered: 0 };
@@ -130,13 +133,15 @@ async function read({ path, sheetName, progress, batchRows, ahead }: ReaderData,
       }
       const header = headerOf(row, date1904);
       if (header === null) return;
-      post({ kind: "header", sheet: sheet.name, ...header });
+      post({ kind: "header", sheet: sheet.name, otherSheets, ...header });
       reading.offered++;
       if (verdict(progress) === HEADER_VERDICT.header) {
         reading.batches = new Batches({ progress, batchRows, ahead }, post, () => input.bytesRead, { width: header.cells.length, prefix: sheetPrefix(sheet.name), date1904 }, path);
       }
     });
-    if (reading.offered === 0) throw new Refusal(`${path}: worksheet ${JSON.stringify(sheet.name)} is empty; it needs a header row with a number column; ${nothingSent}`);
+    if (reading.offered === 0) {
+      throw new Refusal(`${path}: worksheet ${JSON.stringify(sheet.name)} is empty; it needs a header row with a number column${otherSheetsHint(otherSheets)}; ${nothingSent}`);
+    }
     // Without a header the main thread refuses the sheet, naming the rows it passed over.
     reading.batches?.flush();
     post({ kind: "end", bytesRead: input.bytesRead });
@@ -189,6 +194,10 @@ async function findSheet(path: string, book: StreamedBook, sheetName: string | u
   const names = (book.model?.sheets?.map((entry) => entry.name) ?? seen).map((name) => JSON.stringify(name)).join(", ");
   if (sheetName !== undefined) throw new Refusal(`${path}: no worksheet named ${JSON.stringify(sheetName)} (it has ${names || "none"}); name one with --sheet`);
   throw new Refusal(`${path}: no worksheet to read (it has ${names || "none"}); name one with --sheet; ${nothingSent}`);
+}
+
+function sheetNames(book: StreamedBook): string[] {
+  return (book.model?.sheets ?? []).map((entry) => entry.name);
 }
 
 function firstVisible(book: StreamedBook): SheetEntry | undefined {

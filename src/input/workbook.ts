@@ -12,14 +12,14 @@ import { Worker } from "node:worker_threads";
 import { InputError } from "../errors.js";
 import { columnLetters, sheetPrefix } from "./cell-ref.js";
 import type { ColumnMap } from "./columns.js";
-import { NO_COLUMN_MAP } from "./columns.js";
+import { NO_COLUMN_MAP, NoNumberColumnError } from "./columns.js";
 import { MAX_ROWS } from "./limits.js";
 import { findHeader } from "./header-search.js";
 import { HEADER_VERDICT } from "./header-verdict.js";
 import { nextRecord } from "./row-record.js";
-import type { Sheet, TextFormat } from "./sheet.js";
+import type { ReadSheet, TextFormat } from "./sheet.js";
 import type { SheetLayout, SheetRow } from "./types.js";
-import { checkWorkbookFile, damagedWorkbook } from "./workbook-file.js";
+import { checkWorkbookFile, damagedWorkbook, otherSheetsHint } from "./workbook-file.js";
 import type { CellProblem, ReaderData, ReaderMessage } from "./workbook-reader.js";
 
 /**
@@ -39,7 +39,7 @@ const CSV_FOR_EXCEL: TextFormat = { bom: true, lineEnd: "\r\n" };
 export const BATCH_ROWS = 1000;
 export const AHEAD = 4;
 
-export async function openWorkbook(path: string, sheetName: string | undefined, map: ColumnMap = NO_COLUMN_MAP): Promise<Sheet> {
+export async function openWorkbook(path: string, sheetName: string | undefined, map: ColumnMap = NO_COLUMN_MAP): Promise<ReadSheet> {
   await checkWorkbookFile(path);
   const reader = new ReaderThread(path, sheetName);
   try {
@@ -61,7 +61,11 @@ export async function openWorkbook(path: string, sheetName: string | undefined, 
       map,
       // Refusals name each header cell as Excel does: `Numbers!C1`.
       (row) => (index) => `${prefix}${columnLetters(index + 1)}${row.line}`,
-    );
+    ).catch((error: unknown) => {
+      // The first sheet may be notes above the data (docs/contract.md §3): offer the others.
+      if (error instanceof NoNumberColumnError && first.otherSheets.length > 0) throw new InputError(`${error.message}${otherSheetsHint(first.otherSheets)}`);
+      throw error;
+    });
     // The thread offered a row, so there is one.
     if (found === null) throw reader.failure({ kind: "end", bytesRead: 0 });
     reader.answer(HEADER_VERDICT.header);

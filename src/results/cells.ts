@@ -50,8 +50,16 @@ export function isPasswordHeader(header: string): boolean {
 }
 
 /** The results header: the input's header cells, then the `result_*` columns (or another set's). */
-export function resultsHeader(header: readonly string[], names: readonly string[] = RESULT_COLUMN_SET.names): string[] {
-  return [...header.map(escapeFormula), ...names];
+export function resultsHeader(header: readonly string[], names: readonly string[] = RESULT_COLUMN_SET.names, at: "first" | "last" = "last"): string[] {
+  return placeResults([...header.map(escapeFormula), ...names], header.length, at);
+}
+
+/**
+ * A results record, `width` input cells then the result cells, in the order `--result-columns`
+ * asks (docs/contract.md §6): as it is for "last", the result cells moved to the front for "first".
+ */
+export function placeResults(record: string[], width: number, at: "first" | "last"): string[] {
+  return at === "last" ? record : [...record.slice(width), ...record.slice(0, width)];
 }
 
 /**

@@ -5,7 +5,7 @@
 import { stringify } from "csv-stringify/sync";
 import type { Options as StringifyOptions } from "csv-stringify/sync";
 import type { OutputError } from "../errors.js";
-import { resultTail, resultsHeader, rowShaper } from "./cells.js";
+import { placeResults, resultTail, resultsHeader, rowShaper } from "./cells.js";
 import type { ColumnSet } from "./columns.js";
 import { fileSink, finishSink, outputError, stdoutSink } from "./sink.js";
 import type { Sink } from "./sink.js";
@@ -20,7 +20,7 @@ export async function openCsvResults<T>(destination: string, header: readonly st
     // A cell holding any line break is quoted, whichever line end the file uses (cells.ts csvCell).
     quote_record_delimiter: true,
   };
-  const writer = new CsvResultsWriter(sink, header, csv, options.bom, columns);
+  const writer = new CsvResultsWriter(sink, header, csv, options.bom, columns, options.resultColumns ?? "last");
   await writer.writeHeader(header);
   return writer;
 }
@@ -53,8 +53,11 @@ class CsvResultsWriter<T> implements ResultsWriter<T> {
     private readonly csv: StringifyOptions,
     bom: boolean,
     private readonly columns: ColumnSet<T>,
+    private readonly at: "first" | "last",
   ) {
-    this.shape = rowShaper(header, columns);
+    const shape = rowShaper(header, columns);
+    const width = header.length;
+    this.shape = at === "last" ? shape : (cells, outcome) => placeResults(shape(cells, outcome), width, at);
     this.delimiter = typeof csv.delimiter === "string" ? csv.delimiter : ",";
     this.lineEnd = typeof csv.record_delimiter === "string" ? csv.record_delimiter : "\n";
     if (bom) this.stageText("\uFEFF");
@@ -62,7 +65,7 @@ class CsvResultsWriter<T> implements ResultsWriter<T> {
   }
 
   writeHeader(header: readonly string[]): Promise<void> {
-    return this.push(resultsHeader(header, this.columns.names));
+    return this.push(resultsHeader(header, this.columns.names, this.at));
   }
 
   write(cells: readonly string[], outcome: T): Promise<void> {
@@ -80,6 +83,8 @@ class CsvResultsWriter<T> implements ResultsWriter<T> {
   writeVerbatim(text: Uint8Array, outcome: T): Promise<void> {
     if (this.failure !== null) return Promise.reject(this.failure);
     if (this.closing !== null) throw new Error("results written after close()");
+    // The engine keeps cells instead when the result columns go first (writer.ts copiesRowText).
+    if (this.at !== "last") throw new Error("a row's text handed over for results whose result columns go first");
     this.stageRecords();
     this.stageBytes(text);
     this.stageText(resultTail(outcome, this.delimiter, this.lineEnd, this.columns.cells));

@@ -4,7 +4,9 @@
  * adding one is a file beside csv-writer.ts and an entry in ENCODERS. `portin status` writes
  * the same shape with its own column set (order-status.ts) through the same encoders.
  */
-import { isWorkbookPath } from "../paths.js";
+import type { SheetLayout } from "../input/types.js";
+import { resultsFormat } from "../paths.js";
+import type { ResultsFormat } from "../paths.js";
 import { RESULT_COLUMN_SET } from "./columns.js";
 import type { ColumnSet } from "./columns.js";
 import { openCsvResults } from "./csv-writer.js";
@@ -36,13 +38,26 @@ export interface ResultsOptions {
   readonly stdout: NodeJS.WritableStream;
   /** How many rows will follow: a workbook refuses, before anything is sent or asked, more than a worksheet holds. */
   readonly rows: number;
+  /** `--result-columns`: the result columns after the input's own, or before them (docs/contract.md §6). */
+  readonly resultColumns?: ResultColumnsAt;
+  /** The input's number column (0-based), which a workbook keeps in view; undefined for none. */
+  readonly numberColumn?: number | undefined;
+}
+
+/** Where the result columns go: after the input's own columns (the contract's order), or first. */
+export type ResultColumnsAt = "last" | "first";
+
+/** The input's number column, which a results workbook freezes in view. */
+export function numberColumnOf(layout: SheetLayout): number | undefined {
+  return layout.columns.find((column) => column.role.kind === "number")?.index;
 }
 
 /** How a format opens its writer: eagerly, so an unwritable path stops the run (exit 2) before anything is sent. */
 type OpenEncoder = <T>(destination: string, header: readonly string[], options: ResultsOptions, columns: ColumnSet<T>) => Promise<ResultsWriter<T>>;
 
-const ENCODERS: Readonly<Record<"csv" | "xlsx", OpenEncoder>> = {
+const ENCODERS: Readonly<Record<ResultsFormat, OpenEncoder>> = {
   csv: openCsvResults,
+  jsonl: async (destination, header, options, columns) => (await import("./jsonl-writer.js")).openJsonlResults(destination, header, options, columns),
   // Loaded when used: every command would otherwise pay for yazl at start-up, before cli.ts
   // has its signal handlers in place.
   xlsx: async (destination, header, options, columns) => (await import("./xlsx-writer.js")).openXlsxResults(destination, header, options, columns),
@@ -53,16 +68,23 @@ const ENCODERS: Readonly<Record<"csv" | "xlsx", OpenEncoder>> = {
  * writeVerbatim): a workbook's XML needs the cells, and parsing each row's text again for
  * them took 7.5 s against 2.0 s for a 200,000-row sheet, so the engine keeps them instead.
  */
-export function copiesRowText(destination: string): boolean {
-  return !isWorkbookPath(destination);
+export function copiesRowText(destination: string, resultColumns: ResultColumnsAt = "last"): boolean {
+  // Only a CSV with the result columns last is the input's text followed by more.
+  return resultsFormat(destination) === "csv" && resultColumns === "last";
 }
 
-/** Opens the destination in its format, chosen by its extension (`.xlsx`, else CSV; stdout is CSV), and writes the header row. */
+/**
+ * Opens the destination in its format, chosen by its extension (`.csv`, `.xlsx`, `.jsonl`;
+ * stdout is CSV), and writes the header row. The commands refuse any other extension before
+ * anything is read (commands/values.ts resultsPath).
+ */
 export function openResults(destination: string, header: readonly string[], options: ResultsOptions): Promise<ResultsWriter> {
   return openReport(destination, header, options, RESULT_COLUMN_SET);
 }
 
 /** Like openResults, for a report with another column set (`portin status`). */
 export function openReport<T>(destination: string, header: readonly string[], options: ResultsOptions, columns: ColumnSet<T>): Promise<ResultsWriter<T>> {
-  return ENCODERS[isWorkbookPath(destination) ? "xlsx" : "csv"](destination, header, options, columns);
+  const format = resultsFormat(destination);
+  if (format === null) throw new Error(`results to ${destination}: no format for its extension, which the command should have refused`);
+  return ENCODERS[format](destination, header, options, columns);
 }

@@ -3,6 +3,7 @@
  * without repair): content types, relationships, one worksheet, the styles. The worksheet's
  * rows are streamed by xlsx-writer.ts. Pure.
  */
+import { columnLetters } from "../input/cell-ref.js";
 import type { RowStatus } from "./status.js";
 
 const MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
@@ -107,15 +108,29 @@ export const STYLES =
  * The worksheet up to its first row: the header row frozen, and column widths that fit the
  * header's names (result_message gets room for a sentence).
  */
-export function sheetStart(widths: readonly number[]): string {
+export function sheetStart(widths: readonly number[], frozenColumns = 0): string {
   const cols = widths.map((width, at) => `<col min="${at + 1}" max="${at + 1}" width="${width}" customWidth="1"/>`).join("");
   return (
     DECLARATION +
     `<worksheet xmlns="${MAIN}" xmlns:r="${RELATIONSHIPS}">` +
-    '<sheetViews><sheetView tabSelected="1" workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView></sheetViews>' +
+    `<sheetViews><sheetView tabSelected="1" workbookViewId="0">${frozenPane(frozenColumns)}</sheetView></sheetViews>` +
     '<sheetFormatPr defaultRowHeight="15"/>' +
     (cols === "" ? "" : `<cols>${cols}</cols>`) +
     "<sheetData>"
+  );
+}
+
+/**
+ * The header row frozen, and the first `columns` columns with it (the number column stays in
+ * view as the sheet scrolls right): ECMA-376 §18.3.1.66, as Excel writes a frozen pane.
+ */
+function frozenPane(columns: number): string {
+  if (columns === 0) return '<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft" activeCell="A2" sqref="A2"/>';
+  const corner = `${columnLetters(columns + 1)}2`;
+  return (
+    `<pane xSplit="${columns}" ySplit="1" topLeftCell="${corner}" activePane="bottomRight" state="frozen"/>` +
+    '<selection pane="topRight"/><selection pane="bottomLeft"/>' +
+    `<selection pane="bottomRight" activeCell="${corner}" sqref="${corner}"/>`
   );
 }
 

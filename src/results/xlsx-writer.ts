@@ -2,7 +2,8 @@
  * The XLSX encoder of the results (docs/contract.md §6): the same rows as the CSV encoder (the
  * input's cells, masked and defused, then the result cells), as one worksheet whose every cell
  * is text, so Excel never turns `4165550101` into `4.17E+09` or drops a ticket's leading zero.
- * The header is bold, frozen and filterable; the status cell is coloured by status.
+ * The header is bold, frozen and filterable, the number column frozen with it; columns are as
+ * wide as their header and the first rows' cells need; the status cell is coloured by status.
  *
  * The worksheet's XML is written here, row by row, into a zip stream (yazl), rather than
  * through exceljs's WorkbookWriter: that builds a cell object per cell and took longer to
@@ -13,7 +14,7 @@
 import { parse } from "csv-parse/sync";
 import { OutputError } from "../errors.js";
 import { columnLetters } from "../input/cell-ref.js";
-import { resultsHeader, rowShaper } from "./cells.js";
+import { placeResults, resultsHeader, rowShaper } from "./cells.js";
 import type { ColumnSet } from "./columns.js";
 import { fileSink, finishSink, outputError } from "./sink.js";
 import type { Sink } from "./sink.js";
@@ -44,10 +45,17 @@ import {
 const ZIP_LEVEL = 1;
 /** Rows are handed to the zip stream in chunks of about this many characters. */
 const CHUNK_CHARS = 64 * 1024;
-/** Column widths, in characters: result columns by name, the input's by their header. */
-const RESULT_WIDTHS: Readonly<Record<string, number>> = { result_operation: 44, result_message: 80 };
-const MIN_WIDTH = 10;
-const MAX_WIDTH = 40;
+/**
+ * Column widths, in characters: as wide as the header and the cells of the rows in the first
+ * chunk (CHUNK_CHARS, hundreds of rows) need, so a 10-digit number never overlaps its
+ * neighbour; a column's cap is its name's here, else MAX_WIDTH. The widths precede the rows
+ * in the worksheet's XML, so later rows cannot widen a column.
+ */
+const WIDTH_CAPS: Readonly<Record<string, number>> = { result_message: 80, status_message: 80, status_reject_details: 80 };
+const MIN_WIDTH = 8;
+const MAX_WIDTH = 50;
+/** Room beside the text: the bold header and the filter button take some. */
+const WIDTH_MARGIN = 3;
 
 const READY: Promise<void> = Promise.resolve();
 
@@ -64,7 +72,7 @@ export async function openXlsxResults<T>(destination: string, header: readonly s
     );
   }
   const sink = await fileSink(destination);
-  const writer = new XlsxResultsWriter(sink, header, options.delimiter, set);
+  const writer = new XlsxResultsWriter(sink, header, options, set);
   await writer.writeHeader();
   return writer;
 }
@@ -78,6 +86,10 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
   /** By column: a cell's XML up to its row number, `<c r="AB`. */
   private readonly openings: readonly string[];
   private readonly statusAt: number;
+  /** Characters each column needs, until the worksheet's start is written; then null. */
+  private widths: number[] | null;
+  private readonly frozenColumns: number;
+  private readonly delimiter: string;
   private rowNumber = 0;
   private text: string;
   private failure: OutputError | null = null;
@@ -86,15 +98,24 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
   constructor(
     private readonly sink: Sink,
     header: readonly string[],
-    /** The input's delimiter, for rows handed over as the input's text (writeVerbatim). */
-    private readonly delimiter: string,
+    options: Pick<ResultsOptions, "delimiter" | "resultColumns" | "numberColumn">,
     set: ColumnSet<T>,
   ) {
-    this.header = resultsHeader(header, set.names);
-    this.shape = rowShaper(header, set);
+    // The input's delimiter, for rows handed over as the input's text (writeVerbatim).
+    this.delimiter = options.delimiter;
+    const at = options.resultColumns ?? "last";
+    const width = header.length;
+    this.header = resultsHeader(header, set.names, at);
+    const shape = rowShaper(header, set);
+    this.shape = at === "last" ? shape : (cells, outcome) => placeResults(shape(cells, outcome), width, at);
     this.letters = this.header.map((_, at) => columnLetters(at + 1));
     this.openings = this.letters.map((letters) => `<c r="${letters}`);
-    this.statusAt = header.length;
+    // The first column of the set is the status (result_status, or status's own).
+    this.statusAt = at === "last" ? width : 0;
+    // Frozen through the number column, wherever it lands; with the result columns first, through the status.
+    const number = options.numberColumn;
+    this.frozenColumns = at === "last" ? (number === undefined ? 0 : number + 1) : number === undefined ? 1 : set.names.length + number + 1;
+    this.widths = this.header.map((name) => name.length);
     const fail = (error: unknown): void => {
       this.failure ??= outputError(sink.label, error);
       // Wakes a write waiting for the zip to take more, which a failed output never will.
@@ -120,7 +141,7 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
       sink.stream,
       fail,
     );
-    this.text = sheetStart(this.header.map((name) => RESULT_WIDTHS[name] ?? Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, name.length + 2))));
+    this.text = "";
   }
 
   writeHeader(): Promise<void> {
@@ -129,7 +150,10 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
 
   write(cells: readonly string[], outcome: T): Promise<void> {
     const shaped = this.shape(cells, outcome);
-    // The first column after the input's is the status (result_status, or status's own).
+    const widths = this.widths;
+    if (widths !== null) {
+      for (let i = 0; i < shaped.length; i++) widths[i] = Math.max(widths[i] ?? 0, (shaped[i] ?? "").length);
+    }
     return this.push(this.rowXml(shaped, TEXT_STYLE, statusStyle(shaped[this.statusAt] ?? "")));
   }
 
@@ -169,7 +193,7 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
 
   /** Hands the gathered rows to the zip; resolves at once while it keeps up, else once it has taken them. */
   private flush(): Promise<void> {
-    const chunk = this.text;
+    const chunk = this.start() + this.text;
     this.text = "";
     if (this.zip.write(chunk)) return READY;
     return this.zip.room().then(() => {
@@ -177,9 +201,18 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
     });
   }
 
+  /** The worksheet's start, its columns sized to the rows so far, the first time it is asked for; "" after. */
+  private start(): string {
+    const widths = this.widths;
+    if (widths === null) return "";
+    this.widths = null;
+    const sized = widths.map((chars, at) => Math.min(WIDTH_CAPS[this.header[at] ?? ""] ?? MAX_WIDTH, Math.max(MIN_WIDTH, chars + WIDTH_MARGIN)));
+    return sheetStart(sized, this.frozenColumns);
+  }
+
   private async finish(): Promise<void> {
     if (this.failure === null) {
-      const text = this.text + sheetEnd(this.letters[this.letters.length - 1] ?? "A", this.rowNumber);
+      const text = this.start() + this.text + sheetEnd(this.letters[this.letters.length - 1] ?? "A", this.rowNumber);
       this.text = "";
       await this.zip.end(text);
     }

@@ -49,8 +49,16 @@ function invalid(text: string, why: string): ParsedNumber {
 
 /** `4165552104.0`: a number column exported as floats (pandas, some Excel exports). */
 const EXCEL_FLOAT = /^(\+?\d+)\.0+$/;
-/** `4.16556E+09`: Excel showed the number in scientific notation and kept only what it showed. */
-const SCIENTIFIC = /^\d(?:\.\d+)?E\+\d+$/i;
+/**
+ * `4.16556E+09`: Excel showed the number in scientific notation and kept only what it showed;
+ * `5,14556E+09` where a comma is the decimal separator (French-Canadian Excel).
+ */
+const SCIENTIFIC = /^\d(?:[.,]\d+)?E\+\d+$/i;
+/**
+ * A number followed by its extension, as people write one in English or French:
+ * `416-555-0101 ext. 22`, `x22`, `extension 22`, `poste 22`, `#22`.
+ */
+const EXTENSION = /^(.*\d)[\s,;]*(ext\.?|extension|x|poste|p\.|#)\s*(\d{1,7})$/i;
 
 export function parseNanp(raw: string): ParsedNumber {
   const written = raw.trim();
@@ -72,7 +80,7 @@ export function parseNanp(raw: string): ParsedNumber {
           reason: `${JSON.stringify(text)} is not a valid NANP number: a spreadsheet wrote it in scientific notation and dropped its last digits; format the column as Text and type the numbers again`,
         };
       }
-      return invalid(written, `unexpected ${JSON.stringify(text.charAt(i))}`);
+      return withExtension(written) ?? invalid(written, `unexpected ${JSON.stringify(text.charAt(i))}`);
     }
   }
   if (plus && !digits.startsWith("1")) {
@@ -95,4 +103,18 @@ export function parseNanp(raw: string): ParsedNumber {
     return invalid(written, `area code ${digits.slice(0, 3)} with exchange ${digits.slice(3, 6)} is not in service`);
   }
   return { ok: true, digits, kind: TOLL_FREE_AREA_CODES.has(digits.slice(0, 3)) ? "toll-free" : "regular" };
+}
+
+/** The reason for a number written with its extension, when the part before it is a number; undefined otherwise. */
+function withExtension(written: string): ParsedNumber | undefined {
+  const match = EXTENSION.exec(written);
+  if (match === null) return undefined;
+  const [, number = "", word = "", extension = ""] = match;
+  if (!parseNanp(number).ok) return undefined;
+  return {
+    ok: false,
+    reason:
+      `${JSON.stringify(written)} is not a valid NANP number: it ends in an extension (${word} ${extension}); ` +
+      `a port moves the whole number: write ${number.trim()} alone in the column and keep the extension in a column of its own`,
+  };
 }

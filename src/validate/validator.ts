@@ -8,6 +8,7 @@ import type { Column, SheetLayout, SheetRow } from "../input/types.js";
 import type { NumberKind, Operation, Route } from "../catalog/operations.js";
 import { describeOperation, isOfferingType, OPERATIONS } from "../catalog/operations.js";
 import type { ExtraDetail, MemberInfo, MemberValue } from "../catalog/members.js";
+import { findMember } from "../catalog/members.js";
 import type { Offering } from "../catalog/account.js";
 import { closestNames } from "../closest.js";
 import type { ConvertEnv, Converted, Converter } from "./convert.js";
@@ -17,6 +18,7 @@ import { attachmentBytes, createFileAttacher, hasAttachments, MAX_ROW_ATTACHMENT
 import { STDIN_SOURCE } from "../input/sheet.js";
 import type { CheckedRow, Defaults, InvalidRow, Lookups, ValidRow } from "./types.js";
 import { parseNanp } from "./nanp.js";
+import { ADDRESS_MEMBERS, splitAddress } from "./address.js";
 import { TakenNumbers } from "./taken.js";
 import { rangeHint } from "./ranges.js";
 import type { Records, Requirement, Section } from "./rules.js";
@@ -131,24 +133,39 @@ export function createValidator(context: ValidatorContext): Validator {
   const offeringAt = firstOf("offering");
   const groupAt = firstOf("group");
   const memberColumns: MemberColumn[] = [];
+  // A split address's parts are cells appended after the row's own, one a member (address.ts).
+  const addressAt = firstOf("address");
+  const addressColumn = layout.columns[addressAt];
+  const width = layout.header.length;
+  if (addressAt >= 0) {
+    ADDRESS_MEMBERS.forEach((name, k) => {
+      const member = findMember("portform", name);
+      if (member !== undefined) memberColumns.push(memberColumn(width + k, member));
+    });
+  }
+  /** The row's cells with its split address's parts after them, or why the address cannot be split. */
+  function withAddress(cells: readonly string[]): { cells: readonly string[]; problem?: string } {
+    if (addressAt < 0) return { cells };
+    const text = cellOf(cells, addressAt);
+    if (text === "") return { cells: [...cells, ...ADDRESS_MEMBERS.map(() => "")] };
+    const split = splitAddress(text);
+    if (!split.ok) return { cells: [...cells, ...ADDRESS_MEMBERS.map(() => "")], problem: `${addressColumn?.header.trim() ?? "address"} ${split.reason}` };
+    return { cells: [...cells, ...ADDRESS_MEMBERS.map((name) => split.parts[name])] };
+  }
   const extraColumns: { readonly index: number; readonly key: string }[] = [];
   for (const column of layout.columns) {
     const role = column.role;
     if (role.kind === "extraDetail") extraColumns.push({ index: column.index, key: role.key });
     if (role.kind !== "member") continue;
+    memberColumns.push(memberColumn(column.index, role.member));
+  }
+  function memberColumn(index: number, member: MemberInfo): MemberColumn {
     const refusals = new Map<Operation, string>();
     for (const op of OPERATIONS) {
-      const refusal = refusalOf(role.member, op);
+      const refusal = refusalOf(member, op);
       if (refusal !== undefined) refusals.set(op, refusal);
     }
-    memberColumns.push({
-      index: column.index,
-      member: role.member,
-      section: SECTION_OF[role.member.scope],
-      label: labelOf(role.member),
-      convert: converterFor(role.member.type, env),
-      refusals,
-    });
+    return { index, member, section: SECTION_OF[member.scope], label: labelOf(member), convert: converterFor(member.type, env), refusals };
   }
   // Which cells decide a row's PortForm and request records, and which its item record.
   const sharedAt = [
@@ -249,12 +266,12 @@ export function createValidator(context: ValidatorContext): Validator {
 
   /** Everything but duplicates; a Promise only when the row names files. */
   function evaluate(row: SheetRow): InvalidRow | Pending | Promise<InvalidRow | Pending> {
-    const cells = row.cells;
-    const numberText = cellOf(cells, numberAt);
+    const given = row.cells;
+    const numberText = cellOf(given, numberAt);
     const parsed = numberText === "" ? null : parseNanp(numberText);
-    if (cells.length !== layout.header.length) {
+    if (given.length !== width) {
       // The results still name the number (docs/contract.md §6 result_number) when its cell parses.
-      const fields = `has ${cells.length} field${cells.length === 1 ? "" : "s"}, the header has ${layout.header.length}`;
+      const fields = `has ${given.length} field${given.length === 1 ? "" : "s"}, the header has ${width}`;
       return parsed?.ok === true ? invalid(row, fields, parsed.digits, parsed.kind) : invalid(row, fields);
     }
     // A cell the reader could not use where it is sent (a workbook's error value, a mangled number).
@@ -262,6 +279,8 @@ export function createValidator(context: ValidatorContext): Validator {
     if (parsed === null) return invalid(row, "the number is empty: every row needs the number to port");
     if (!parsed.ok) return invalid(row, rangeHint(numberText) ?? parsed.reason);
     const { digits, kind } = parsed;
+    const { cells, problem } = withAddress(given);
+    if (problem !== undefined) return invalid(row, problem, digits, kind);
 
     const pilotText = cellOf(cells, pilotAt);
     const offeringText = cellOf(cells, offeringAt);
@@ -544,10 +563,11 @@ export function createValidator(context: ValidatorContext): Validator {
    * row's cells are out of line with the header: its field count is its one problem.
    */
   function everyProblem(row: SheetRow, first: InvalidRow): InvalidRow | Promise<InvalidRow> {
-    const cells = row.cells;
     // A cell the reader could not use (a workbook's `Numbers!A5`) is named by the reader, with the cell.
-    if (cells.length !== layout.header.length || row.problem !== undefined) return first;
+    if (row.cells.length !== width || row.problem !== undefined) return first;
     const problems: string[] = [];
+    const { cells, problem } = withAddress(row.cells);
+    if (problem !== undefined) problems.push(problem);
     const numberText = cellOf(cells, numberAt);
     const parsed = numberText === "" ? null : parseNanp(numberText);
     if (parsed === null) problems.push("the number is empty: every row needs the number to port");

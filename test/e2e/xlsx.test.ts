@@ -91,7 +91,7 @@ describe("a workbook in", () => {
     ]);
     const refused = await runCli(["plan", book, ...against(sandbox)]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toBe(`portin: ${book}, worksheet "Notes": no number column; name the column of numbers to port one of "number", "telephone_number", "phone_number", "tn", or map yours in --defaults "columns"\n`);
+    expect(refused.stderr).toBe(`portin: ${book}, worksheet "Notes": no number column; name the column of numbers to port one of "number", "telephone_number", "phone_number", "tn", or map yours in --defaults "columns"; if the numbers are on another sheet, name it with --sheet (the workbook also has "Port list")\n`);
     const run = await runCli(["plan", book, "--sheet", "Port list", ...against(sandbox)]);
     expect(run.code).toBe(0);
     expect(sheetRows(await readWorkbook(join(dir, "two.plan.xlsx"))).values[1]?.slice(0, 2)).toEqual(["4165553011", "4165550100"]);

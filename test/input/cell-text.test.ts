@@ -74,9 +74,9 @@ describe("cellText", () => {
   });
 
   it("says why a cell cannot be used", () => {
-    expect(cellText({ error: "#N/A" }, GENERAL, false)).toEqual({ text: "#N/A", problem: "holds the error #N/A" });
+    expect(cellText({ error: "#N/A" }, GENERAL, false)).toEqual({ text: "#N/A", problem: "holds #N/A, an error in the source sheet: fix the formula or the value" });
     expect(cellText({ formula: "A1" }, GENERAL, false)).toMatchObject({ text: "", problem: expect.stringContaining("without a saved result") as string });
-    expect(cellText({ formula: "1/0", result: Number.NaN }, GENERAL, false)).toEqual({ text: "", problem: "is a formula whose result is an error" });
+    expect(cellText({ formula: "1/0", result: Number.NaN }, GENERAL, false)).toEqual({ text: "", problem: "holds an error in the source sheet: fix the formula or the value" });
     expect(cellText("4.16556E+09", GENERAL, false)).toMatchObject({ text: "4.16556E+09", problem: expect.stringContaining("format the column as Text") as string });
   });
 });

@@ -132,7 +132,7 @@ describe("cells a row cannot use", () => {
     ]);
     const { rows } = await readAll(path);
     expect(rows.map((r) => r.problem)).toEqual([
-      "Numbers!B2 holds the error #N/A",
+      "Numbers!B2 holds #N/A, an error in the source sheet: fix the formula or the value",
       "Numbers!A3 is a formula without a saved result (open the workbook in Excel and save it, or type the value)",
     ]);
   });
@@ -163,7 +163,7 @@ describe("cells a row cannot use", () => {
     // Excel rows: the header is row 1, and a blank row comes before every thousandth data row.
     const lineOf = (i: number): number => i + 2 + Math.floor((i + 1) / 1000);
     expect(read.rows.map((r) => r.line)).toEqual(Array.from({ length: count }, (_, i) => lineOf(i)));
-    const expected = [...sentProblems, both].sort((x, y) => x - y).map((i) => [i, `Numbers!C${lineOf(i)} holds the error #N/A`]);
+    const expected = [...sentProblems, both].sort((x, y) => x - y).map((i) => [i, `Numbers!C${lineOf(i)} holds #N/A, an error in the source sheet: fix the formula or the value`]);
     expect(read.rows.filter((r) => r.problem !== undefined).map((r) => [r.index, r.problem])).toEqual(expected);
     expect(read.rows[5]?.cells[1]).toBe("#REF!");
   });

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -161,11 +161,13 @@ describe("openResults to an unwritable destination", () => {
   });
 
   it("refuses a destination that is a directory", async () => {
-    await expect(openResults(dir, ["number"], { ...LF_NO_BOM, delimiter: ",", stdout: unusedStdout })).rejects.toMatchObject({
+    const folder = join(dir, "results.csv");
+    await mkdir(folder);
+    await expect(openResults(folder, ["number"], { ...LF_NO_BOM, delimiter: ",", stdout: unusedStdout })).rejects.toMatchObject({
       name: "OutputError",
-      message: `cannot write results to ${dir}: it is a directory (use --results PATH)`,
+      message: `cannot write results to ${folder}: it is a directory (use --results PATH)`,
     });
-    expect(await readdir(dir)).toEqual([]);
+    expect(await readdir(dir)).toEqual(["results.csv"]);
   });
 
   it("refuses a path under a regular file", async () => {

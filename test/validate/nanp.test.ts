@@ -45,7 +45,7 @@ describe("parseNanp", () => {
 
   it("refuses letters, extensions and other characters, naming the first one", () => {
     expect(parseNanp("416-555-CALL")).toEqual({ ok: false, reason: '"416-555-CALL" is not a valid NANP number (unexpected "C")' });
-    expect(parseNanp("416-555-0101 x12")).toMatchObject({ ok: false, reason: expect.stringContaining('unexpected "x"') as unknown });
+    expect(parseNanp("416-555-0101 x12")).toMatchObject({ ok: false, reason: expect.stringContaining("it ends in an extension (x 12)") as unknown });
   });
 
   it("refuses area codes and exchanges that start with 0 or 1", () => {
@@ -84,5 +84,30 @@ describe("parseNanp", () => {
         expect(parseNanp(digits).ok, digits).toBe(library);
       }
     }
+  });
+});
+
+describe("numbers as spreadsheets and people write them (docs/contract.md §3)", () => {
+  it.each(["4.16556E+09", "5,14556E+09"])("explains %j as scientific notation that lost digits, with either decimal mark", (text) => {
+    expect(parseNanp(text)).toEqual({
+      ok: false,
+      reason: `${JSON.stringify(text)} is not a valid NANP number: a spreadsheet wrote it in scientific notation and dropped its last digits; format the column as Text and type the numbers again`,
+    });
+  });
+
+  it.each([
+    ["416-555-0101 ext. 22", "ext. 22"],
+    ["416-555-0101 x22", "x 22"],
+    ["416-555-0101, poste 22", "poste 22"],
+    ["(416) 555-0101 extension 4410", "extension 4410"],
+  ])("explains %j as a number with an extension, in English or French", (text, extension) => {
+    const parsed = parseNanp(text);
+    expect(parsed.ok).toBe(false);
+    expect(parsed.ok ? "" : parsed.reason).toContain(`it ends in an extension (${extension}); a port moves the whole number`);
+  });
+
+  it("says nothing of an extension when the part before it is no number", () => {
+    const parsed = parseNanp("555-0101 poste 22");
+    expect(parsed.ok ? "" : parsed.reason).not.toContain("extension");
   });
 });
