@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readFile, writeFile } from "node:fs/promises";
+import { cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server.js";
@@ -91,7 +91,10 @@ describe("portin submit on the sample sheet", () => {
 
   it("runs on the built-in sandbox without --base-url and says so", async () => {
     const results = join(dir, "out.csv");
-    const run = await runCli(["submit", "fixtures/sample.csv", "--defaults", "fixtures/sample.defaults.json", "--results", results]);
+    // In a copy: the built-in sandbox keeps its orders beside the sheet, and the repository's
+    // fixtures must stay as they are for the tests that run beside this one.
+    await cp(FIXTURES, join(dir, "fixtures"), { recursive: true });
+    const run = await runCli(["submit", "fixtures/sample.csv", "--defaults", "fixtures/sample.defaults.json", "--results", results], { cwd: dir });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/built-in sandbox at http:\/\/127\.0\.0\.1:\d+; nothing real is ported/);
     const rows = await readResults(results);
