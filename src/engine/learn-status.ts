@@ -40,7 +40,7 @@ export interface Learned {
 }
 
 /** Why a number has nothing to ask about, or how to ask. */
-type Source =
+export type Source =
   | { readonly kind: "ticket"; readonly ticket: string }
   /** Asked by number: submitted without a ticket, or unsure (an intent without outcome, or `unknown`). */
   | { readonly kind: "number"; readonly unsure: boolean }
@@ -103,7 +103,7 @@ export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorSta
   return { statusOf, requests: asker.asked };
 }
 
-function sourceOf(number: string, prior: PriorState | null, noJournal: string): Source {
+export function sourceOf(number: string, prior: PriorState | null, noJournal: string): Source {
   if (prior === null) return { kind: "none", why: noJournal };
   const submitted = prior.submitted.get(number);
   if (submitted) return submitted.ticket === "" ? { kind: "number", unsure: false } : { kind: "ticket", ticket: submitted.ticket };
@@ -222,7 +222,7 @@ function fromAnswer(answer: Asked | undefined, asked: { readonly ticket: string;
   return fromService(answer.status, answer.at, asked.unsure);
 }
 
-function fromService(status: PortInStatus, at: string, unsure: boolean): OrderStatus {
+export function fromService(status: PortInStatus, at: string, unsure: boolean): OrderStatus {
   const phase = portInPhase(status.status);
   const ticket = status.ticketId;
   const base = {
