@@ -6,8 +6,8 @@
  */
 import { formatRejectDetails, portInPhase } from "../catalog/account.js";
 import type { PortInStatus } from "../catalog/account.js";
-import type { EndedEntry } from "../journal/journal.js";
-import type { EndedOrder, PriorState } from "../journal/prior.js";
+import type { EndedEntry, StatusEntry } from "../journal/journal.js";
+import type { EndedOrder, KnownStatus, PriorState } from "../journal/prior.js";
 import { rowFingerprint } from "../plan/fingerprint.js";
 import { OWN_STATUS } from "../results/order-status.js";
 import type { OrderStatus } from "../results/order-status.js";
@@ -22,6 +22,8 @@ export interface StatusJournal {
   confirmed(number: string, ticket: string, status: string): Promise<void>;
   /** An order ended without porting: its numbers are sent again once their rows change (docs/contract.md §5). */
   ended(order: EndedEntry): Promise<void>;
+  /** What this check learned of one order: the journal's status history (docs/contract.md §6). */
+  status(order: StatusEntry): Promise<void>;
 }
 
 export interface LearnOptions {
@@ -78,11 +80,20 @@ export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorSta
     }
   }
 
+  // The last status an earlier check learned of the number's order ("" ticket: any order).
+  const knownFor = (number: string, ticket: string): KnownStatus | null => {
+    const known = prior?.lastStatus.get(number);
+    return known !== undefined && (ticket === "" || known.ticket === ticket) ? known : null;
+  };
   const asker = new StatusAsker({ concurrency: options.concurrency, signal: options.signal });
   const byTicket = await asker.run(tickets, (ticket) => options.client.ticketStatus(ticket));
   const byNumber = await askByNumber(groups.values(), asker, (number) => options.client.portInStatus(number));
   if (options.journal !== null && prior !== null) {
-    await Promise.all([recordConfirmations(byNumber, options.journal), recordEnded(byTicket, byNumber, prior, rows, options.journal)]);
+    await Promise.all([
+      recordConfirmations(byNumber, options.journal),
+      recordEnded(byTicket, byNumber, prior, rows, options.journal),
+      recordStatuses(byTicket, byNumber, prior, options.journal),
+    ]);
   }
 
   const statusOf = (index: number): OrderStatus => {
@@ -95,9 +106,9 @@ export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorSta
       case "ended":
         return fromEnded(source.order, source.fingerprint, row);
       case "ticket":
-        return fromAnswer(byTicket.get(source.ticket), { ticket: source.ticket, unsure: false });
+        return fromAnswer(byTicket.get(source.ticket), { ticket: source.ticket, unsure: false, known: knownFor(row.number, source.ticket) });
       case "number":
-        return fromAnswer(byNumber.get(row.number), { ticket: "", unsure: source.unsure });
+        return fromAnswer(byNumber.get(row.number), { ticket: "", unsure: source.unsure, known: knownFor(row.number, "") });
     }
   };
   return { statusOf, requests: asker.asked };
@@ -112,6 +123,42 @@ export function sourceOf(number: string, prior: PriorState | null, noJournal: st
   if (rejected?.order) return { kind: "ended", order: rejected.order, fingerprint: rejected.fingerprint };
   if (rejected) return { kind: "none", why: `never submitted: the service rejected it (${rejected.message}); fix the row and run portin submit` };
   return { kind: "none", why: "not submitted yet: portin submit sends it" };
+}
+
+/**
+ * One `status` record per order this check learned (docs/contract.md §6), with every number
+ * the answer or the journal puts in it: asked by ticket, the answer's NumbersToPort and the
+ * numbers the journal holds under that ticket; asked by number, the answer's NumbersToPort
+ * and the numbers it answered.
+ */
+async function recordStatuses(byTicket: ReadonlyMap<string, Asked>, byNumber: ReadonlyMap<string, Asked>, prior: PriorState, journal: StatusJournal): Promise<void> {
+  const orders = new Map<string, { status: PortInStatus; at: string; numbers: Set<string> }>();
+  const add = (status: PortInStatus, at: string, numbers: Iterable<string>): void => {
+    const order = orders.get(status.ticketId) ?? { status, at, numbers: new Set(status.numbersToPort) };
+    for (const number of numbers) order.numbers.add(number);
+    orders.set(status.ticketId, order);
+  };
+  for (const [ticket, answer] of byTicket) if (answer.kind === "found") add({ ...answer.status, ticketId: ticket }, answer.at, []);
+  if (orders.size > 0) {
+    for (const [number, entry] of prior.submitted) orders.get(entry.ticket)?.numbers.add(number);
+  }
+  for (const [number, answer] of byNumber) {
+    if (answer.kind === "found" && answer.status.ticketId !== "") add(answer.status, answer.at, [number]);
+  }
+  await Promise.all(
+    [...orders.values()].map(({ status, at, numbers }) =>
+      journal.status({
+        ticket: status.ticketId,
+        status: status.status,
+        portDate: status.portDate,
+        reason: status.rejectReason,
+        summary: status.rejectSummary,
+        details: formatRejectDetails(status.rejectDetails),
+        numbers: [...numbers],
+        at,
+      }),
+    ),
+  );
 }
 
 /** A number PortInStatus shows in a live or completed order is as good as submitted: later runs need not ask. */
@@ -205,9 +252,10 @@ function fromEnded(order: EndedOrder, fingerprint: string, row: CheckedRow): Ord
   };
 }
 
-function fromAnswer(answer: Asked | undefined, asked: { readonly ticket: string; readonly unsure: boolean }): OrderStatus {
+function fromAnswer(answer: Asked | undefined, asked: { readonly ticket: string; readonly unsure: boolean; readonly known: KnownStatus | null }): OrderStatus {
   if (answer === undefined || answer.kind === "failed") {
     const reason = answer?.reason ?? "not checked";
+    if (asked.known !== null) return fromKnown(asked.known, reason);
     return { ...NONE, status: OWN_STATUS.unchecked, state: "unchecked", ticket: asked.ticket, checkedAt: answer?.at ?? "", message: `${reason}: run portin status again later` };
   }
   if (answer.kind === "missing") {
@@ -220,6 +268,26 @@ function fromAnswer(answer: Asked | undefined, asked: { readonly ticket: string;
     return { ...NONE, status: OWN_STATUS["not-found"], state: "not-found", ticket: asked.ticket, checkedAt: answer.at, message };
   }
   return fromService(answer.status, answer.at, asked.unsure);
+}
+
+/**
+ * A number whose status this check could not learn keeps the last one an earlier check
+ * learned, with when (docs/contract.md §6): never a blank. A completed or ended order stays
+ * so; an open one is reported `unchecked` (exit 1), its Status word and port date kept.
+ */
+function fromKnown(known: KnownStatus, reason: string): OrderStatus {
+  const phase = portInPhase(known.status);
+  return {
+    status: known.status,
+    state: phase === "open" ? "unchecked" : phase,
+    ticket: known.ticket,
+    portDate: known.portDate,
+    rejectReason: known.reason,
+    rejectSummary: known.summary,
+    rejectDetails: known.details,
+    checkedAt: known.at,
+    message: `${known.status}${known.portDate === "" ? "" : ` (port date ${known.portDate})`} as last learned at ${known.at}; ${reason}: run portin status again later`,
+  };
 }
 
 export function fromService(status: PortInStatus, at: string, unsure: boolean): OrderStatus {

@@ -20,7 +20,7 @@ import { describe, readJournalFile } from "./read.js";
 import { JOURNAL_FORMAT_VERSION, serializeRecord } from "./records.js";
 import type { HeaderRecord, JournalOutcomeStatus, JournalRecord, RejectedNumber } from "./records.js";
 
-export type { EarlierRejection, EndedOrder, PriorState } from "./prior.js";
+export type { EarlierRejection, EndedOrder, KnownStatus, PriorState } from "./prior.js";
 export type { AppendTarget } from "./group-commit.js";
 export type { JournalOutcomeStatus, RejectedNumber } from "./records.js";
 export type { JournalIdentity } from "./identity.js";
@@ -48,6 +48,8 @@ export interface Journal {
   confirmed(number: string, ticket: string, status: string): Promise<void>;
   /** Records that an order ended without porting, as `status` learned it; resolves once on disk. */
   ended(order: EndedEntry): Promise<void>;
+  /** Records what one status check learned of one order (records.ts `status`); resolves once on disk. */
+  status(order: StatusEntry): Promise<void>;
   /** Waits for every record, closes the file and releases the lock. */
   close(): Promise<void>;
 }
@@ -61,6 +63,21 @@ export interface EndedEntry {
   readonly details: string;
   /** Each number of the order the journal holds, with its row's fingerprint as sent, or "". */
   readonly numbers: readonly { readonly number: string; readonly fingerprint: string }[];
+}
+
+/** What one status check learned of one order (records.ts `status`). */
+export interface StatusEntry {
+  readonly ticket: string;
+  readonly status: string;
+  /** PortDate as the service gave it; "" or null when none. */
+  readonly portDate: string | null;
+  readonly reason: string;
+  readonly summary: string;
+  readonly details: string;
+  /** The order's numbers, 10 digits each. */
+  readonly numbers: readonly string[];
+  /** When the answer came (UTC ISO); now when absent. */
+  readonly at?: string;
 }
 
 export interface JournalOptions {
@@ -171,6 +188,13 @@ function createJournal(writer: GroupCommitWriter, lock: JournalLock, prior: Prio
       const numbers = order.numbers.map(({ number, fingerprint }) => ({ number, fingerprint }));
       const { ticket, status, reason, summary, details } = order;
       return writer.append(serializeRecord({ type: "ended", ticket, status, reason, summary, details, numbers, at: new Date().toISOString() }));
+    },
+    status(order) {
+      const bad = order.numbers.find((number) => !/^\d{10}$/.test(number));
+      if (order.ticket === "" || bad !== undefined) return Promise.reject(new TypeError(`journal 'status' needs a ticket and 10-digit numbers, got '${order.ticket}'`));
+      const { ticket, status, reason, summary, details } = order;
+      const portDate = order.portDate === null || order.portDate === "" ? null : order.portDate;
+      return writer.append(serializeRecord({ type: "status", ticket, status, portDate, reason, summary, details, numbers: [...order.numbers], at: order.at ?? new Date().toISOString() }));
     },
     close() {
       closing ??= writer.close().finally(() => lock.release());

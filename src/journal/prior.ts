@@ -19,6 +19,24 @@ export interface PriorState {
    * ended without porting: resent only once their row changed, or with --retry-rejected.
    */
   readonly rejected: ReadonlyMap<string, EarlierRejection>;
+  /**
+   * The latest status a `status` check learned for each number's order (records.ts `status`),
+   * whatever map the number is in: a number whose status cannot be learned next time keeps
+   * this one, with when it was learned (docs/contract.md §6).
+   */
+  readonly lastStatus: ReadonlyMap<string, KnownStatus>;
+}
+
+/** One order's status as a `status` check learned it. */
+export interface KnownStatus {
+  readonly ticket: string;
+  readonly status: string;
+  readonly portDate: string;
+  readonly reason: string;
+  readonly summary: string;
+  readonly details: string;
+  /** When it was learned. */
+  readonly at: string;
 }
 
 /** What the intent that last carried a number says of its row. */
@@ -68,6 +86,7 @@ export function derivePriorState(records: Iterable<JournalRecord>): PriorState {
   const numbersByRequest = new Map<string, readonly string[]>();
   const fingerprintsByRequest = new Map<string, readonly string[]>();
   const states = new Map<string, NumberState>();
+  const lastStatus = new Map<string, KnownStatus>();
 
   for (const record of records) {
     if (record.type === "intent") {
@@ -104,6 +123,11 @@ export function derivePriorState(records: Iterable<JournalRecord>): PriorState {
       const current = states.get(record.number);
       const fingerprint = current?.kind === "rejected" ? undefined : current?.fingerprint;
       states.set(record.number, { kind: "submitted", ticket: record.ticket, requestId: current?.requestId ?? "", ...sent(fingerprint) });
+    } else if (record.type === "status") {
+      const { ticket, status, reason, summary, details, at } = record;
+      // One object per reading, shared by the order's numbers.
+      const known: KnownStatus = { ticket, status, portDate: record.portDate ?? "", reason, summary, details, at };
+      for (const number of record.numbers) lastStatus.set(number, known);
     } else if (record.type === "ended") {
       const order: EndedOrder = { ticket: record.ticket, status: record.status, reason: record.reason, summary: record.summary, details: record.details, at: record.at };
       for (const { number, fingerprint } of record.numbers) {
@@ -129,5 +153,5 @@ export function derivePriorState(records: Iterable<JournalRecord>): PriorState {
       rejected.set(number, { requestId, message, httpStatus, fingerprint, ...(order === undefined ? {} : { order }) });
     }
   }
-  return { submitted, pending, unknown, rejected };
+  return { submitted, pending, unknown, rejected, lastStatus };
 }

@@ -39,9 +39,11 @@ export function summarizeStatus(input: StatusSummaryInput): StatusSummary {
   for (const row of input.statuses) {
     states[row.state] += 1;
     if (row.ticket !== "" && row.state !== "not-submitted") tickets.add(row.ticket);
-    const seen = byStatus.get(row.status);
+    // By state too: a Status word kept from an earlier check (unchecked now) is not a live one.
+    const key = `${row.state}\u0000${row.status}`;
+    const seen = byStatus.get(key);
     if (seen) seen.rows += 1;
-    else byStatus.set(row.status, { status: row.status, state: row.state, rows: 1 });
+    else byStatus.set(key, { status: row.status, state: row.state, rows: 1 });
   }
   const counts = [...byStatus.values()].sort((a, b) => STATE_ORDER.indexOf(a.state) - STATE_ORDER.indexOf(b.state));
   return { counts, states, orders: tickets.size, requests: input.requests, elapsedMs: Math.round(input.elapsedMs), output: input.output, service: input.service };

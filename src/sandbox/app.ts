@@ -13,6 +13,7 @@ import { authorized, bodyTooLarge, exception, isJsonContentType } from "./http.j
 import { requestsPage } from "./log.js";
 import type { SandboxClock } from "./clock.js";
 import type { Ledger } from "./ledger.js";
+import { orderListJson } from "./order-list.js";
 import { npaNxxText } from "./portability.js";
 import type { Route } from "./routes.js";
 import { matchRoute } from "./routes.js";
@@ -77,6 +78,8 @@ function get(ctx: SandboxContext, route: Exclude<Route, { kind: "operation" | "n
     }
     case "npanxx":
       return { status: 200, body: ctx.ledger.portability.list };
+    case "order-list":
+      return { status: 200, body: orderListJson(ctx.ledger.held(), (order) => ctx.ledger.phase(order)) };
   }
 }
 

@@ -79,9 +79,17 @@ export interface Order {
   readonly body: Record<string, unknown>;
   readonly acceptedDay: number;
   readonly fate: Fate;
+  /**
+   * The status of an order placed in the web portal (docs/contract.md §1.4): it keeps the
+   * status it was placed with, since the sandbox's carriers never saw it.
+   */
+  readonly placedAs?: Phase;
 }
 
-export type Phase = "SUBMITTED" | "CONFIRMED" | "COMPLETED" | "REJECTED";
+export type Phase = "SUBMITTED" | "CONFIRMED" | "COMPLETED" | "REJECTED" | "CANCELLED";
+
+/** Phases after which an order holds its numbers no more, or holds them as ported in. */
+export const CLOSED_PHASES: ReadonlySet<Phase> = new Set<Phase>(["COMPLETED", "REJECTED", "CANCELLED"]);
 
 /** The service's PortInStatus answer, in its own spelling (docs/contract.md §1.4). */
 export interface PortInStatusJson {
@@ -158,6 +166,7 @@ export class Carrier {
   }
 
   phase(order: Order, day: number = this.options.clock.today()): Phase {
+    if (order.placedAs !== undefined) return order.placedAs;
     const { answerDay, portDay } = this.schedule(order);
     if (day < answerDay) return "SUBMITTED";
     if (order.fate.kind === "reject") return "REJECTED";
@@ -174,7 +183,7 @@ export class Carrier {
       TicketId: order.ticket,
       Status: phase,
       // Before the carrier answers, only the customer's requested date is known.
-      PortDate: phase === "SUBMITTED" ? text(requested) : phase === "REJECTED" ? "" : clock.date(this.schedule(order).portDay),
+      PortDate: phase === "SUBMITTED" ? text(requested) : phase === "REJECTED" || phase === "CANCELLED" ? "" : clock.date(this.schedule(order).portDay),
       RejectReason: "",
       RejectSummary: "",
       RejectDetails: [],

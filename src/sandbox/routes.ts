@@ -6,6 +6,7 @@
 import { LOOKUPS, NPANXX_CHECK_PATH, NPANXX_PATH, portInStatusPath, ticketStatusPath } from "../service/answers.js";
 import type { PortInOperation } from "./contract.js";
 import { PORT_IN_OPERATIONS } from "./contract.js";
+import { ORDER_LIST_PATH } from "./order-list.js";
 
 export type LookupName = keyof typeof LOOKUPS;
 
@@ -16,6 +17,7 @@ export type Route =
   | { readonly kind: "requests"; readonly method: "GET" }
   | { readonly kind: "ticket-status"; readonly method: "GET"; readonly ticket: string }
   | { readonly kind: "npanxx"; readonly method: "GET" }
+  | { readonly kind: "order-list"; readonly method: "GET" }
   | { readonly kind: "npanxx-check"; readonly method: "POST" }
   /** GET reads the sandbox's calendar, POST advances it; no credentials, like REQUESTS_PATH. */
   | { readonly kind: "clock"; readonly method: "GET" | "POST" };
@@ -42,6 +44,7 @@ export function matchRoute(pathname: string): Route | null {
   if (pathname === REQUESTS_PATH) return { kind: "requests", method: "GET" };
   if (pathname === CLOCK_PATH) return { kind: "clock", method: "POST" };
   if (pathname === NPANXX_PATH) return { kind: "npanxx", method: "GET" };
+  if (pathname === ORDER_LIST_PATH) return { kind: "order-list", method: "GET" };
   if (pathname === NPANXX_CHECK_PATH) return { kind: "npanxx-check", method: "POST" };
   for (const lookup of Object.keys(LOOKUPS) as LookupName[]) {
     if (LOOKUPS[lookup].path === pathname) return { kind: "lookup", method: "GET", lookup };

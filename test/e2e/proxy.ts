@@ -9,14 +9,19 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
 
-/** `forward`: as the sandbox answers; `swallow`: forward, then answer 500 instead; `fail`: answer 500 without forwarding. */
-export type ProxyAction = "forward" | "swallow" | "fail";
+/**
+ * `forward`: as the sandbox answers; `swallow`: forward, then answer 500 instead; `fail`: answer
+ * 500 without forwarding; `hang`: never answer (until the client gives up or the proxy closes).
+ */
+export type ProxyAction = "forward" | "swallow" | "fail" | "hang";
 
 export interface FaultyProxy {
   readonly url: string;
   rule: (method: string, path: string) => ProxyAction;
   /** Requests the proxy answered 500 itself, by method and path. */
   readonly failed: string[];
+  /** Requests the proxy is holding unanswered (`hang`), by method and path. */
+  readonly held: string[];
   close(): Promise<void>;
 }
 
@@ -24,6 +29,7 @@ const FAILURE = JSON.stringify({ ID: "InternalServerError", Message: "The server
 
 export async function faultyProxy(sandbox: RunningSandbox): Promise<FaultyProxy> {
   const failed: string[] = [];
+  const held: string[] = [];
   const fail = (req: IncomingMessage, res: ServerResponse): void => {
     failed.push(`${req.method ?? "?"} ${new URL(req.url ?? "/", "http://proxy").pathname}`);
     res.writeHead(500, { "content-type": "application/json" });
@@ -33,6 +39,7 @@ export async function faultyProxy(sandbox: RunningSandbox): Promise<FaultyProxy>
     url: "",
     rule: () => "forward",
     failed,
+    held,
     close: () => Promise.resolve(),
   };
   const server = createServer((req, res) => {
@@ -41,6 +48,7 @@ export async function faultyProxy(sandbox: RunningSandbox): Promise<FaultyProxy>
     req.on("end", () => {
       const action = proxy.rule(req.method ?? "GET", new URL(req.url ?? "/", "http://proxy").pathname);
       if (action === "fail") return fail(req, res);
+      if (action === "hang") return void held.push(`${req.method ?? "?"} ${new URL(req.url ?? "/", "http://proxy").pathname}`);
       const upstream = httpRequest(`${sandbox.url}${req.url ?? ""}`, { method: req.method, headers: req.headers }, (reply) => {
         if (action === "swallow") {
           reply.resume();

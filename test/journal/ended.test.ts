@@ -98,3 +98,23 @@ describe("an order that ended", () => {
     expect(parseRecord(JSON.stringify({ ...ended("PI-1", ["416555"]) }))).toBeNull();
   });
 });
+
+describe("status records", () => {
+  it("keep each number's latest status reading, with its order, port date and when it was learned", () => {
+    const reading = (status: string, portDate: string | null, at: string): JournalRecord => ({
+      type: "status",
+      ticket: "PI-1",
+      status,
+      portDate,
+      reason: "",
+      summary: "",
+      details: "",
+      numbers: [A, B],
+      at,
+    });
+    const prior = derivePriorState([...submitted("R1", [A, B], "PI-1"), reading("SUBMITTED", null, "t1"), reading("CONFIRMED", "2026-03-05", "t2")]);
+    expect(prior.lastStatus.get(A)).toEqual({ ticket: "PI-1", status: "CONFIRMED", portDate: "2026-03-05", reason: "", summary: "", details: "", at: "t2" });
+    expect(prior.lastStatus.get(B)?.status).toBe("CONFIRMED");
+    expect(prior.submitted.get(A)?.ticket).toBe("PI-1");
+  });
+});
