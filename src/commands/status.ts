@@ -9,6 +9,7 @@ import type { CommandResult } from "../exit-codes.js";
 import { exitCodeOfStatus } from "../exit-codes.js";
 import type { CommandIO } from "../io.js";
 import { defaultStatusPath } from "../paths.js";
+import { formatChanges } from "../results/status-changes.js";
 import { formatStatusSummary, statusSummaryJson } from "../results/status-summary.js";
 import { DEFAULT_CONCURRENCY } from "../send/dispatch.js";
 import { DEFAULT_RETRIES } from "../service/client.js";
@@ -94,8 +95,10 @@ async function runOn({ sheet, defaults }: CommandSheet, args: StatusArgs, io: Co
     const paths = await resolveStatusPaths(args, connection.sandbox, io);
     const identity = { baseUrl: connection.serviceName, user: connection.user, version: VERSION };
     const report = await runStatus({ sheet, ...paths, defaults, concurrency: args.concurrency, expandRanges: args.expandRanges }, { client: connection.client, identity }, io);
+    // What changed comes first: a cron mail's first lines say what happened overnight.
+    if (report.changes !== null) io.stderr.write(formatChanges(report.changes) + "\n");
     io.stderr.write(formatStatusSummary(report.summary) + "\n");
-    if (args.json) io.stdout.write(statusSummaryJson(report.summary, exitCodeOfStatus(report)) + "\n");
+    if (args.json) io.stdout.write(statusSummaryJson(report.summary, exitCodeOfStatus(report), report.changes) + "\n");
     return { kind: "status", report };
   } finally {
     await connection.close();
