@@ -96,7 +96,8 @@ async function runOn({ sheet, defaults }: CommandSheet, args: StatusArgs, io: Co
     const identity = { baseUrl: connection.serviceName, user: connection.user, version: VERSION };
     const report = await runStatus({ sheet, ...paths, defaults, concurrency: args.concurrency, expandRanges: args.expandRanges }, { client: connection.client, identity }, io);
     // What changed comes first: a cron mail's first lines say what happened overnight.
-    if (report.changes !== null) io.stderr.write(formatChanges(report.changes) + "\n");
+    const changes = report.changes === null ? null : formatChanges(report.changes);
+    if (changes !== null) io.stderr.write(changes + "\n");
     io.stderr.write(formatStatusSummary(report.summary) + "\n");
     if (args.json) io.stdout.write(statusSummaryJson(report.summary, exitCodeOfStatus(report), report.changes) + "\n");
     return { kind: "status", report };

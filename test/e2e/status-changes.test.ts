@@ -23,7 +23,8 @@ describe("portin status: what changed since the last check", () => {
     expect((await runCli(["submit", sheet, "--state", state, ...against(s)])).code).toBe(0);
 
     const first = await runCli(["status", sheet, "--state", state, ...against(s)]);
-    expect(first.stderr).toMatch(/^portin status: changes since submit \(first check\):\n {2}nothing changed\nportin status: 3 rows: 3 SUBMITTED/m);
+    expect(first.stderr).not.toContain("changes");
+    expect(first.stderr).toContain("portin status: 3 rows: 3 SUBMITTED");
 
     s.advanceDays(1);
     const second = await runCli(["status", sheet, "--state", state, "--json", ...against(s)]);
