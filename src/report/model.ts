@@ -85,13 +85,14 @@ export function buildReport(sheetRows: readonly SheetFacts[], records: readonly 
     const parsed = parseNanp(facts.numberCell);
     const base = { line: facts.line, customer: facts.customer, window: facts.window };
     if (!parsed.ok) return { ...base, number: facts.numberCell, invalid: parsed.reason, status: neverSent(`the row is invalid: ${parsed.reason}`) };
+    // As `status` reports it: a number the journal holds has its order's status, on every row
+    // that names it; a later row of a number the journal does not hold is a duplicate.
     const earlier = firstLine.get(parsed.digits);
-    if (earlier !== undefined) {
-      const reason = `duplicate of line ${earlier} (${parsed.digits})`;
-      return { ...base, number: parsed.digits, invalid: reason, status: neverSent(`the row is invalid: ${reason}`) };
-    }
-    firstLine.set(parsed.digits, facts.line);
-    return { ...base, number: parsed.digits, invalid: null, status: statusOf(parsed.digits) };
+    if (earlier === undefined) firstLine.set(parsed.digits, facts.line);
+    const status = statusOf(parsed.digits);
+    if (earlier === undefined || status.state !== "not-submitted") return { ...base, number: parsed.digits, invalid: null, status };
+    const reason = `duplicate of line ${earlier} (${parsed.digits})`;
+    return { ...base, number: parsed.digits, invalid: reason, status: neverSent(`the row is invalid: ${reason}`) };
   });
 
   function statusOf(number: string): OrderStatus {

@@ -13,6 +13,7 @@ const SHEET: SheetFacts[] = [
   row(6, "514-555-0101", "Dubois"),
   row(7, "604-555-0160", "Pacific"),
   row(8, "604-555-0161", "Pacific"),
+  row(9, "(604) 555-0161", "Pacific"),
 ];
 
 const RECORDS = [
@@ -35,9 +36,11 @@ describe("the report's model, from the sheet's rows and the journal", () => {
       [3, "COMPLETED", "PI-1"],
       [4, "not-submitted", ""],
       [5, "REJECTED", "PI-2"],
-      [6, "not-submitted", ""],
+      // A second row of a number the journal holds has its order's status, as in portin status.
+      [6, "REJECTED", "PI-2"],
       [7, "unchecked", "PI-3"],
       [8, "not-submitted", ""],
+      [9, "not-submitted", ""],
     ]);
     expect(model.rows[0]?.status.message).toBe("ported on 2026-03-06; nothing to do");
     expect(model.rows[5]?.status.message).toBe("submitted in PI-3; not checked yet: run portin status");
@@ -46,7 +49,7 @@ describe("the report's model, from the sheet's rows and the journal", () => {
     expect(model.byStatus).toEqual([
       { status: "not-submitted", rows: 3 },
       { status: "COMPLETED", rows: 2 },
-      { status: "REJECTED", rows: 1 },
+      { status: "REJECTED", rows: 2 },
       { status: "unchecked", rows: 1 },
     ]);
   });
@@ -68,13 +71,13 @@ describe("the report's model, from the sheet's rows and the journal", () => {
 
   it("groups invalid rows by cause, whatever the cell, and carrier rejects by code and field, each with a fix", () => {
     expect(model.invalid.map((g) => [g.cause, g.rows.map((r) => r.line)])).toEqual([
-      ["duplicate number", [6]],
+      ["duplicate number", [9]],
       ["letter O for zero", [4]],
     ]);
     expect(model.invalid[1]?.fix).toBe("type the digit 0 where the letter O was typed");
-    expect(model.rejects.map((g) => [g.cause, g.rows.map((r) => r.number), g.fix])).toEqual([
-      ["6P NAME", ["5145550101"], "the carrier says: END USER NAME DOES NOT MATCH CSR; correct it in the sheet, then portin submit sends it again"],
-      ["8A ADDR", ["5145550101"], "the carrier says: HOUSE NUMBER; correct it in the sheet, then portin submit sends it again"],
+    expect(model.rejects.map((g) => [g.cause, g.rows.map((r) => r.line), g.fix])).toEqual([
+      ["6P NAME", [5, 6], "the carrier says: END USER NAME DOES NOT MATCH CSR; correct it in the sheet, then portin submit sends it again"],
+      ["8A ADDR", [5, 6], "the carrier says: HOUSE NUMBER; correct it in the sheet, then portin submit sends it again"],
     ]);
   });
 
