@@ -13,8 +13,8 @@ import { besideInput, defaultStatePath } from "../paths.js";
 import { runReport } from "../report/report.js";
 import type { PortinCommand } from "./command.js";
 import { defaultsPath, refuseSamePaths } from "./run-paths.js";
-import { openCommandSheet, withSheetOptions } from "./sheet-input.js";
-import { dashMeansStdio, nonEmptyPath } from "./values.js";
+import { openCommandSheet, SHEET_INPUT, withSheetOptions } from "./sheet-input.js";
+import { nonEmptyPath } from "./values.js";
 
 interface ReportArgs {
   input: string;
@@ -29,7 +29,7 @@ interface ReportArgs {
 
 function reportOptions(yargs: Argv): Argv<ReportArgs> {
   return withSheetOptions(yargs)
-    .positional("input", { type: "string", demandOption: true, coerce: dashMeansStdio, describe: "the sheet submit was given: a CSV or .xlsx path, or - for CSV on standard input" })
+    .positional("input", SHEET_INPUT)
     .options({
       output: {
         type: "string",

@@ -18,9 +18,9 @@ import type { PortinCommand } from "./command.js";
 import { connect, withConnectionOptions } from "./connection.js";
 import type { ConnectionArgs } from "./connection.js";
 import { resolveStatusPaths } from "./run-paths.js";
-import { openCommandSheet, withSheetOptions } from "./sheet-input.js";
+import { openCommandSheet, SHEET_INPUT, withSheetOptions } from "./sheet-input.js";
 import type { CommandSheet } from "./sheet-input.js";
-import { MAX_CONCURRENCY, MAX_RETRIES, dashMeansStdio, nonEmptyPath, wholeNumber } from "./values.js";
+import { MAX_CONCURRENCY, MAX_RETRIES, nonEmptyPath, wholeNumber } from "./values.js";
 
 interface StatusArgs extends ConnectionArgs {
   input: string;
@@ -39,7 +39,7 @@ interface StatusArgs extends ConnectionArgs {
 function statusOptions(yargs: Argv): Argv<StatusArgs> {
   return withConnectionOptions(
     withSheetOptions(yargs)
-      .positional("input", { type: "string", demandOption: true, coerce: dashMeansStdio, describe: "the sheet submit was given: a CSV or .xlsx path, or - for CSV on standard input" })
+      .positional("input", SHEET_INPUT)
       .options({
         output: {
           type: "string",

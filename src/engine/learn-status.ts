@@ -50,7 +50,8 @@ export type Source =
   | { readonly kind: "ended"; readonly order: EndedOrder; readonly fingerprint: string }
   | { readonly kind: "none"; readonly why: string };
 
-const NONE: OrderStatus = {
+/** A row no order holds; its message says why. */
+export const NONE: OrderStatus = {
   status: OWN_STATUS["not-submitted"],
   state: "not-submitted",
   ticket: "",

@@ -5,7 +5,7 @@
  * recorded, the port dates, and the problems grouped by cause. Pure: no I/O.
  */
 import { portInPhase } from "../catalog/account.js";
-import { fromService, sourceOf } from "../engine/learn-status.js";
+import { fromService, NONE, sourceOf } from "../engine/learn-status.js";
 import { latestByTicket, nightsOf, statusReadings } from "../journal/history.js";
 import { derivePriorState } from "../journal/prior.js";
 import type { JournalRecord, StatusRecord } from "../journal/records.js";
@@ -99,7 +99,7 @@ export function buildReport(sheetRows: readonly SheetFacts[], records: readonly 
     const source = sourceOf(number, prior, noJournal ?? "");
     switch (source.kind) {
       case "none":
-        return { ...NOT_SUBMITTED, message: source.why };
+        return { ...NONE, message: source.why };
       case "ticket":
         return fromReading(latest.get(source.ticket)) ?? unchecked(source.ticket, `submitted in ${source.ticket}; not checked yet: run portin status`);
       case "number":
@@ -126,24 +126,13 @@ export function buildReport(sheetRows: readonly SheetFacts[], records: readonly 
   };
 }
 
-const NOT_SUBMITTED: OrderStatus = {
-  status: OWN_STATUS["not-submitted"],
-  state: "not-submitted",
-  ticket: "",
-  portDate: "",
-  rejectReason: "",
-  rejectSummary: "",
-  rejectDetails: "",
-  checkedAt: "",
-  message: "",
-};
 
 function neverSent(why: string): OrderStatus {
-  return { ...NOT_SUBMITTED, message: `never submitted: ${why}` };
+  return { ...NONE, message: `never submitted: ${why}` };
 }
 
 function unchecked(ticket: string, message: string): OrderStatus {
-  return { ...NOT_SUBMITTED, status: OWN_STATUS.unchecked, state: "unchecked", ticket, message };
+  return { ...NONE, status: OWN_STATUS.unchecked, state: "unchecked", ticket, message };
 }
 
 /** A recorded reading, read as `status` reads the service's answer. */
