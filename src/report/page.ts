@@ -46,6 +46,7 @@ svg text { fill: var(--fg); font-size: 12px; }
 .controls label { display: flex; flex-direction: column; font-size: 0.85rem; }
 select, input, button { font: inherit; color: inherit; background: var(--card); border: 1px solid var(--line); border-radius: 4px; padding: 0.2rem 0.4rem; }
 .fix { margin: 0.2rem 0 0.4rem; }
+#rows-body td:nth-child(2), #rows-body td:nth-child(5), #rows-body td:nth-child(6), #calendar td:first-child { white-space: nowrap; }
 @media print { body { max-width: none; padding: 0; font-size: 11px; } .controls, .pager { display: none; }
   h2 { break-after: avoid; } tr, svg, .cards li { break-inside: avoid; } details > * { display: block; } }
 `;
@@ -81,8 +82,8 @@ export function renderPage(model: ReportModel, options: PageOptions): string {
 ${headline(model, options.now)}
 ${progressSection(model.nights)}
 ${calendarSection(model.calendar)}
-${problemSection("invalid", "Invalid rows, by cause", "No row is invalid.", model.invalid, "rows")}
-${problemSection("rejects", "Carrier rejects, by reject code and field", "No order was rejected by the carrier.", model.rejects, "numbers")}
+${problemSection("invalid", "Invalid rows, by cause", "No row is invalid.", model.invalid, "row")}
+${problemSection("rejects", "Carrier rejects, by reject code and field", "No order was rejected by the carrier.", model.rejects, "number")}
 ${rowsSection()}
 </main>
 <script type="application/json" id="report-data">${data}</script>
@@ -187,7 +188,7 @@ function problemSection(id: string, heading: string, none: string, groups: reado
       : groups
           .map(
             (group) =>
-              `<details><summary><strong>${group.rows.length}</strong> ${unit}: ${escape(group.cause)}</summary><p class="fix">Fix: ${escape(group.fix)}</p><table><thead><tr><th class="n">line</th><th>number</th><th>detail</th></tr></thead><tbody>${group.rows
+              `<details><summary><strong>${group.rows.length}</strong> ${unit}${group.rows.length === 1 ? "" : "s"}: ${escape(group.cause)}</summary><p class="fix">Fix: ${escape(group.fix)}</p><table><thead><tr><th class="n">line</th><th>number</th><th>detail</th></tr></thead><tbody>${group.rows
                 .map((row) => `<tr><td class="n">${row.line}</td><td>${escape(row.number)}</td><td>${escape(row.detail)}</td></tr>`)
                 .join("")}</tbody></table></details>`,
           )
