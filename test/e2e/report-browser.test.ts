@@ -10,8 +10,9 @@ import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli, tempDir } from "./harness.js";
-import { bigMigration } from "./report-page.js";
+import { startSandbox } from "../../src/sandbox/server.js";
+import { against, readResults, runCli, tempDir } from "./harness.js";
+import { bigMigration, migrationSheet, statusCounts } from "./report-page.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 const ROWS = 20_000;
@@ -122,4 +123,29 @@ describe("the report in headless Chromium", () => {
     expect([...bad.outside, ...bad.errors].join("\n")).toMatch(/example\.test/);
     await bad.page.close();
   });
+});
+
+describe("the report of a sandbox migration, in headless Chromium", () => {
+  it("shows the status file's figures after two nights", async () => {
+    const s = await startSandbox({ startDate: "2026-03-02", rejectRate: 0, seed: 11 });
+    try {
+      const dir = await tempDir();
+      const sheet = await migrationSheet(dir);
+      const state = join(dir, "wave.state.jsonl");
+      await runCli(["submit", sheet, "--state", state, ...against(s)]);
+      await runCli(["status", sheet, "--state", state, ...against(s)]);
+      s.advanceDays(1);
+      await runCli(["status", sheet, "--state", state, ...against(s)]);
+      expect((await runCli(["report", sheet])).code).toBe(0);
+      const opened = await open(join(dir, "wave.report.html"));
+      const shown: Record<string, number> = {};
+      for (const figure of await opened.page.locator("[data-status]").all()) shown[(await figure.getAttribute("data-status")) ?? ""] = Number(await figure.textContent());
+      expect(shown).toEqual(statusCounts(await readResults(join(dir, "wave.status.csv"))));
+      expect(await opened.page.textContent('[data-figure="rows"]')).toBe("7");
+      expect([...opened.outside, ...opened.errors]).toEqual([]);
+      await opened.page.close();
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
 });

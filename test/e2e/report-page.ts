@@ -5,6 +5,8 @@
  */
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { FORM_CELLS, FORM_HEADER, writeSheet } from "./harness.js";
+import { numbers } from "./ledger.js";
 
 /**
  * Every attribute of a tag or rule of a style that could make a browser fetch something: src,
@@ -83,4 +85,17 @@ export async function bigMigration(dir: string, rows: number): Promise<{ sheet: 
   await writeFile(sheet, lines.join("\n") + "\n");
   await writeFile(state, records.map((r) => JSON.stringify(r)).join("\n") + "\n");
   return { sheet, state };
+}
+
+/** Two customers (one named to break HTML), an invalid row, and a time window for the first. */
+export async function migrationSheet(dir: string): Promise<string> {
+  const list = numbers(6);
+  const header = `number,pilot_number,portform.RequestedPortTime,${FORM_HEADER}`;
+  const hostile = FORM_CELLS.replace("Acme Plumbing", '"<img src=x onerror=alert(1)> & Sons"');
+  const rows = [
+    ...list.slice(0, 3).map((n) => `${n},4165550100,09:30,${FORM_CELLS}`),
+    ...list.slice(3).map((n) => `${n},4165550100,,${hostile}`),
+    `416-555-2O99,4165550100,,${FORM_CELLS}`,
+  ];
+  return writeSheet(dir, "wave.csv", `${header}\n${rows.join("\n")}\n`);
 }

@@ -9,9 +9,8 @@ import ICAL from "ical.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
-import { against, FORM_CELLS, FORM_HEADER, readResults, runCli, tempDir, writeSheet } from "./harness.js";
-import { numbers } from "./ledger.js";
-import { outsideReferences, pageFigures, statusCounts } from "./report-page.js";
+import { against, readResults, runCli, tempDir } from "./harness.js";
+import { migrationSheet, outsideReferences, pageFigures, statusCounts } from "./report-page.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -22,19 +21,6 @@ async function sandboxed(): Promise<RunningSandbox> {
   const sandbox = await startSandbox({ startDate: "2026-03-02", rejectRate: 0, seed: 11 });
   cleanups.push(() => sandbox.close());
   return sandbox;
-}
-
-/** Two customers (one named to break HTML), an invalid row, and a time window for the first. */
-async function migrationSheet(dir: string): Promise<string> {
-  const list = numbers(6);
-  const header = `number,pilot_number,portform.RequestedPortTime,${FORM_HEADER}`;
-  const hostile = FORM_CELLS.replace("Acme Plumbing", '"<img src=x onerror=alert(1)> & Sons"');
-  const rows = [
-    ...list.slice(0, 3).map((n) => `${n},4165550100,09:30,${FORM_CELLS}`),
-    ...list.slice(3).map((n) => `${n},4165550100,,${hostile}`),
-    `416-555-2O99,4165550100,,${FORM_CELLS}`,
-  ];
-  return writeSheet(dir, "wave.csv", `${header}\n${rows.join("\n")}\n`);
 }
 
 describe("portin report after two nights", () => {
