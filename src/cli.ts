@@ -9,6 +9,7 @@ import { planCommand, submitCommand } from "./commands/port-in.js";
 import type { PortinCommand } from "./commands/command.js";
 import { offeringsCommand, providersCommand, trunksCommand } from "./commands/lookups.js";
 import { sandboxCommand } from "./commands/sandbox.js";
+import { reportCommand } from "./commands/report.js";
 import { statusCommand } from "./commands/status.js";
 import { templateCommand } from "./commands/template.js";
 import { PortinError, UsageError } from "./errors.js";
@@ -45,7 +46,7 @@ async function main(argv: string[]): Promise<number> {
     .option("debug", { type: "boolean", default: false, describe: "print stack traces of errors" })
     .version(VERSION)
     .strict()
-    .demandCommand(1, "name a command: submit, plan, status, template, trunks, offerings, providers or sandbox")
+    .demandCommand(1, "name a command: submit, plan, status, report, template, trunks, offerings, providers or sandbox")
     .recommendCommands()
     .wrap(Math.min(110, process.stdout.columns || 100))
     .epilogue(
@@ -61,7 +62,7 @@ async function main(argv: string[]): Promise<number> {
       if (!error || error.name === "YError") throw new UsageError(error?.message ?? message);
       throw error;
     });
-  for (const command of [submitCommand, planCommand, statusCommand, templateCommand, trunksCommand, offeringsCommand, providersCommand, sandboxCommand]) {
+  for (const command of [submitCommand, planCommand, statusCommand, reportCommand, templateCommand, trunksCommand, offeringsCommand, providersCommand, sandboxCommand]) {
     cli = register(cli, command as PortinCommand<unknown>);
   }
 

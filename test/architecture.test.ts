@@ -23,6 +23,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["sandbox"],
   ["results"],
   ["engine"],
+  ["report"],
   ["exit-codes"],
   ["commands"],
   ["cli"],

@@ -113,15 +113,18 @@ async function noticeRealJournal(input: string, results: string, io: CommandIO):
 
 /** The results or the journal written over the sheet (or each other) would lose what they replace. */
 function refuseOverwrites(input: string, results: string, state: string | null, resultsOption = "--results"): void {
-  const named = [
+  refuseSamePaths([
     ["the input sheet", input],
     [resultsOption, results],
     ["--state", state],
-  ].filter((entry): entry is [string, string] => entry[1] !== null && entry[1] !== "-");
-  for (let i = 0; i < named.length; i++) {
-    for (let j = i + 1; j < named.length; j++) {
-      const [a, pathA] = named[i] as [string, string];
-      const [b, pathB] = named[j] as [string, string];
+  ]);
+}
+
+/** Refuses two of the named paths (null or "-" for none) that are the same file: the later one would replace the earlier. */
+export function refuseSamePaths(named: readonly (readonly [string, string | null])[]): void {
+  const paths = named.filter((entry): entry is readonly [string, string] => entry[1] !== null && entry[1] !== "-");
+  for (const [i, [a, pathA]] of paths.entries()) {
+    for (const [b, pathB] of paths.slice(i + 1)) {
       if (resolve(pathA) === resolve(pathB)) throw new UsageError(`${b} ${pathB} is also ${a}: give ${b} another path`);
     }
   }

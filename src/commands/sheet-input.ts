@@ -13,6 +13,7 @@ import type { CommandIO } from "../io.js";
 import { columnMapOf, readDefaultsFile } from "../validate/defaults.js";
 import type { DefaultsFile } from "../validate/defaults.js";
 import { defaultsPath } from "./run-paths.js";
+import { dashMeansStdio } from "./values.js";
 
 export interface SheetArgs {
   input: string;
@@ -23,6 +24,14 @@ export interface SheetArgs {
 }
 
 type SheetOptions = Pick<SheetArgs, "sheet" | "encoding" | "expandRanges">;
+
+/** The `<input>` positional of every command that reads the sheet `submit` was given. */
+export const SHEET_INPUT = {
+  type: "string",
+  demandOption: true,
+  coerce: dashMeansStdio,
+  describe: "the sheet submit was given: a CSV or .xlsx path, or - for CSV on standard input",
+} as const;
 
 /** Adds --sheet, --encoding and --expand-ranges. */
 export function withSheetOptions<T>(yargs: Argv<T>): Argv<T & SheetOptions> {

@@ -9,6 +9,7 @@ import type { CommandResult } from "../exit-codes.js";
 import { exitCodeOfStatus } from "../exit-codes.js";
 import type { CommandIO } from "../io.js";
 import { defaultStatusPath } from "../paths.js";
+import { formatChanges } from "../results/status-changes.js";
 import { formatStatusSummary, statusSummaryJson } from "../results/status-summary.js";
 import { DEFAULT_CONCURRENCY } from "../send/dispatch.js";
 import { DEFAULT_RETRIES } from "../service/client.js";
@@ -17,9 +18,9 @@ import type { PortinCommand } from "./command.js";
 import { connect, withConnectionOptions } from "./connection.js";
 import type { ConnectionArgs } from "./connection.js";
 import { resolveStatusPaths, sandboxOrdersPath } from "./run-paths.js";
-import { noticeLeftOut, openCommandSheet, withSheetOptions } from "./sheet-input.js";
+import { noticeLeftOut, openCommandSheet, SHEET_INPUT, withSheetOptions } from "./sheet-input.js";
 import type { CommandSheet } from "./sheet-input.js";
-import { MAX_CONCURRENCY, MAX_RETRIES, dashMeansStdio, nonEmptyPath, resultsPath, wholeNumber } from "./values.js";
+import { MAX_CONCURRENCY, MAX_RETRIES, nonEmptyPath, resultsPath, wholeNumber } from "./values.js";
 import type { ResultColumnsAt } from "../results/writer.js";
 
 interface StatusArgs extends ConnectionArgs {
@@ -40,7 +41,7 @@ interface StatusArgs extends ConnectionArgs {
 function statusOptions(yargs: Argv): Argv<StatusArgs> {
   return withConnectionOptions(
     withSheetOptions(yargs)
-      .positional("input", { type: "string", demandOption: true, coerce: dashMeansStdio, describe: "the sheet submit was given: a CSV or .xlsx path, or - for CSV on standard input" })
+      .positional("input", SHEET_INPUT)
       .options({
         output: {
           type: "string",
@@ -106,8 +107,11 @@ async function runOn({ sheet, defaults }: CommandSheet, args: StatusArgs, io: Co
     const identity = { baseUrl: connection.serviceName, user: connection.user, version: VERSION };
     const report = await runStatus({ sheet, ...paths, defaults, concurrency: args.concurrency, expandRanges: args.expandRanges, resultColumns: args.resultColumns }, { client: connection.client, identity }, io);
     noticeLeftOut(sheet, io);
+    // What changed comes first: a cron mail's first lines say what happened overnight.
+    const changes = report.changes === null ? null : formatChanges(report.changes);
+    if (changes !== null) io.stderr.write(changes + "\n");
     io.stderr.write(formatStatusSummary(report.summary) + "\n");
-    if (args.json) io.stdout.write(statusSummaryJson(report.summary, exitCodeOfStatus(report)) + "\n");
+    if (args.json) io.stdout.write(statusSummaryJson(report.summary, exitCodeOfStatus(report), report.changes) + "\n");
     return { kind: "status", report };
   } finally {
     await connection.close();

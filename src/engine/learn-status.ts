@@ -46,7 +46,7 @@ export interface Learned {
 }
 
 /** Why a number has nothing to ask about, or how to ask. */
-type Source =
+export type Source =
   | { readonly kind: "ticket"; readonly ticket: string }
   /** Asked by number: submitted without a ticket, or unsure (an intent without outcome, or `unknown`). */
   | { readonly kind: "number"; readonly unsure: boolean; readonly after?: string }
@@ -54,7 +54,8 @@ type Source =
   | { readonly kind: "ended"; readonly order: EndedOrder; readonly fingerprint: string }
   | { readonly kind: "none"; readonly why: string };
 
-const NONE: OrderStatus = {
+/** A row no order holds; its message says why. */
+export const NONE: OrderStatus = {
   status: OWN_STATUS["not-submitted"],
   state: "not-submitted",
   ticket: "",
@@ -118,7 +119,7 @@ export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorSta
   return { statusOf, requests: asker.asked };
 }
 
-function sourceOf(number: string, prior: PriorState | null, hold: AccountHold | undefined, noJournal: string): Source {
+export function sourceOf(number: string, prior: PriorState | null, hold: AccountHold | undefined, noJournal: string): Source {
   const submitted = prior?.submitted.get(number);
   if (submitted) return submitted.ticket === "" ? { kind: "number", unsure: false } : { kind: "ticket", ticket: submitted.ticket };
   // An order on the account holds it, whoever placed it (docs/contract.md §5).
@@ -317,7 +318,7 @@ function fromKnown(known: KnownStatus, reason: string): OrderStatus {
   };
 }
 
-function fromService(status: PortInStatus, at: string, unsure: boolean): OrderStatus {
+export function fromService(status: PortInStatus, at: string, unsure: boolean): OrderStatus {
   const phase = portInPhase(status.status);
   const ticket = status.ticketId;
   const base = {

@@ -8,7 +8,10 @@ import { existsSync } from "node:fs";
 import type { Sheet } from "../input/sheet.js";
 import type { DefaultsFile } from "../validate/defaults.js";
 import type { CommandIO } from "../io.js";
+import { changesSince, statusReadings } from "../journal/history.js";
+import type { StatusChanges } from "../journal/history.js";
 import { openJournal } from "../journal/journal.js";
+import { readJournalFile } from "../journal/read.js";
 import type { Journal } from "../journal/journal.js";
 import { STATUS_COLUMN_SET } from "../results/order-status.js";
 import { summarizeStatus } from "../results/status-summary.js";
@@ -40,12 +43,16 @@ export interface StatusOptions {
 
 export interface StatusReport {
   readonly summary: StatusSummary;
+  /** What changed since the last check (journal/history.ts); null without a journal. */
+  readonly changes: StatusChanges | null;
   /** Set when a signal stopped the questions: the rows not asked about are `unchecked`. */
   readonly stopped: { readonly kind: "signal"; readonly signal: string } | null;
 }
 
 export async function runStatus(options: StatusOptions, service: Service, io: CommandIO): Promise<StatusReport> {
   const started = performance.now();
+  // Readings at or after this instant are this check's: the changes compare them with the ones before.
+  const since = new Date().toISOString();
   // Validated as submit would, so that a row never sent can say why.
   const prepared = await prepare(options.sheet, service.client, options.defaults, { expandRanges: options.expandRanges, copyRowText: copiesRowText(options.output, options.resultColumns) });
   let journal: Journal | null = null;
@@ -92,7 +99,9 @@ export async function runStatus(options: StatusOptions, service: Service, io: Co
       output: options.output,
       service: service.identity.baseUrl,
     });
-    return { summary, stopped: io.signal.aborted ? { kind: "signal", signal: String(io.signal.reason) } : null };
+    // Read back once this check's readings are on disk: the journal holds every earlier one too.
+    const changes = journal === null || options.state === null ? null : changesSince(statusReadings((await readJournalFile(options.state)).records), since);
+    return { summary, changes, stopped: io.signal.aborted ? { kind: "signal", signal: String(io.signal.reason) } : null };
   } finally {
     await journal?.close();
     // Already closed by the write stage, unless the run stopped before it.

@@ -65,7 +65,7 @@ export async function fileSink(path: string): Promise<Sink> {
   await removeDeadTemporaries(path);
   let fd: number;
   try {
-    fd = await openFile(temporary, "w");
+    fd = await openFile(temporary, "w", 0o600);
   } catch (error) {
     throw outputError(path, error);
   }
@@ -136,3 +136,14 @@ export function outputError(label: string, error: unknown): OutputError {
   return new OutputError(`cannot write results to ${label}: ${reason}${next}`, { cause: error });
 }
 
+
+/** A whole text (the HTML report, its calendar) written as results are: renamed into place once synced, or nothing left behind. */
+export async function writeWholeFile(path: string, text: string): Promise<void> {
+  const sink = await fileSink(path);
+  let failure: OutputError | null = null;
+  sink.stream.once("error", (error: unknown) => {
+    failure = outputError(path, error);
+  });
+  sink.stream.write(text);
+  await finishSink(sink, () => failure);
+}

@@ -4,6 +4,7 @@
  * stdout with --json.
  */
 import { BUILT_IN_SANDBOX } from "../journal/identity.js";
+import type { StatusChanges } from "../journal/history.js";
 import type { OrderState, OrderStatus } from "./order-status.js";
 import { formatElapsed } from "./summary.js";
 
@@ -87,12 +88,13 @@ export function formatStatusSummary(s: StatusSummary): string {
 }
 
 /** One JSON document for stdout (--json), with the exit code. */
-export function statusSummaryJson(s: StatusSummary, exitCode: number): string {
+export function statusSummaryJson(s: StatusSummary, exitCode: number, changes: StatusChanges | null = null): string {
   const where = s.output === "-" ? "the report" : s.output;
   return JSON.stringify({
     command: "status",
     counts: Object.fromEntries(s.counts.map((c) => [c.status, c.rows])),
     states: s.states,
+    changes,
     next: s.counts.map((c) => ({ status: c.status, state: c.state, rows: c.rows, advice: adviceFor(c.status, c.state, c.rows, where) })),
     orders: s.orders,
     requests: s.requests,

@@ -21,6 +21,7 @@ const steady = (text: string) =>
     .replace(/127\.0\.0\.1:\d+/g, "127.0.0.1:PORT")
     .replace(/sent (\d+) requests? in [\d.]+ m?s(, [\d.]+ requests\/s)?/g, "sent $1 requests in T")
     .replace(/PortInStatus (requests?) in [\d.]+ m?s/g, "PortInStatus $1 in T")
+    .replace(/\(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\)/g, "(WHEN)")
     .trimEnd();
 
 describe("README", () => {

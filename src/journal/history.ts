@@ -1,0 +1,124 @@
+/**
+ * The journal's status history (records.ts `status`, docs/contract.md §5, §6): what each
+ * order's latest reading is, how the readings of one night stand, and what changed between
+ * one check and the one before. Pure: no I/O, nothing of the sheet.
+ */
+import { portInPhase } from "../catalog/account.js";
+import type { JournalRecord, StatusRecord } from "./records.js";
+
+/** The `status` records, in file order. */
+export function statusReadings(records: Iterable<JournalRecord>): StatusRecord[] {
+  const readings: StatusRecord[] = [];
+  for (const record of records) if (record.type === "status") readings.push(record);
+  return readings;
+}
+
+/** Each ticket's latest reading (file order: a later record is a later check). */
+export function latestByTicket(readings: Iterable<StatusRecord>): Map<string, StatusRecord> {
+  const latest = new Map<string, StatusRecord>();
+  for (const reading of readings) latest.set(reading.ticket, reading);
+  return latest;
+}
+
+/** The UTC dates (YYYY-MM-DD) on which a check recorded readings, oldest first. */
+export function nightsOf(readings: readonly StatusRecord[]): string[] {
+  return [...new Set(readings.map((reading) => reading.at.slice(0, 10)))].sort();
+}
+
+/** One number whose order moved since the check before. */
+export interface NumberChange {
+  readonly number: string;
+  readonly ticket: string;
+  readonly portDate: string;
+  readonly reason: string;
+}
+
+/** An order whose status has not moved for `businessDays` business days. */
+export interface SilentOrder {
+  readonly ticket: string;
+  readonly status: string;
+  /** When it was first read with that status. */
+  readonly since: string;
+  readonly businessDays: number;
+  readonly numbers: number;
+}
+
+/** What changed since the last check (docs/contract.md §6): the `changes` of `status --json`. */
+export interface StatusChanges {
+  /** When the previous check read these orders, or null when this is the first check of them. */
+  readonly previousCheck: string | null;
+  readonly confirmed: readonly NumberChange[];
+  readonly completed: readonly NumberChange[];
+  readonly rejected: readonly NumberChange[];
+  readonly silent: readonly SilentOrder[];
+}
+
+/**
+ * An order that stays SUBMITTED (or any open status) this many business days is "silent":
+ * the sandbox's and most carriers' confirmations come within two (docs/contract.md §8).
+ */
+export const SILENT_AFTER_BUSINESS_DAYS = 3;
+
+/**
+ * Compares each order's readings of this check (those at or after `since`) with its reading
+ * before; an order first read in this check counts as moved from nothing, so a first check
+ * lists what it found. Only a move into CONFIRMED, COMPLETED or an ended status is a change.
+ */
+export function changesSince(readings: readonly StatusRecord[], since: string, now: Date = new Date()): StatusChanges {
+  const before = new Map<string, StatusRecord>();
+  const current = new Map<string, StatusRecord>();
+  /** When each ticket was first read with the status it has in its latest reading. */
+  const steadySince = new Map<string, string>();
+  let previousCheck: string | null = null;
+  for (const reading of readings) {
+    const earlier = current.get(reading.ticket) ?? before.get(reading.ticket);
+    if (earlier === undefined || earlier.status.toUpperCase() !== reading.status.toUpperCase()) steadySince.set(reading.ticket, reading.at);
+    if (reading.at < since) {
+      before.set(reading.ticket, reading);
+      if (previousCheck === null || reading.at > previousCheck) previousCheck = reading.at;
+    } else current.set(reading.ticket, reading);
+  }
+  const confirmed: NumberChange[] = [];
+  const completed: NumberChange[] = [];
+  const rejected: NumberChange[] = [];
+  const silent: SilentOrder[] = [];
+  for (const [ticket, reading] of current) {
+    const word = reading.status.toUpperCase();
+    const phase = portInPhase(reading.status);
+    const was = before.get(ticket)?.status.toUpperCase() ?? "";
+    const changes = (list: NumberChange[]): void => {
+      for (const number of reading.numbers) list.push({ number, ticket, portDate: reading.portDate ?? "", reason: reading.reason });
+    };
+    if (word !== was) {
+      if (word === "CONFIRMED") changes(confirmed);
+      else if (phase === "completed") changes(completed);
+      else if (phase === "ended") changes(rejected);
+    }
+    if (phase !== "open") continue;
+    const steady = steadySince.get(ticket) ?? reading.at;
+    const days = businessDaysBetween(new Date(steady), now);
+    if (days > SILENT_AFTER_BUSINESS_DAYS) silent.push({ ticket, status: reading.status, since: steady, businessDays: days, numbers: reading.numbers.length });
+  }
+  const byNumber = (a: NumberChange, b: NumberChange): number => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0);
+  return {
+    previousCheck,
+    confirmed: confirmed.sort(byNumber),
+    completed: completed.sort(byNumber),
+    rejected: rejected.sort(byNumber),
+    silent: silent.sort((a, b) => (a.since < b.since ? -1 : a.since > b.since ? 1 : 0)),
+  };
+}
+
+/** Whole weekdays (Monday to Friday, UTC) from `from` to `to`; holidays are not known. */
+export function businessDaysBetween(from: Date, to: Date): number {
+  const DAY = 86_400_000;
+  const start = Math.floor(from.getTime() / DAY);
+  const end = Math.floor(to.getTime() / DAY);
+  let days = 0;
+  for (let day = start + 1; day <= end; day++) {
+    // 1970-01-01 was a Thursday: day 0 is 4 in getUTCDay's numbering.
+    const weekday = (day + 4) % 7;
+    if (weekday !== 0 && weekday !== 6) days++;
+  }
+  return days;
+}
