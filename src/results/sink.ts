@@ -2,13 +2,14 @@
  * Where a results file's bytes go, whatever its format: a temporary sibling renamed into place
  * once complete (so a results file on disk is always whole), or standard output.
  */
-import { close, createWriteStream, fsync, open, rmSync } from "node:fs";
+import { close, createWriteStream, fchmod, fsync, open, rmSync } from "node:fs";
 import { readdir, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { OutputError } from "../errors.js";
 import { describeSystemError } from "../system-error.js";
 import { isAlive } from "../pid.js";
+import { PRIVATE_FILE_MODE } from "../private-files.js";
 
 /** Where the stringified text goes, and how a run's end (or failure) is made final. */
 export interface Sink {
@@ -57,6 +58,7 @@ export function stdoutSink(stream: NodeJS.WritableStream): Sink {
 const openFile = promisify(open);
 const syncFile = promisify(fsync);
 const closeFile = promisify(close);
+const fchmodFile = promisify(fchmod);
 
 export async function fileSink(path: string): Promise<Sink> {
   // Written beside the destination so the rename stays on one file system and is atomic.
@@ -65,7 +67,9 @@ export async function fileSink(path: string): Promise<Sink> {
   await removeDeadTemporaries(path);
   let fd: number;
   try {
-    fd = await openFile(temporary, "w");
+    // Private whatever the umask (docs/contract.md §7); the rename keeps the mode.
+    fd = await openFile(temporary, "w", PRIVATE_FILE_MODE);
+    await fchmodFile(fd, PRIVATE_FILE_MODE);
   } catch (error) {
     throw outputError(path, error);
   }
