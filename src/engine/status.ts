@@ -61,7 +61,7 @@ export async function runStatus(options: StatusOptions, service: Service, io: Co
     const report = await openReport(
       options.output,
       options.sheet.layout.header,
-      { delimiter: options.sheet.layout.delimiter, ...options.sheet.textFormat(), stdout: io.stdout, rows: prepared.rows.length },
+      { delimiter: options.sheet.layout.delimiter, ...options.sheet.textFormat(), stdout: io.stdout, rows: prepared.rows.length, option: "--output" },
       STATUS_COLUMN_SET,
     );
     await writeResults(prepared, learned.statusOf, report, io);

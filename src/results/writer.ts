@@ -36,6 +36,8 @@ export interface ResultsOptions {
   readonly stdout: NodeJS.WritableStream;
   /** How many rows will follow: a workbook refuses, before anything is sent or asked, more than a worksheet holds. */
   readonly rows: number;
+  /** The option that chose the destination, for messages: `--results` unless given (`status` gives `--output`). */
+  readonly option?: string;
 }
 
 /** How a format opens its writer: eagerly, so an unwritable path stops the run (exit 2) before anything is sent. */

@@ -63,7 +63,7 @@ export async function openXlsxResults<T>(destination: string, header: readonly s
       `cannot write results to ${destination}: ${options.rows.toLocaleString("en-US")} rows and a header, more than an Excel worksheet holds (${MAX_ROWS.toLocaleString("en-US")}); ${csvInstead}`,
     );
   }
-  const sink = await fileSink(destination);
+  const sink = await fileSink(destination, options.option);
   const writer = new XlsxResultsWriter(sink, header, options.delimiter, set);
   await writer.writeHeader();
   return writer;
@@ -96,7 +96,7 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
     this.openings = this.letters.map((letters) => `<c r="${letters}`);
     this.statusAt = header.length;
     const fail = (error: unknown): void => {
-      this.failure ??= outputError(sink.label, error);
+      this.failure ??= outputError(sink.label, error, sink.option);
       // Wakes a write waiting for the zip to take more, which a failed output never will.
       this.zip.stop();
     };
