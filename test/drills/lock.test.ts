@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -58,14 +58,17 @@ async function leaveLock(lockPath: string, before: Before): Promise<void> {
  * What a run does between its lock and its last POST, cut to the bone so that many trials stay
  * fast: open the journal (the lock; it refuses while another holds it), and unless an earlier
  * holder recorded the number as submitted, POST to the service and record it. Exit 2 when refused.
+ * STALL=before stops it (SIGSTOP) just before it takes the lock, STALL=holding just after.
  */
 const TAKER = `
   const { openJournal } = await import(process.env.JOURNAL_MODULE);
   const identity = { baseUrl: process.env.SERVICE, user: "drill", version: "0" };
+  if (process.env.STALL === "before") process.kill(process.pid, "SIGSTOP");
   const journal = await openJournal(process.env.STATE, identity).catch((error) => {
     process.stderr.write(error.message + "\\n");
     process.exit(2);
   });
+  if (process.env.STALL === "holding") process.kill(process.pid, "SIGSTOP");
   if (!journal.prior.submitted.has("4165552000")) {
     await journal.intent("r-" + process.pid, "dids", ["4165552000"]);
     await fetch(process.env.SERVICE + "v2/NumberPorts/Inbound/DIDs", { method: "POST", body: "{}" });
@@ -74,13 +77,16 @@ const TAKER = `
   await journal.close();
 `;
 
-function startTaker(state: string, stallMs: number | null): { child: ChildProcess; ended: Promise<number | null> } {
-  const env = { ...process.env, JOURNAL_MODULE: JOURNAL_MODULE, SERVICE: `${sandbox.url}/`, STATE: state };
+/** Where the stalled taker stops: at its lock, or after a delay from its start (wherever it is then). */
+type Stall = "before" | "holding" | number;
+
+function startTaker(state: string, stall: Stall | null): { child: ChildProcess; ended: Promise<number | null> } {
+  const env = { ...process.env, JOURNAL_MODULE: JOURNAL_MODULE, SERVICE: `${sandbox.url}/`, STATE: state, STALL: typeof stall === "string" ? stall : "" };
   const child = spawn(process.execPath, ["--input-type=module", "-e", TAKER], { env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr?.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-  if (stallMs !== null) {
-    const stop = setTimeout(() => child.kill("SIGSTOP"), stallMs);
+  if (typeof stall === "number") {
+    const stop = setTimeout(() => child.kill("SIGSTOP"), stall);
     child.once("exit", () => clearTimeout(stop));
   }
   const ended = new Promise<number | null>((resolve) =>
@@ -90,6 +96,16 @@ function startTaker(state: string, stallMs: number | null): { child: ChildProces
     }),
   );
   return { child, ended };
+}
+
+/** Resolves once process `pid` is stopped (state T in /proc) or has ended. */
+async function stoppedOrGone(pid: number): Promise<void> {
+  for (;;) {
+    const stat = await readFile(`/proc/${pid}/stat`, "utf8").catch(() => null);
+    // "pid (comm) S …": the state follows the last ')'.
+    if (stat === null || stat.slice(stat.lastIndexOf(")") + 2).startsWith("T")) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
 }
 
 /**
@@ -124,25 +140,28 @@ async function sent(path: string): Promise<boolean> {
 
 describe("drill: runs started together on one journal", () => {
   it(
-    `lets exactly one of ${TAKERS} takers send, in ${3 * TAKER_TRIALS_EACH} trials with one taker stopped (SIGSTOP) at a different moment each`,
+    `lets exactly one of ${TAKERS} takers send, in ${3 * TAKER_TRIALS_EACH} trials with one taker stopped (SIGSTOP) at its lock or during start-up`,
     async () => {
       const kinds: Before[] = ["no lock", "a SIGKILLed run's lock", "a lock naming a live pid of another program"];
       const lines: string[] = [];
       for (let trial = 0; trial < 3 * TAKER_TRIALS_EACH; trial++) {
         const before = kinds[trial % kinds.length] as Before;
-        // Spread the stall over start-up, opening the file, the flock, and holding it.
-        const stallMs = 5 * trial;
+        // At the lock (just before taking it, or holding it), or at a moment spread over start-up.
+        const stall: Stall = (["before", "holding", 10 * trial] as const)[Math.floor(trial / 3) % 3] as Stall;
         const state = join(await tempDir(), "numbers.state.jsonl");
         await leaveLock(`${state}.lock`, before);
         const postsBefore = sandbox.received().length;
 
-        const stalled = startTaker(state, stallMs);
+        const stalled = startTaker(state, stall);
         const others = Array.from({ length: TAKERS - 1 }, () => startTaker(state, null));
         const codes = await Promise.all(others.map((taker) => taker.ended));
+        // A taker that stops itself may not have got there yet: continue it only once it has.
+        if (typeof stall === "string") await stoppedOrGone(stalled.child.pid as number);
         stalled.child.kill("SIGCONT");
         codes.unshift(await stalled.ended);
         const senders = sandbox.received().length - postsBefore;
-        lines.push(`trial ${trial} (${before}, stall at ${stallMs} ms): exits ${codes.join(" ")}, ${senders} sent`);
+        const where = typeof stall === "number" ? `stopped ${stall} ms after start` : `stopped ${stall === "before" ? "just before taking" : "holding"} the lock`;
+        lines.push(`trial ${trial} (${before}, one ${where}): exits ${codes.join(" ")}, ${senders} sent`);
 
         expect(senders, lines.at(-1)).toBe(1);
         expect(existsSync(`${state}.lock`), lines.at(-1)).toBe(false);
