@@ -44,8 +44,12 @@ export function exitCodeOfStatus(report: StatusReport): number {
   return NEEDS_ATTENTION_STATES.some((state) => report.summary.states[state] > 0) ? 1 : 0;
 }
 
-/** 2 when sending stopped on refused credentials or an unwritable journal; 130/143 after a signal; else by the rows. */
+/**
+ * 2 when sending stopped on refused credentials or an unwritable journal, or the results could
+ * not be written after sending; 130/143 after a signal; else by the rows.
+ */
 export function exitCodeOfRun(report: RunReport): number {
+  if (report.unwritten !== null && report.stopped?.kind !== "signal") return 2;
   switch (report.stopped?.kind) {
     case "auth":
     case "journal":

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RunReport } from "../src/engine/port-in.js";
-import { StateError, UsageError } from "../src/errors.js";
+import { OutputError, StateError, UsageError } from "../src/errors.js";
 import { exitCodeForCounts, exitCodeOf, exitCodeOfError } from "../src/exit-codes.js";
 import type { RowStatus } from "../src/results/status.js";
 import { summarize } from "../src/results/summary.js";
@@ -11,7 +11,7 @@ function counts(spec: Partial<Record<RowStatus, number>>): Record<RowStatus, num
 
 function report(statuses: RowStatus[], stopped: RunReport["stopped"] = null): RunReport {
   const summary = summarize({ command: "submit", outcomes: statuses.map((status) => ({ status })), requests: [], elapsedMs: 1, results: "-", service: "s" });
-  return { summary, stopped };
+  return { summary, stopped, unwritten: null };
 }
 
 describe("exit codes", () => {
@@ -24,6 +24,11 @@ describe("exit codes", () => {
   it.each(["invalid", "rejected", "failed", "unknown"] as const)("is 1 when one row is %s", (status) => {
     expect(exitCodeForCounts(counts({ submitted: 10, [status]: 1 }))).toBe(1);
     expect(exitCodeOf({ kind: "port-in", report: report(["submitted", status]) })).toBe(1);
+  });
+
+  it("is 2 when the results could not be written after sending, whatever its rows", () => {
+    const unwritten = { error: new OutputError("cannot write results to r.csv: permission denied"), state: null, tickets: new Map([["PI-1", 1]]) };
+    expect(exitCodeOf({ kind: "port-in", report: { ...report(["submitted"]), unwritten } })).toBe(2);
   });
 
   it("is 2 when a run stopped sending on refused credentials or an unwritable journal, whatever its rows", () => {

@@ -5,6 +5,7 @@
  */
 import type { Argv } from "yargs";
 import { runPortIn } from "../engine/port-in.js";
+import type { UnwrittenResults } from "../engine/port-in.js";
 import { UsageError } from "../errors.js";
 import type { CommandResult } from "../exit-codes.js";
 import { exitCodeOfRun } from "../exit-codes.js";
@@ -184,11 +185,44 @@ async function runOn({ sheet, defaults }: CommandSheet, command: "submit" | "pla
     if (args.json) io.stdout.write(summaryJson(report.summary, exitCodeOfRun(report)) + "\n");
     if (report.stopped?.kind === "journal") io.stderr.write(`portin: ${report.stopped.error.message}\n`);
     if (report.stopped?.kind === "auth") io.stderr.write(`portin: stopped sending: ${report.stopped.message}\n`);
+    if (report.unwritten !== null) io.stderr.write(describeUnwritten(report.unwritten, report.stopped?.kind === "journal"));
     return { kind: "port-in", report };
   } finally {
     display?.stop();
     await connection.close();
   }
+}
+
+/**
+ * Results that failed after sending began never hide what was sent (docs/contract.md §4):
+ * the error, then what this run submitted, under which tickets, and where that is recorded.
+ */
+function describeUnwritten({ error, state, tickets }: UnwrittenResults, journalFailed: boolean): string {
+  const rows = [...tickets.values()].reduce((sum, count) => sum + count, 0);
+  const sent =
+    rows === 0
+      ? "no row was submitted by this run"
+      : `${plural(rows, "row")} submitted by this run, under ${listTickets(tickets)}`;
+  const kept =
+    state === null
+      ? "no journal was kept (no --state): this summary is the only record of them"
+      : journalFailed
+        ? `the journal ${state} holds every request sent, though perhaps not the last answers: a run with the same --state asks the service about those before sending anything`
+        : `the journal ${state} holds them with their tickets: a run with the same --state sends none of them again, and portin status reports them`;
+  return `portin: ${error.message}\nportin: the results are missing, not the sending: ${sent}; ${kept}\n`;
+}
+
+/** The first tickets by name, then how many more: a 50,000-number run has hundreds. */
+function listTickets(tickets: ReadonlyMap<string, number>): string {
+  const shown = [...tickets].slice(0, TICKETS_SHOWN).map(([ticket, count]) => `${ticket} (${plural(count, "row")})`);
+  const more = tickets.size - shown.length;
+  return more > 0 ? `${shown.join(", ")} and ${plural(more, "more ticket")}` : shown.join(", ");
+}
+
+const TICKETS_SHOWN = 10;
+
+function plural(count: number, noun: string): string {
+  return `${count.toLocaleString("en-US")} ${noun}${count === 1 ? "" : "s"}`;
 }
 
 export const submitCommand = portInCommand("submit", "validate, look up, group, send, and write results", [

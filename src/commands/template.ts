@@ -4,7 +4,8 @@
  * trunks, offerings and providers (hence the connection options).
  */
 import { existsSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { chmod, writeFile } from "node:fs/promises";
+import { PRIVATE_FILE_MODE } from "../private-files.js";
 import { stringify } from "csv-stringify/sync";
 import type { Argv } from "yargs";
 import { describeOperation, isOfferingType, OFFERING_TYPES, routeFor } from "../catalog/operations.js";
@@ -75,7 +76,8 @@ async function run(args: TemplateArgs, io: CommandIO): Promise<CommandResult> {
     const bytes = isWorkbookPath(args.output) ? await (await import("./template-workbook.js")).templateWorkbook(template.header, template.example) : BOM + text;
     try {
       // "wx": a template must never replace a sheet someone has filled in.
-      await writeFile(args.output, bytes, { flag: "wx" });
+      await writeFile(args.output, bytes, { flag: "wx", mode: PRIVATE_FILE_MODE });
+      await chmod(args.output, PRIVATE_FILE_MODE);
     } catch (error) {
       const exists = (error as NodeJS.ErrnoException).code === "EEXIST";
       throw new OutputError(

@@ -9,7 +9,10 @@ import type { DefaultsFile } from "../validate/defaults.js";
 import type { CommandIO } from "../io.js";
 import type { JournalIdentity } from "../journal/identity.js";
 import { openJournal, readJournal } from "../journal/journal.js";
+import { OutputError } from "../errors.js";
+import type { RowOutcome } from "../results/status.js";
 import { summarize } from "../results/summary.js";
+import { describeSystemError } from "../system-error.js";
 import type { RunSummary } from "../results/summary.js";
 import { copiesRowText, numberColumnOf, openResults } from "../results/writer.js";
 import type { ResultColumnsAt } from "../results/writer.js";
@@ -62,6 +65,34 @@ export interface RunReport {
   readonly summary: RunSummary;
   /** Why the run stopped sending before the end, if it did: a signal, refused credentials, an unwritable journal. */
   readonly stopped: StopReason | null;
+  /**
+   * The results could not be written after sending had begun (docs/contract.md §4): the run
+   * still reports what it sent, and exits 2.
+   */
+  readonly unwritten: UnwrittenResults | null;
+}
+
+export interface UnwrittenResults {
+  readonly error: OutputError;
+  /** The journal that holds what was sent, or null when the run kept none. */
+  readonly state: string | null;
+  /** Tickets of the rows this run submitted, with how many rows each, in order of first appearance. */
+  readonly tickets: ReadonlyMap<string, number>;
+}
+
+function ticketsOf(rows: number, outcomeOf: (index: number) => RowOutcome): Map<string, number> {
+  const tickets = new Map<string, number>();
+  for (let i = 0; i < rows; i++) {
+    const outcome = outcomeOf(i);
+    if (outcome.status === "submitted" && outcome.ticket !== "") tickets.set(outcome.ticket, (tickets.get(outcome.ticket) ?? 0) + 1);
+  }
+  return tickets;
+}
+
+/** A failure that is not already one of ours (an error the file system raised past the writer) still reads as one line. */
+function asOutputError(results: string, error: unknown): OutputError {
+  if (error instanceof OutputError) return error;
+  return new OutputError(`cannot write results to ${results}: ${describeSystemError(error)} (use --results PATH)`, { cause: error });
 }
 
 export async function runPortIn(options: PortInOptions, service: Service, io: CommandIO): Promise<RunReport> {
@@ -113,7 +144,16 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
     }
     if (progress !== null) progress.phase = "writing";
     const outcomeOf = rowOutcomes(prepared.rows, plan, sent, held);
-    await writeResults(prepared, outcomeOf, results, io);
+    let unwritten: UnwrittenResults | null = null;
+    try {
+      await writeResults(prepared, outcomeOf, results, io);
+    } catch (error) {
+      // Before sending, a results file that cannot be written stops the run as before; after,
+      // it must not hide what was sent.
+      if (sent === null) throw error;
+      await results.close().catch(() => undefined);
+      unwritten = { error: asOutputError(options.results, error), state: options.state, tickets: ticketsOf(prepared.rows.length, outcomeOf) };
+    }
 
     const summary = summarize({
       command: options.command,
@@ -128,7 +168,7 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
     });
     // A signal that came after the last request started still means the run was interrupted.
     const interrupted: StopReason | null = io.signal.aborted ? { kind: "signal", signal: String(io.signal.reason) } : null;
-    return { summary, stopped: sent?.stopped ?? interrupted };
+    return { summary, stopped: sent?.stopped ?? interrupted, unwritten };
   } finally {
     await journal?.close();
     // Already closed by the write stage, unless the run stopped before it.

@@ -86,6 +86,7 @@ export async function runStatus(options: StatusOptions, service: Service, io: Co
         rows: prepared.rows.length,
         resultColumns: options.resultColumns ?? "last",
         numberColumn: numberColumnOf(options.sheet.layout),
+        option: "--output",
       },
       STATUS_COLUMN_SET,
     );

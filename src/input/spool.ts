@@ -7,6 +7,7 @@
  */
 import { rmSync } from "node:fs";
 import { mkdtemp, open, rm } from "node:fs/promises";
+import { PRIVATE_FILE_MODE } from "../private-files.js";
 import type { FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -92,7 +93,8 @@ export class CellSpool {
       this.dir = await mkdtemp(join(tmpdir(), "portin-cells-"));
       // A run ended by a signal's second press, or by an error, leaves nothing behind.
       process.once("exit", this.removeOnExit);
-      this.file = await open(join(this.dir, "cells.jsonl"), "w+");
+      this.file = await open(join(this.dir, "cells.jsonl"), "w+", PRIVATE_FILE_MODE);
+      await this.file.chmod(PRIVATE_FILE_MODE);
     } catch (error) {
       throw this.failure(error);
     }

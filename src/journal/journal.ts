@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import { open, truncate } from "node:fs/promises";
 import { dirname } from "node:path";
 import { OutputError, StateError } from "../errors.js";
+import { PRIVATE_FILE_MODE } from "../private-files.js";
 import { serviceKey } from "../service/base-url.js";
 import { BUILT_IN_SANDBOX, FRESH_JOURNAL_SENDS_AGAIN } from "./identity.js";
 import type { JournalIdentity } from "./identity.js";
@@ -96,7 +97,7 @@ export interface JournalOptions {
  * Throws StateError (exit 2) for a held lock, a foreign or edited journal; OutputError when it cannot be written.
  */
 export async function openJournal(path: string, identity: JournalIdentity, options: JournalOptions = {}): Promise<Journal> {
-  const lock = await acquireLock(`${path}.lock`, path);
+  const lock = await acquireLock(`${path}.lock`);
   try {
     const contents = await readJournalFile(path);
     if (contents.header !== null) checkHeader(path, contents.header, identity);
@@ -238,8 +239,12 @@ async function cutTornTail(path: string, soundLength: number): Promise<void> {
 async function openAppendFile(path: string): Promise<AppendTarget> {
   let handle;
   try {
-    handle = await open(path, "a");
+    handle = await open(path, "a", PRIVATE_FILE_MODE);
+    // An existing journal (or one created under an odd umask) becomes private too (docs/contract.md §7);
+    // one of another owner's cannot be changed, and is used as it is.
+    await handle.chmod(PRIVATE_FILE_MODE).catch(() => undefined);
   } catch (cause) {
+    await handle?.close();
     throw new OutputError(`cannot open state file ${path} for writing (${describe(cause)}); check its permissions and run again`, {
       cause,
     });

@@ -1,157 +1,136 @@
 /**
- * `<state>.lock`: one run at a time per journal (docs/contract.md §5), so overlapping cron runs cannot
- * both send. Created with O_EXCL; a lock left by a dead process is taken over.
+ * `<state>.lock`: one run at a time per journal (docs/contract.md §5), so overlapping cron runs
+ * cannot both send.
+ *
+ * The lock is the kernel's: an exclusive flock(2) on the lock file, taken without waiting.
+ * The kernel drops it when the process ends, however it ends (SIGKILL, a crash, a reboot), so
+ * a dead run's lock is free to the next run at once, and no process id is ever judged alive
+ * or dead (a pid reused by another program after a reboot blocks nothing). Whoever holds the
+ * flock is a live process, so there is no stale-lock takeover to race: a run stalled at any
+ * point either holds the lock or does not. The file's text (pid, host, start) only names the
+ * holder in the refusal.
  */
-import { randomBytes } from "node:crypto";
-import { readFileSync, unlinkSync } from "node:fs";
-import { readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { closeSync, constants, fchmodSync, fstatSync, ftruncateSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
+import { flockSync } from "fs-ext";
 import { StateError } from "../errors.js";
 import { describe } from "./read.js";
-import { isAlive } from "../pid.js";
-
-/** A lock that cannot be read may be one being written right now; only after this long is it taken as abandoned. */
-export const UNREADABLE_LOCK_GRACE_MS = 60_000;
-/**
- * After renaming our lock over a stale one, wait this long before re-reading it: a second
- * process taking over the same stale lock at the same moment would have renamed its own by
- * then, and exactly one of the two reads its own lock back.
- */
-export const TAKEOVER_SETTLE_MS = 50;
+import { PRIVATE_FILE_MODE } from "../private-files.js";
 
 interface LockOwner {
   readonly pid: number;
   readonly hostname: string;
   readonly startedAt: string;
-  /** Tells apart two locks of one pid, e.g. a process that opened the same journal twice. */
-  readonly token: string;
 }
 
 export interface JournalLock {
   readonly path: string;
-  /** Removes the lock file if it is still ours. */
+  /** Removes the lock file and drops the lock. */
   release(): Promise<void>;
 }
 
-export async function acquireLock(lockPath: string, statePath: string): Promise<JournalLock> {
-  const owner: LockOwner = {
-    pid: process.pid,
-    hostname: hostname(),
-    startedAt: new Date().toISOString(),
-    token: randomBytes(8).toString("hex"),
-  };
-  const content = `${JSON.stringify(owner)}\n`;
-
+/** Takes the lock on `lockPath` for this process, or throws StateError (exit 2) naming the run that holds it. */
+export function acquireLock(lockPath: string): Promise<JournalLock> {
   try {
-    await writeFile(lockPath, content, { flag: "wx" });
-  } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code !== "EEXIST") {
-      throw new StateError(`cannot create lock file ${lockPath} (${describe(cause)}); check the permissions of its folder and run again`, {
-        cause,
-      });
-    }
-    await takeOver(lockPath, statePath, content);
+    return Promise.resolve(holdLock(lockPath, takeLock(lockPath)));
+  } catch (error) {
+    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
   }
-  return holdLock(lockPath, content);
 }
 
-async function takeOver(lockPath: string, statePath: string, content: string): Promise<void> {
-  const seen = await readLock(lockPath);
-  if (seen === null) {
-    // Released between our attempt and this read: try once more the ordinary way.
-    await writeFile(lockPath, content, { flag: "wx" }).catch((cause: unknown) => {
-      throw refusedUnreadable(lockPath, cause);
-    });
-    return;
-  }
-  const holder = parseOwner(seen.text);
-  if (holder !== null) {
-    if (holder.hostname !== hostname()) {
-      throw new StateError(
-        `another portin run (pid ${holder.pid} on host ${holder.hostname}, started ${holder.startedAt}) holds ${lockPath}; ` +
-          "wait for it or, if it is gone, delete the lock file",
-      );
-    }
-    if (isAlive(holder.pid)) {
-      throw new StateError(
-        `another portin run (pid ${holder.pid}, started ${holder.startedAt}) holds ${lockPath}; wait for it or, if it is gone, delete the lock file`,
-      );
-    }
-  } else if (Date.now() - seen.mtimeMs < UNREADABLE_LOCK_GRACE_MS) {
-    throw new StateError(
-      `${lockPath} exists but cannot be read as a portin lock; another run may be starting on ${statePath}: ` +
-        "wait a minute and retry or, if no portin run is active, delete the lock file",
-    );
-  }
-
-  const temporary = `${lockPath}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  try {
-    await writeFile(temporary, content, { flag: "wx" });
-    // The narrowest check-then-act we can do without a lock on the lock: replace only what we judged stale.
-    const again = await readLock(lockPath);
-    if (again !== null && again.text !== seen.text) throw refusedRace(lockPath);
-    await rename(temporary, lockPath);
-  } finally {
-    await unlink(temporary).catch(() => undefined);
-  }
-  await new Promise((resolve) => setTimeout(resolve, TAKEOVER_SETTLE_MS));
-  const mine = await readLock(lockPath);
-  if (mine?.text !== content) throw refusedRace(lockPath);
-}
-
-function holdLock(lockPath: string, content: string): JournalLock {
-  let released = false;
-  // A run that dies by an uncaught error still exits through here; a SIGKILL leaves the lock to be taken over.
-  const onExit = (): void => {
+/** The descriptor that holds the flock on the file `lockPath` names. */
+function takeLock(lockPath: string): number {
+  // A holder removes the file on release while it still holds the flock; a run that opened the
+  // file just before then gets the flock of a file no longer at `lockPath`, and opens again.
+  for (;;) {
+    const fd = openLockFile(lockPath);
     try {
-      if (readFileSync(lockPath, "utf8") === content) unlinkSync(lockPath);
-    } catch {
-      // best effort: a lock left behind is taken over by the next run once this pid is gone
+      flockSync(fd, "exnb");
+    } catch (cause) {
+      closeSync(fd);
+      const code = (cause as NodeJS.ErrnoException).code;
+      if (code === "EAGAIN" || code === "EWOULDBLOCK") throw refusal(lockPath);
+      throw new StateError(`cannot lock ${lockPath} (${describe(cause)}); put --state on a local disk and run again`, { cause });
     }
+    if (isStill(lockPath, fd)) {
+      writeOwner(fd);
+      return fd;
+    }
+    closeSync(fd);
+  }
+}
+
+function openLockFile(lockPath: string): number {
+  try {
+    return openSync(lockPath, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, PRIVATE_FILE_MODE);
+  } catch (cause) {
+    throw new StateError(`cannot create lock file ${lockPath} (${describe(cause)}); check the permissions of its folder and run again`, { cause });
+  }
+}
+
+function isStill(lockPath: string, fd: number): boolean {
+  try {
+    const named = statSync(lockPath);
+    const held = fstatSync(fd);
+    return named.ino === held.ino && named.dev === held.dev;
+  } catch {
+    return false;
+  }
+}
+
+function writeOwner(fd: number): void {
+  const owner: LockOwner = { pid: process.pid, hostname: hostname(), startedAt: new Date().toISOString() };
+  const text = `${JSON.stringify(owner)}\n`;
+  // A lock file left by an older portin, or created under another umask, becomes private too (docs/contract.md §7).
+  try {
+    fchmodSync(fd, PRIVATE_FILE_MODE);
+  } catch {
+    // Another user's lock file keeps its mode; it names nobody's customers.
+  }
+  ftruncateSync(fd, 0);
+  writeSync(fd, text, 0);
+}
+
+function holdLock(lockPath: string, fd: number): JournalLock {
+  let held = true;
+  // Removed while the flock is still held, then closed: a run waiting on this file sees it gone and opens the next.
+  const drop = (): void => {
+    if (!held) return;
+    held = false;
+    try {
+      if (isStill(lockPath, fd)) unlinkSync(lockPath);
+    } catch {
+      // A lock file left behind is harmless: the kernel drops the flock below, and the next run takes it.
+    }
+    closeSync(fd);
   };
-  process.once("exit", onExit);
+  process.once("exit", drop);
   return {
     path: lockPath,
-    async release(): Promise<void> {
-      if (released) return;
-      released = true;
-      process.removeListener("exit", onExit);
-      const current = await readLock(lockPath);
-      if (current?.text === content) await unlink(lockPath).catch(() => undefined);
+    release(): Promise<void> {
+      process.removeListener("exit", drop);
+      drop();
+      return Promise.resolve();
     },
   };
 }
 
-async function readLock(lockPath: string): Promise<{ text: string; mtimeMs: number } | null> {
-  try {
-    const [text, info] = await Promise.all([readFile(lockPath, "utf8"), stat(lockPath)]);
-    return { text, mtimeMs: info.mtimeMs };
-  } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw new StateError(`cannot read lock file ${lockPath} (${describe(cause)}); check its permissions`, { cause });
-  }
+function refusal(lockPath: string): StateError {
+  const holder = readOwner(lockPath);
+  // Nothing to delete: a lock is held only by a live process, and is free the moment it ends.
+  const next = "wait for it to finish, then run again (a run that has ended holds no lock, so there is nothing to delete)";
+  if (holder === null) return new StateError(`another portin run holds ${lockPath}; ${next}`);
+  const where = holder.hostname === hostname() ? "" : ` on host ${holder.hostname}`;
+  return new StateError(`another portin run (pid ${holder.pid}${where}, started ${holder.startedAt}) holds ${lockPath}; ${next}`);
 }
 
-function parseOwner(text: string): LockOwner | null {
+/** Who holds the lock, as its file says; null while the holder has not written it yet. */
+function readOwner(lockPath: string): LockOwner | null {
   try {
-    const value = JSON.parse(text) as Partial<Record<keyof LockOwner, unknown>>;
-    if (typeof value.pid !== "number" || !Number.isInteger(value.pid) || value.pid <= 0) return null;
-    if (typeof value.hostname !== "string") return null;
-    return {
-      pid: value.pid,
-      hostname: value.hostname,
-      startedAt: typeof value.startedAt === "string" ? value.startedAt : "at an unknown time",
-      token: typeof value.token === "string" ? value.token : "",
-    };
+    const value = JSON.parse(readFileSync(lockPath, "utf8")) as Partial<Record<keyof LockOwner, unknown>>;
+    if (typeof value.pid !== "number" || typeof value.hostname !== "string" || typeof value.startedAt !== "string") return null;
+    return { pid: value.pid, hostname: value.hostname, startedAt: value.startedAt };
   } catch {
     return null;
   }
-}
-
-function refusedRace(lockPath: string): StateError {
-  return new StateError(`another portin run took over ${lockPath} at the same moment; wait for it to finish and retry`);
-}
-
-function refusedUnreadable(lockPath: string, cause: unknown): StateError {
-  return new StateError(`cannot take ${lockPath} (${describe(cause)}); another portin run may be starting: wait for it and retry`, { cause });
 }

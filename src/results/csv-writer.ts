@@ -13,7 +13,7 @@ import type { ResultsOptions, ResultsWriter } from "./writer.js";
 
 /** Opens the destination and writes the header row. */
 export async function openCsvResults<T>(destination: string, header: readonly string[], options: ResultsOptions, columns: ColumnSet<T>): Promise<ResultsWriter<T>> {
-  const sink = destination === "-" ? stdoutSink(options.stdout) : await fileSink(destination);
+  const sink = destination === "-" ? stdoutSink(options.stdout) : await fileSink(destination, options.option);
   const csv: StringifyOptions = {
     delimiter: options.delimiter,
     record_delimiter: options.lineEnd,
@@ -156,6 +156,6 @@ class CsvResultsWriter<T> implements ResultsWriter<T> {
   }
 
   private fail(error: unknown): void {
-    this.failure ??= outputError(this.sink.label, error);
+    this.failure ??= outputError(this.sink.label, error, this.sink.option);
   }
 }

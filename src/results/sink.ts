@@ -2,17 +2,20 @@
  * Where a results file's bytes go, whatever its format: a temporary sibling renamed into place
  * once complete (so a results file on disk is always whole), or standard output.
  */
-import { close, createWriteStream, fsync, open, rmSync } from "node:fs";
-import { readdir, rename, rm, stat } from "node:fs/promises";
+import { close, constants, createWriteStream, fchmod, fsync, open, rmSync } from "node:fs";
+import { readdir, rename, rm, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { promisify } from "node:util";
 import { OutputError } from "../errors.js";
 import { describeSystemError } from "../system-error.js";
 import { isAlive } from "../pid.js";
+import { PRIVATE_FILE_MODE } from "../private-files.js";
 
 /** Where the stringified text goes, and how a run's end (or failure) is made final. */
 export interface Sink {
   readonly label: string;
+  /** The option that chose the path, for messages: `--results`, or `--output` for `status`. */
+  readonly option: string;
   readonly stream: NodeJS.WritableStream;
   /** End the stream on close? False for stdout, which is the caller's. */
   readonly endStream: boolean;
@@ -47,6 +50,7 @@ export async function finishSink(sink: Sink, failure: () => OutputError | null):
 export function stdoutSink(stream: NodeJS.WritableStream): Sink {
   return {
     label: "standard output",
+    option: "--results",
     stream,
     endStream: false,
     commit: () => Promise.resolve(),
@@ -57,24 +61,41 @@ export function stdoutSink(stream: NodeJS.WritableStream): Sink {
 const openFile = promisify(open);
 const syncFile = promisify(fsync);
 const closeFile = promisify(close);
+const fchmodFile = promisify(fchmod);
 
-export async function fileSink(path: string): Promise<Sink> {
+/**
+ * Opens `<path>.tmp-<pid>` beside `path`, before anything is sent (docs/contract.md §4): what
+ * will be written is created now, and a destination that exists must take writing too (an
+ * immutable or read-only results file would otherwise fail only at the rename, after sending).
+ * `option` names the flag that chooses the path, for the message.
+ */
+export async function fileSink(path: string, option = "--results"): Promise<Sink> {
   // Written beside the destination so the rename stays on one file system and is atomic.
   const temporary = `${path}.tmp-${process.pid}`;
-  await refuseDirectory(path);
+  await refuseDirectory(path, option);
   await removeDeadTemporaries(path);
+  await proveReplaceable(path, option);
   let fd: number;
   try {
-    fd = await openFile(temporary, "w", 0o600);
+    // Private whatever the umask (docs/contract.md §7); the rename keeps the mode.
+    fd = await openFile(temporary, "w", PRIVATE_FILE_MODE);
+    await fchmodFile(fd, PRIVATE_FILE_MODE);
   } catch (error) {
-    throw outputError(path, error);
+    throw outputError(path, error, option);
   }
   // A plain descriptor rather than a FileHandle: a FileHandle's close() waits for a stream
   // with autoClose off forever. autoClose is off so the file is synced before the rename,
   // and a crash right after the rename cannot leave an empty file looking complete.
   const stream = createWriteStream(temporary, { fd, autoClose: false });
-  // A second Ctrl-C exits at once: leave no half-written temporary behind.
-  const onExit = (): void => rmSync(temporary, { force: true });
+  // A second Ctrl-C exits at once: leave no half-written temporary behind. Best effort: a
+  // folder that refuses it leaves it to the next run (removeDeadTemporaries), never a stack trace.
+  const onExit = (): void => {
+    try {
+      rmSync(temporary, { force: true });
+    } catch {
+      // see above
+    }
+  };
   process.once("exit", onExit);
   let isOpen = true;
   const release = async (): Promise<void> => {
@@ -84,6 +105,7 @@ export async function fileSink(path: string): Promise<Sink> {
   };
   return {
     label: path,
+    option,
     stream,
     endStream: true,
     async commit() {
@@ -92,17 +114,15 @@ export async function fileSink(path: string): Promise<Sink> {
         isOpen = false;
         await closeFile(fd);
         await rename(temporary, path);
-        process.off("exit", onExit);
       } catch (error) {
         await release();
-        await rm(temporary, { force: true });
-        throw outputError(path, error);
+        throw outputError(path, error, option, await removeTemporary(temporary));
       }
+      process.off("exit", onExit);
     },
     async discard() {
-      process.off("exit", onExit);
       await release();
-      await rm(temporary, { force: true });
+      if ((await removeTemporary(temporary)) === null) process.off("exit", onExit);
     },
   };
 }
@@ -122,18 +142,53 @@ async function removeDeadTemporaries(path: string): Promise<void> {
   }
 }
 
-// The temporary sibling would open fine beside a directory; the rename would fail only at the end.
-async function refuseDirectory(path: string): Promise<void> {
-  const existing = await stat(path).catch(() => null);
-  if (existing?.isDirectory() === true) {
-    throw new OutputError(`cannot write results to ${path}: it is a directory (use --results PATH)`);
+/** Removes a temporary; returns the error when it cannot (a folder made read-only during the run), else null. */
+async function removeTemporary(temporary: string): Promise<unknown> {
+  try {
+    // unlink, not rm: rm retries a refused unlink as a directory and reports that instead.
+    await unlink(temporary);
+    return null;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOENT" ? null : error;
   }
 }
 
-export function outputError(label: string, error: unknown): OutputError {
+// The temporary sibling would open fine beside a directory; the rename would fail only at the end.
+async function refuseDirectory(path: string, option: string): Promise<void> {
+  const existing = await stat(path).catch(() => null);
+  if (existing?.isDirectory() === true) {
+    throw new OutputError(`cannot write ${noun(option)} to ${path}: it is a directory (use ${option} PATH)`);
+  }
+}
+
+/** An existing destination that refuses writing (immutable, read-only) is refused now rather than at the rename. */
+async function proveReplaceable(path: string, option: string): Promise<void> {
+  let fd: number;
+  try {
+    fd = await openFile(path, constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // Missing (created later), a symlink or a FIFO with no reader: the rename replaces the entry as it is.
+    if (code === "ENOENT" || code === "ELOOP" || code === "ENXIO") return;
+    throw outputError(path, error, option);
+  }
+  await closeFile(fd);
+}
+
+function noun(option: string): string {
+  return option === "--output" ? "the status report" : "results";
+}
+
+/**
+ * "cannot write results to …: permission denied (use --results PATH)", naming the option of
+ * the command that chose the path; `leftBehind` is why its temporary could not be removed.
+ */
+export function outputError(label: string, error: unknown, option = "--results", leftBehind: unknown = null): OutputError {
   const reason = describeSystemError(error, "no such directory");
-  const next = label === "standard output" ? "" : " (use --results PATH)";
-  return new OutputError(`cannot write results to ${label}: ${reason}${next}`, { cause: error });
+  const next = label === "standard output" ? "" : ` (use ${option} PATH)`;
+  const left =
+    leftBehind === null ? "" : `; ${label}.tmp-${process.pid} could not be removed either (${describeSystemError(leftBehind)}): the next run removes it`;
+  return new OutputError(`cannot write ${noun(option)} to ${label}: ${reason}${next}${left}`, { cause: error });
 }
 
 

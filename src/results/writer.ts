@@ -38,6 +38,8 @@ export interface ResultsOptions {
   readonly stdout: NodeJS.WritableStream;
   /** How many rows will follow: a workbook refuses, before anything is sent or asked, more than a worksheet holds. */
   readonly rows: number;
+  /** The option that chose the destination, for messages: `--results` unless given (`status` gives `--output`). */
+  readonly option?: string;
   /** `--result-columns`: the result columns after the input's own, or before them (docs/contract.md §6). */
   readonly resultColumns?: ResultColumnsAt;
   /** The input's number column (0-based), which a workbook keeps in view; undefined for none. */

@@ -71,7 +71,7 @@ export async function openXlsxResults<T>(destination: string, header: readonly s
       `cannot write results to ${destination}: ${options.rows.toLocaleString("en-US")} rows and a header, more than an Excel worksheet holds (${MAX_ROWS.toLocaleString("en-US")}); ${csvInstead}`,
     );
   }
-  const sink = await fileSink(destination);
+  const sink = await fileSink(destination, options.option);
   const writer = new XlsxResultsWriter(sink, header, options, set);
   await writer.writeHeader();
   return writer;
@@ -117,7 +117,7 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
     this.frozenColumns = at === "last" ? (number === undefined ? 0 : number + 1) : number === undefined ? 1 : set.names.length + number + 1;
     this.widths = this.header.map((name) => name.length);
     const fail = (error: unknown): void => {
-      this.failure ??= outputError(sink.label, error);
+      this.failure ??= outputError(sink.label, error, sink.option);
       // Wakes a write waiting for the zip to take more, which a failed output never will.
       this.zip.stop();
     };

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { describe, expect, it } from "vitest";
 import { CellSpool } from "../../src/input/spool.js";
@@ -12,6 +12,23 @@ async function keepAll(spool: CellSpool, rows: readonly (readonly [number, reado
 }
 
 describe("CellSpool", () => {
+  it("keeps its temporary file readable by its owner only (0600, in a 0700 folder) under umask 022", async () => {
+    const before = new Set(spools());
+    const umask = process.umask(0o022);
+    const spool = new CellSpool();
+    try {
+      for (let i = 0; i < 60_000; i++) await spool.keep(i, [String(i), "Acme Plumbing, 12 Front St, Toronto"]);
+      const [created] = spools().filter((name) => !before.has(name));
+      expect(created).toBeDefined();
+      const dir = `${tmpdir()}/${created ?? ""}`;
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+      expect(readdirSync(dir).map((name) => statSync(`${dir}/${name}`).mode & 0o777)).toEqual([0o600]);
+    } finally {
+      process.umask(umask);
+      await spool.close();
+    }
+  });
+
   it("gives back the rows it kept, and nothing for rows it did not, without touching the disk for a few", async () => {
     const before = spools();
     const spool = new CellSpool();

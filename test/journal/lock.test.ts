@@ -1,23 +1,40 @@
 import { spawn } from "node:child_process";
-import { readFile, stat, utimes, writeFile } from "node:fs/promises";
+import type { ChildProcess } from "node:child_process";
+import { readFile, stat, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { hostname } from "node:os";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { StateError } from "../../src/errors.js";
 import { openJournal } from "../../src/journal/journal.js";
 import { IDENTITY, statePath } from "./helpers.js";
 
-/** Starts a node process that lives until killed; resolves once it runs. */
-async function liveProcess(): Promise<{ pid: number; stop: () => void }> {
-  const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
-  await new Promise((resolve, reject) => child.once("spawn", resolve).once("error", reject));
-  return { pid: child.pid as number, stop: () => child.kill() };
-}
+const FS_EXT = createRequire(import.meta.url).resolve("fs-ext");
+const NOTHING_TO_DELETE = "wait for it to finish, then run again (a run that has ended holds no lock, so there is nothing to delete)";
 
-/** The pid of a node process that has already exited. */
-async function deadPid(): Promise<number> {
-  const child = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
-  await new Promise((resolve) => child.once("exit", resolve));
-  return child.pid as number;
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill("SIGKILL");
+});
+
+/**
+ * Another process that takes the flock on `lockPath` and writes `owner` into it, as a portin
+ * run does; resolves once it holds the lock.
+ */
+async function holderProcess(lockPath: string, owner: object): Promise<ChildProcess> {
+  const script = `
+    const fs = require("node:fs");
+    const fd = fs.openSync(${JSON.stringify(lockPath)}, "a+");
+    require(${JSON.stringify(FS_EXT)}).flockSync(fd, "exnb");
+    fs.writeFileSync(${JSON.stringify(lockPath)}, ${JSON.stringify(JSON.stringify(owner))});
+    process.stdout.write("held\\n");
+    setInterval(() => {}, 1000);`;
+  const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+  children.push(child);
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.once("data", () => resolve());
+    child.once("exit", (code) => reject(new Error(`lock holder exited with ${String(code)}`)));
+  });
+  return child;
 }
 
 async function lockOwner(path: string): Promise<{ pid: number; hostname: string; startedAt: string }> {
@@ -25,16 +42,17 @@ async function lockOwner(path: string): Promise<{ pid: number; hostname: string;
 }
 
 describe("the journal lock", () => {
-  it("holds <state>.lock with this process's pid, host and start time while the journal is open, and removes it on close", async () => {
+  it("holds <state>.lock (mode 0600) with this process's pid, host and start time while the journal is open, and removes it on close", async () => {
     const path = await statePath();
     const journal = await openJournal(path, IDENTITY);
     expect(await lockOwner(path)).toMatchObject({ pid: process.pid, hostname: hostname(), startedAt: expect.any(String) as unknown });
+    expect((await stat(`${path}.lock`)).mode & 0o777).toBe(0o600);
 
     await journal.close();
     await expect(stat(`${path}.lock`)).rejects.toMatchObject({ code: "ENOENT" });
   });
 
-  it("refuses a second open of a journal that is open, naming the pid that holds it", async () => {
+  it("refuses a second open of a journal that is open, naming the pid that holds it and never advising to delete the lock", async () => {
     const path = await statePath();
     const journal = await openJournal(path, IDENTITY);
     const { startedAt } = await lockOwner(path);
@@ -42,69 +60,56 @@ describe("the journal lock", () => {
     const refusal = await openJournal(path, IDENTITY).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(StateError);
     expect(refusal).toMatchObject({ exitCode: 2 });
-    expect((refusal as Error).message).toBe(
-      `another portin run (pid ${process.pid}, started ${startedAt}) holds ${path}.lock; wait for it or, if it is gone, delete the lock file`,
-    );
+    expect((refusal as Error).message).toBe(`another portin run (pid ${process.pid}, started ${startedAt}) holds ${path}.lock; ${NOTHING_TO_DELETE}`);
     // The refused open must not have taken the first run's lock away.
     expect(await lockOwner(path)).toMatchObject({ pid: process.pid, startedAt });
     await journal.close();
   });
 
-  it("refuses a lock held by another live process on this host", async () => {
+  it("refuses a lock another live process holds, naming its host when it is another", async () => {
     const path = await statePath();
-    const other = await liveProcess();
-    try {
-      await writeFile(`${path}.lock`, JSON.stringify({ pid: other.pid, hostname: hostname(), startedAt: "2025-06-01T02:00:00.000Z" }));
-      await expect(openJournal(path, IDENTITY)).rejects.toThrow(`another portin run (pid ${other.pid}, started 2025-06-01T02:00:00.000Z) holds ${path}.lock`);
-    } finally {
-      other.stop();
-    }
+    const owner = { pid: 4242, hostname: "cron-box-2", startedAt: "2025-06-01T02:00:00.000Z" };
+    await holderProcess(`${path}.lock`, owner);
+
+    await expect(openJournal(path, IDENTITY)).rejects.toThrow(
+      `another portin run (pid 4242 on host cron-box-2, started 2025-06-01T02:00:00.000Z) holds ${path}.lock; ${NOTHING_TO_DELETE}`,
+    );
   });
 
-  it("takes over a lock left by a process that has exited", async () => {
+  it("takes over at once the lock of a run killed with SIGKILL while it held it", async () => {
     const path = await statePath();
-    const pid = await deadPid();
-    await writeFile(`${path}.lock`, JSON.stringify({ pid, hostname: hostname(), startedAt: "2025-06-01T02:00:00.000Z" }));
-
-    const journal = await openJournal(path, IDENTITY);
-    expect((await lockOwner(path)).pid).toBe(process.pid);
-    await journal.close();
-    await expect(stat(`${path}.lock`)).rejects.toMatchObject({ code: "ENOENT" });
-  });
-
-  it("refuses a lock held on another host, whose process it cannot check", async () => {
-    const path = await statePath();
-    await writeFile(`${path}.lock`, JSON.stringify({ pid: 4242, hostname: "cron-box-2", startedAt: "2025-06-01T02:00:00.000Z" }));
-
-    await expect(openJournal(path, IDENTITY)).rejects.toThrow(`another portin run (pid 4242 on host cron-box-2, started 2025-06-01T02:00:00.000Z)`);
-  });
-
-  it("refuses an unreadable lock younger than a minute, which may be one being written", async () => {
-    const path = await statePath();
-    await writeFile(`${path}.lock`, "");
-
-    await expect(openJournal(path, IDENTITY)).rejects.toThrow(`${path}.lock exists but cannot be read as a portin lock`);
-  });
-
-  it("takes over an unreadable lock older than a minute", async () => {
-    const path = await statePath();
-    await writeFile(`${path}.lock`, "\0\0garbage");
-    const twoMinutesAgo = new Date(Date.now() - 120_000);
-    await utimes(`${path}.lock`, twoMinutesAgo, twoMinutesAgo);
+    const holder = await holderProcess(`${path}.lock`, { pid: 1, hostname: hostname(), startedAt: "2025-06-01T02:00:00.000Z" });
+    await expect(openJournal(path, IDENTITY)).rejects.toBeInstanceOf(StateError);
+    await new Promise((resolve) => {
+      holder.once("exit", resolve);
+      holder.kill("SIGKILL");
+    });
 
     const journal = await openJournal(path, IDENTITY);
     expect((await lockOwner(path)).pid).toBe(process.pid);
     await journal.close();
   });
 
-  it("leaves on close a lock that another run has since taken over", async () => {
+  it("takes over a lock file naming a live process of this host that holds no lock (a pid reused by another program)", async () => {
     const path = await statePath();
-    const journal = await openJournal(path, IDENTITY);
-    const theirs = JSON.stringify({ pid: 4242, hostname: "cron-box-2", startedAt: "2025-06-01T02:00:00.000Z" });
-    await writeFile(`${path}.lock`, theirs);
+    const other = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+    children.push(other);
+    await new Promise((resolve) => other.once("spawn", resolve));
+    await writeFile(`${path}.lock`, JSON.stringify({ pid: other.pid, hostname: hostname(), startedAt: "2025-06-01T02:00:00.000Z" }));
 
+    const journal = await openJournal(path, IDENTITY);
+    expect((await lockOwner(path)).pid).toBe(process.pid);
     await journal.close();
-    expect(await readFile(`${path}.lock`, "utf8")).toBe(theirs);
+  });
+
+  it("takes over a lock file it cannot read that nobody holds", async () => {
+    const path = await statePath();
+    await writeFile(`${path}.lock`, "\0\0garbage", { mode: 0o644 });
+
+    const journal = await openJournal(path, IDENTITY);
+    expect((await lockOwner(path)).pid).toBe(process.pid);
+    expect((await stat(`${path}.lock`)).mode & 0o777).toBe(0o600);
+    await journal.close();
   });
 
   it("lets the next run open the journal once the first has closed it", async () => {
