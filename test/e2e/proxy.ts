@@ -9,13 +9,16 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
 
-/** `forward`: as the sandbox answers; `swallow`: forward, then answer 500 instead; `fail`: answer 500 without forwarding. */
-export type ProxyAction = "forward" | "swallow" | "fail";
+/**
+ * `forward`: as the sandbox answers; `swallow`: forward, then answer 500 instead; `fail`: answer 500 without
+ * forwarding; `{ status, headers }`: answer that status (a redirect, a 408) without forwarding.
+ */
+export type ProxyAction = "forward" | "swallow" | "fail" | { readonly status: number; readonly headers?: Record<string, string> };
 
 export interface FaultyProxy {
   readonly url: string;
   rule: (method: string, path: string) => ProxyAction;
-  /** Requests the proxy answered 500 itself, by method and path. */
+  /** Requests the proxy answered itself, by method and path. */
   readonly failed: string[];
   close(): Promise<void>;
 }
@@ -41,6 +44,12 @@ export async function faultyProxy(sandbox: RunningSandbox): Promise<FaultyProxy>
     req.on("end", () => {
       const action = proxy.rule(req.method ?? "GET", new URL(req.url ?? "/", "http://proxy").pathname);
       if (action === "fail") return fail(req, res);
+      if (typeof action === "object") {
+        failed.push(`${req.method ?? "?"} ${new URL(req.url ?? "/", "http://proxy").pathname}`);
+        res.writeHead(action.status, action.headers);
+        res.end();
+        return;
+      }
       const upstream = httpRequest(`${sandbox.url}${req.url ?? ""}`, { method: req.method, headers: req.headers }, (reply) => {
         if (action === "swallow") {
           reply.resume();
