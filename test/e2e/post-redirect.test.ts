@@ -42,7 +42,7 @@ describe("a POST answered with a redirect or 408", () => {
     const state = join(dir, "acme.state.jsonl");
     const list = numbers(3, 6100);
     const sheet = await trunkSheetOf(dir, "acme.csv", list);
-    const headers = status === 408 ? {} : { location: `${other.url}/v2/NumberPorts/Inbound/DIDs` };
+    const headers: Record<string, string> = status === 408 ? {} : { location: `${other.url}/v2/NumberPorts/Inbound/DIDs` };
     proxy.rule = (method, path) => (isPortInPost(method, path) ? { status, headers } : "forward");
 
     const first = await runCli(["submit", sheet, "--state", state, ...through(proxy, s)]);
