@@ -72,7 +72,7 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
   try {
     const prior = journal?.prior ?? (options.state === null ? null : await readJournal(options.state, service.identity));
     const plan = await planRun(prepared.rows, prior, {
-      portInStatus: (number) => service.client.portInStatus(number),
+      portInStatus: (number, watch) => service.client.portInStatus(number, watch),
       record: journal ? (number, ticket, status) => journal.confirmed(number, ticket, status) : null,
       concurrency: options.concurrency,
       signal: io.signal,

@@ -11,9 +11,10 @@ import type { RunningSandbox } from "../../src/sandbox/server.js";
 
 /**
  * `forward`: as the sandbox answers; `swallow`: forward, then answer 500 instead; `fail`: answer 500 without
- * forwarding; `{ status, headers }`: answer that status (a redirect, a 408) without forwarding.
+ * forwarding; `{ status, headers }`: answer that status (a redirect, a 408, a 503) without forwarding;
+ * `reset`: cut the connection without an answer; `hang`: never answer.
  */
-export type ProxyAction = "forward" | "swallow" | "fail" | { readonly status: number; readonly headers?: Record<string, string> };
+export type ProxyAction = "forward" | "swallow" | "fail" | "reset" | "hang" | { readonly status: number; readonly headers?: Record<string, string> };
 
 export interface FaultyProxy {
   readonly url: string;
@@ -44,6 +45,11 @@ export async function faultyProxy(sandbox: RunningSandbox): Promise<FaultyProxy>
     req.on("end", () => {
       const action = proxy.rule(req.method ?? "GET", new URL(req.url ?? "/", "http://proxy").pathname);
       if (action === "fail") return fail(req, res);
+      if (action === "reset" || action === "hang") {
+        failed.push(`${req.method ?? "?"} ${new URL(req.url ?? "/", "http://proxy").pathname}`);
+        if (action === "reset") req.socket.destroy();
+        return;
+      }
       if (typeof action === "object") {
         failed.push(`${req.method ?? "?"} ${new URL(req.url ?? "/", "http://proxy").pathname}`);
         res.writeHead(action.status, action.headers);
