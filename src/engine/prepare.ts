@@ -88,6 +88,11 @@ export async function prepare(sheet: Sheet, client: ServiceClient, defaultsFile:
     await keptCells.close();
     throw error;
   }
+  // docs/contract.md §3: two rows that disagree about one number are both invalid.
+  for (const [index, reason] of validator.overruled()) {
+    const row = rows[index];
+    if (row?.valid === true) rows[index] = { valid: false, index, line: row.line, number: row.number, numberKind: row.numberKind, operation: row.operation, reason };
+  }
   if (list !== null && portability !== null) await refuseUnportable(rows, await list, client, portability.concurrency);
   return { sheet, rows, keptCells, sourceRow: (index) => expansions.sourceOf(index) };
 }
