@@ -14,6 +14,7 @@ import { templateCommand } from "./commands/template.js";
 import { PortinError, UsageError } from "./errors.js";
 import { exitCodeForSignal, exitCodeOf, exitCodeOfError } from "./exit-codes.js";
 import type { CommandIO } from "./io.js";
+import { terminalSafe } from "./terminal-text.js";
 import { VERSION } from "./version.js";
 
 async function main(argv: string[]): Promise<number> {
@@ -76,14 +77,14 @@ async function main(argv: string[]): Promise<number> {
 
 function report(error: unknown, debug: boolean): number {
   if (error instanceof PortinError) {
-    process.stderr.write(`portin: ${error.message}\n`);
+    process.stderr.write(`portin: ${terminalSafe(error.message)}\n`);
     if (error instanceof UsageError) process.stderr.write("Run 'portin --help' for usage.\n");
     if (debug) process.stderr.write(`${error.stack ?? ""}\n`);
     return exitCodeOfError(error);
   }
   // A bug, not a user's mistake: say so, and keep the stack for --debug.
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`portin: internal error: ${message}${debug ? "" : " (run with --debug for details)"}\n`);
+  process.stderr.write(`portin: internal error: ${terminalSafe(message)}${debug ? "" : " (run with --debug for details)"}\n`);
   if (debug && error instanceof Error) process.stderr.write(`${error.stack ?? ""}\n`);
   return exitCodeOfError(error);
 }

@@ -24,6 +24,7 @@ import { noticeSheet } from "./sheet-notices.js";
 import { showProgress, type ProgressDisplay } from "./progress-display.js";
 import { RunProgress } from "../engine/progress.js";
 import { MAX_CONCURRENCY, MAX_RETRIES, dashMeansStdio, nonEmptyPath, positiveNumber, wholeNumber } from "./values.js";
+import { terminalSafe } from "../terminal-text.js";
 
 interface PortInArgs extends ConnectionArgs {
   input: string;
@@ -162,10 +163,10 @@ async function runOn({ sheet, defaults }: CommandSheet, command: "submit" | "pla
       io,
     );
     display.stop();
-    io.stderr.write(formatSummary(report.summary) + "\n");
+    io.stderr.write(terminalSafe(formatSummary(report.summary)) + "\n");
     if (args.json) io.stdout.write(summaryJson(report.summary, exitCodeOfRun(report)) + "\n");
-    if (report.stopped?.kind === "journal") io.stderr.write(`portin: ${report.stopped.error.message}\n`);
-    if (report.stopped?.kind === "auth") io.stderr.write(`portin: stopped sending: ${report.stopped.message}\n`);
+    if (report.stopped?.kind === "journal") io.stderr.write(`portin: ${terminalSafe(report.stopped.error.message)}\n`);
+    if (report.stopped?.kind === "auth") io.stderr.write(`portin: stopped sending: ${terminalSafe(report.stopped.message)}\n`);
     return { kind: "port-in", report };
   } finally {
     display?.stop();

@@ -20,6 +20,7 @@ import { resolveStatusPaths } from "./run-paths.js";
 import { openCommandSheet, withSheetOptions } from "./sheet-input.js";
 import type { CommandSheet } from "./sheet-input.js";
 import { MAX_CONCURRENCY, MAX_RETRIES, dashMeansStdio, nonEmptyPath, wholeNumber } from "./values.js";
+import { terminalSafe } from "../terminal-text.js";
 
 interface StatusArgs extends ConnectionArgs {
   input: string;
@@ -94,7 +95,7 @@ async function runOn({ sheet, defaults }: CommandSheet, args: StatusArgs, io: Co
     const paths = await resolveStatusPaths(args, connection.sandbox, io);
     const identity = { baseUrl: connection.serviceName, user: connection.user, version: VERSION };
     const report = await runStatus({ sheet, ...paths, defaults, concurrency: args.concurrency, expandRanges: args.expandRanges }, { client: connection.client, identity }, io);
-    io.stderr.write(formatStatusSummary(report.summary) + "\n");
+    io.stderr.write(terminalSafe(formatStatusSummary(report.summary)) + "\n");
     if (args.json) io.stdout.write(statusSummaryJson(report.summary, exitCodeOfStatus(report)) + "\n");
     return { kind: "status", report };
   } finally {
