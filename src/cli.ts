@@ -15,6 +15,7 @@ import { PortinError, UsageError } from "./errors.js";
 import { exitCodeForSignal, exitCodeOf, exitCodeOfError } from "./exit-codes.js";
 import type { CommandIO } from "./io.js";
 import { terminalSafe } from "./terminal-text.js";
+import { suggestOptions } from "./closest.js";
 import { VERSION } from "./version.js";
 
 async function main(argv: string[]): Promise<number> {
@@ -53,13 +54,17 @@ async function main(argv: string[]): Promise<number> {
       "Exit codes: 0 all rows submitted/skipped/planned (status: every order open or completed); 1 some rows invalid, rejected, failed or unknown " +
         "(status: an order ended without porting or could not be learned); 2 could not run; 130/143 interrupted.",
     )
-    .fail((message, error) => {
+    .fail((message, error, usage) => {
       // yargs wraps what an option's coerce throws in its own YError: unwrap our errors, and
       // treat its own complaints (unknown option, missing argument) as usage errors.
       const cause: unknown = (error as { cause?: unknown } | undefined)?.cause;
       if (cause instanceof PortinError) throw cause;
       if (error instanceof PortinError) throw error;
-      if (!error || error.name === "YError") throw new UsageError(error?.message ?? message);
+      if (!error || error.name === "YError") {
+        // The options of the command being parsed, for a did-you-mean after a typo.
+        const options = Object.keys((usage as unknown as { getDescriptions(): Record<string, unknown> }).getDescriptions());
+        throw new UsageError(suggestOptions(error?.message ?? message, options));
+      }
       throw error;
     });
   for (const command of [submitCommand, planCommand, statusCommand, templateCommand, trunksCommand, offeringsCommand, providersCommand, sandboxCommand]) {
