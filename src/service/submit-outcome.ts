@@ -20,7 +20,8 @@ export function authRefusal(user: string, status: number, serviceMessage: string
 export function submitOutcome(exchange: Exchange, user: string, scrub: Scrub): SubmitOutcome {
   if (exchange.kind === "transport") {
     if (!exchange.reachedService) {
-      return { kind: "failed", httpStatus: null, message: `not sent: ${exchange.text} ${retriesText(exchange.retries)}` };
+      const retried = exchange.untrusted === true ? "" : ` ${retriesText(exchange.retries)}`;
+      return { kind: "failed", httpStatus: null, message: `not sent: ${exchange.text}${retried}` };
     }
     return { kind: "unknown", httpStatus: null, message: `${exchange.text}: ${MAYBE_ACCEPTED}` };
   }
