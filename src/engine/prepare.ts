@@ -53,6 +53,7 @@ export async function prepare(sheet: Sheet, client: ServiceClient, defaultsFile:
   const list = portability === null ? null : fetchPortableList(client);
   list?.catch(() => undefined);
   const lookups = await fetchLookups(client);
+  if (options.progress) options.progress.phase = "reading";
   const defaults = defaultsFile === null ? NO_DEFAULTS : await loadDefaults(defaultsFile, lookups.providers);
   const validator = createValidator({ layout: sheet.layout, lookups, defaults });
   const rows: CheckedRow[] = [];
