@@ -15,6 +15,8 @@ import { templateCommand } from "./commands/template.js";
 import { PortinError, UsageError } from "./errors.js";
 import { exitCodeForSignal, exitCodeOf, exitCodeOfError } from "./exit-codes.js";
 import type { CommandIO } from "./io.js";
+import { terminalSafe } from "./terminal-text.js";
+import { suggestOptions } from "./closest.js";
 import { VERSION } from "./version.js";
 
 async function main(argv: string[]): Promise<number> {
@@ -53,13 +55,17 @@ async function main(argv: string[]): Promise<number> {
       "Exit codes: 0 all rows submitted/skipped/planned (status: every order open or completed); 1 some rows invalid, rejected, failed or unknown " +
         "(status: an order ended without porting or could not be learned); 2 could not run; 130/143 interrupted.",
     )
-    .fail((message, error) => {
+    .fail((message, error, usage) => {
       // yargs wraps what an option's coerce throws in its own YError: unwrap our errors, and
       // treat its own complaints (unknown option, missing argument) as usage errors.
       const cause: unknown = (error as { cause?: unknown } | undefined)?.cause;
       if (cause instanceof PortinError) throw cause;
       if (error instanceof PortinError) throw error;
-      if (!error || error.name === "YError") throw new UsageError(error?.message ?? message);
+      if (!error || error.name === "YError") {
+        // The options of the command being parsed, for a did-you-mean after a typo.
+        const options = Object.keys((usage as unknown as { getDescriptions(): Record<string, unknown> }).getDescriptions());
+        throw new UsageError(suggestOptions(error?.message ?? message, options));
+      }
       throw error;
     });
   for (const command of [submitCommand, planCommand, statusCommand, reportCommand, templateCommand, trunksCommand, offeringsCommand, providersCommand, sandboxCommand]) {
@@ -77,14 +83,14 @@ async function main(argv: string[]): Promise<number> {
 
 function report(error: unknown, debug: boolean): number {
   if (error instanceof PortinError) {
-    process.stderr.write(`portin: ${error.message}\n`);
+    process.stderr.write(`portin: ${terminalSafe(error.message)}\n`);
     if (error instanceof UsageError) process.stderr.write("Run 'portin --help' for usage.\n");
     if (debug) process.stderr.write(`${error.stack ?? ""}\n`);
     return exitCodeOfError(error);
   }
   // A bug, not a user's mistake: say so, and keep the stack for --debug.
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`portin: internal error: ${message}${debug ? "" : " (run with --debug for details)"}\n`);
+  process.stderr.write(`portin: internal error: ${terminalSafe(message)}${debug ? "" : " (run with --debug for details)"}\n`);
   if (debug && error instanceof Error) process.stderr.write(`${error.stack ?? ""}\n`);
   return exitCodeOfError(error);
 }

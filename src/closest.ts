@@ -23,3 +23,25 @@ export function closestNames(name: string, candidates: readonly string[], limit 
     .slice(0, limit)
     .map((scored) => scored.candidate);
 }
+
+/**
+ * yargs's refusal of unknown arguments ("Unknown arguments: retry-unknwon, retryUnknwon") with
+ * the nearest of the command's `options` after each one that is a likely typo:
+ * "Unknown argument: retry-unknwon (did you mean --retry-unknown?)". yargs's recommendCommands
+ * does this for commands only. Its camelCase copies of a kebab-case name are left out.
+ */
+export function suggestOptions(message: string, options: readonly string[]): string {
+  const listed = /^(Unknown arguments?): (.+)$/.exec(message);
+  if (listed === null) return message;
+  const names = (listed[2] ?? "").split(", ");
+  const kebab = (name: string): string => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  const unknown = names.filter((name) => !/[A-Z]/.test(name) || !names.includes(kebab(name)));
+  const known = options.filter((option) => !/[A-Z]/.test(option));
+  const hinted = unknown.map((name) => {
+    const [near] = closestNames(name, known);
+    // A typo is an edit or two (a third for long names), not any other option.
+    const close = near !== undefined && distance(name.toLowerCase(), near.toLowerCase()) <= Math.max(2, Math.floor(name.length / 5));
+    return close ? `${name} (did you mean --${near}?)` : name;
+  });
+  return `${unknown.length === 1 ? "Unknown argument" : "Unknown arguments"}: ${hinted.join(", ")}`;
+}

@@ -8,6 +8,7 @@ import type { ServiceClient } from "../service/client.js";
 import type { PortinCommand } from "./command.js";
 import { connect, withConnectionOptions } from "./connection.js";
 import type { ConnectionArgs } from "./connection.js";
+import { terminalSafe } from "../terminal-text.js";
 
 export interface LookupArgs extends ConnectionArgs {
   json: boolean;
@@ -40,7 +41,8 @@ function lookupCommand<T>(spec: LookupSpec<T>): PortinCommand<LookupArgs> {
         fetched.catch(() => undefined); // its outcome no longer matters once interrupted
         const items = io.signal.aborted ? null : await Promise.race([fetched, interrupted]);
         if (items === null) return { kind: "interrupted", signal: String(io.signal.reason) };
-        io.stdout.write(args.json ? `${JSON.stringify(items, null, 2)}\n` : table(spec.headers, items.map(spec.row)));
+        // JSON escapes control characters itself; the table shows the service's labels escaped too.
+        io.stdout.write(args.json ? `${JSON.stringify(items, null, 2)}\n` : terminalSafe(table(spec.headers, items.map(spec.row))));
         return { kind: "done" };
       } finally {
         await connection.close();

@@ -26,6 +26,7 @@ import { showProgress, type ProgressDisplay } from "./progress-display.js";
 import { RunProgress } from "../engine/progress.js";
 import { MAX_CONCURRENCY, MAX_RETRIES, dashMeansStdio, nonEmptyPath, positiveNumber, resultsPath, wholeNumber } from "./values.js";
 import type { ResultColumnsAt } from "../results/writer.js";
+import { terminalSafe } from "../terminal-text.js";
 
 interface PortInArgs extends ConnectionArgs {
   input: string;
@@ -181,11 +182,11 @@ async function runOn({ sheet, defaults }: CommandSheet, command: "submit" | "pla
     );
     display.stop();
     noticeLeftOut(sheet, io);
-    io.stderr.write(formatSummary(report.summary) + "\n");
+    io.stderr.write(terminalSafe(formatSummary(report.summary)) + "\n");
     if (args.json) io.stdout.write(summaryJson(report.summary, exitCodeOfRun(report)) + "\n");
-    if (report.stopped?.kind === "journal") io.stderr.write(`portin: ${report.stopped.error.message}\n`);
-    if (report.stopped?.kind === "auth") io.stderr.write(`portin: stopped sending: ${report.stopped.message}\n`);
-    if (report.unwritten !== null) io.stderr.write(describeUnwritten(report.unwritten, report.stopped?.kind === "journal"));
+    if (report.stopped?.kind === "journal") io.stderr.write(`portin: ${terminalSafe(report.stopped.error.message)}\n`);
+    if (report.stopped?.kind === "auth") io.stderr.write(`portin: stopped sending: ${terminalSafe(report.stopped.message)}\n`);
+    if (report.unwritten !== null) io.stderr.write(terminalSafe(describeUnwritten(report.unwritten, report.stopped?.kind === "journal")));
     return { kind: "port-in", report };
   } finally {
     display?.stop();

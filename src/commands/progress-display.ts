@@ -31,7 +31,7 @@ export interface DisplayOptions {
   readonly now?: () => number;
 }
 
-const PHASE_NAMES: Readonly<Record<RunPhase, string>> = { reading: "reading", checking: "checking", sending: "sending", writing: "writing results" };
+const PHASE_NAMES: Readonly<Record<RunPhase, string>> = { lookups: "looking up the account", reading: "reading", checking: "checking", sending: "sending", writing: "writing results" };
 
 export function showProgress(progress: RunProgress, stream: NodeJS.WritableStream, options: DisplayOptions): ProgressDisplay {
   if (options.quiet) return { stop: () => undefined };
@@ -60,6 +60,8 @@ function rateAndEta(done: number, total: number | null, since: number, at: numbe
 /** The line of text for the phase: the plain mode's line, and the bar's detail. */
 function describe(progress: RunProgress, since: number, at: number): string {
   switch (progress.phase) {
+    case "lookups":
+      return "trunks, offerings and providers";
     case "reading":
     case "checking":
       return `${count(progress.rows)} rows read and checked${rateAndEta(progress.rows, null, since, at, "rows")}`;
@@ -95,7 +97,8 @@ function barDisplay(progress: RunProgress, stream: NodeJS.WritableStream, now: (
   let phase: RunPhase | null = null;
   let since = now();
   const totalOf = (): number => (progress.phase === "sending" ? progress.requests : (progress.totalBytes ?? 0));
-  const valueOf = (): number => (progress.phase === "sending" ? progress.sent : progress.phase === "writing" ? totalOf() : progress.bytesRead());
+  const valueOf = (): number =>
+    progress.phase === "sending" ? progress.sent : progress.phase === "writing" ? totalOf() : progress.phase === "lookups" ? 0 : progress.bytesRead();
   const draw = (): void => {
     if (progress.phase !== phase) {
       // One bar per phase: its ETA is cli-progress's, from that phase's own pace.

@@ -10,6 +10,7 @@ import type { CommandIO } from "../io.js";
 import { BUILT_IN_SANDBOX } from "../journal/identity.js";
 import { journalService } from "../journal/read.js";
 import { besideInput, defaultResultsPath, defaultStatePath, defaultStatusPath } from "../paths.js";
+import { terminalSafe } from "../terminal-text.js";
 
 export interface RunPathArgs {
   readonly input: string;
@@ -83,7 +84,7 @@ async function besideTheSheet(
   const defaults = defaultsPath(args);
   refuseOverwrites(args.input, output, state, outputOption);
   if (sandbox) await noticeRealJournal(args.input, output, io);
-  if (defaults !== null && args.defaults === undefined) io.stderr.write(`portin: using defaults from ${defaults}\n`);
+  if (defaults !== null && args.defaults === undefined) io.stderr.write(`portin: using defaults from ${terminalSafe(defaults)}\n`);
   return { defaults, state };
 }
 

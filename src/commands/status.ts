@@ -22,6 +22,7 @@ import { noticeLeftOut, openCommandSheet, SHEET_INPUT, withSheetOptions } from "
 import type { CommandSheet } from "./sheet-input.js";
 import { MAX_CONCURRENCY, MAX_RETRIES, nonEmptyPath, resultsPath, wholeNumber } from "./values.js";
 import type { ResultColumnsAt } from "../results/writer.js";
+import { terminalSafe } from "../terminal-text.js";
 
 interface StatusArgs extends ConnectionArgs {
   input: string;
@@ -109,8 +110,8 @@ async function runOn({ sheet, defaults }: CommandSheet, args: StatusArgs, io: Co
     noticeLeftOut(sheet, io);
     // What changed comes first: a cron mail's first lines say what happened overnight.
     const changes = report.changes === null ? null : formatChanges(report.changes);
-    if (changes !== null) io.stderr.write(changes + "\n");
-    io.stderr.write(formatStatusSummary(report.summary) + "\n");
+    if (changes !== null) io.stderr.write(terminalSafe(changes) + "\n");
+    io.stderr.write(terminalSafe(formatStatusSummary(report.summary)) + "\n");
     if (args.json) io.stdout.write(statusSummaryJson(report.summary, exitCodeOfStatus(report), report.changes) + "\n");
     return { kind: "status", report };
   } finally {

@@ -7,6 +7,7 @@
 import { portInPhase } from "../catalog/account.js";
 import type { PortInStatus } from "../catalog/account.js";
 import type { PriorState } from "../journal/prior.js";
+import type { AttemptWatch } from "../service/client.js";
 import { askByNumber, StatusAsker } from "./status-checks.js";
 
 /** What PortInStatus said about one unsure number. */
@@ -19,7 +20,7 @@ export type Confirmation =
   | { readonly kind: "unchecked"; readonly reason: string };
 
 export interface ConfirmOptions {
-  readonly portInStatus: (tenDigits: string) => Promise<PortInStatus | null>;
+  readonly portInStatus: (tenDigits: string, watch: AttemptWatch) => Promise<PortInStatus | null>;
   /**
    * Records a number found present, so later runs take it as submitted without asking;
    * null for `plan`, which writes nothing.

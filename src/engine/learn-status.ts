@@ -91,8 +91,8 @@ export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorSta
     return known !== undefined && (ticket === "" || known.ticket === ticket) ? known : null;
   };
   const asker = new StatusAsker({ concurrency: options.concurrency, signal: options.signal });
-  const byTicket = await asker.run(tickets, (ticket) => options.client.ticketStatus(ticket));
-  const byNumber = await askByNumber(groups.values(), asker, (number) => options.client.portInStatus(number));
+  const byTicket = await asker.run(tickets, (ticket, watch) => options.client.ticketStatus(ticket, watch));
+  const byNumber = await askByNumber(groups.values(), asker, (number, watch) => options.client.portInStatus(number, watch));
   if (options.journal !== null && prior !== null) {
     await Promise.all([
       recordConfirmations(byNumber, options.journal),

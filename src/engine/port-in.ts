@@ -114,7 +114,7 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
     if (account !== null && journal !== null) await recordHolds(account, journal);
     const plan = await planRun(prepared.rows, prior, {
       ...(account === null ? {} : { account }),
-      portInStatus: (number) => service.client.portInStatus(number),
+      portInStatus: (number, watch) => service.client.portInStatus(number, watch),
       record: journal ? (number, ticket, status) => journal.confirmed(number, ticket, status) : null,
       concurrency: options.concurrency,
       signal: io.signal,

@@ -54,6 +54,7 @@ export async function prepare(sheet: Sheet, client: ServiceClient, defaultsFile:
   const list = portability === null ? null : fetchPortableList(client);
   list?.catch(() => undefined);
   const lookups = await fetchLookups(client);
+  if (options.progress) options.progress.phase = "reading";
   // Today in Eastern time, and the service's holidays once a row (or --defaults) gives a port date (docs/contract.md §3).
   const calendar = calendarAsking(easternToday(), () => client.holidays().then((list) => new Map(list.map((h) => [h.date, h.name]))));
   const defaults = defaultsFile === null ? NO_DEFAULTS : await loadDefaults(defaultsFile, lookups.providers, calendar);
@@ -90,6 +91,11 @@ export async function prepare(sheet: Sheet, client: ServiceClient, defaultsFile:
   } catch (error) {
     await keptCells.close();
     throw error;
+  }
+  // docs/contract.md §3: two rows that disagree about one number are both invalid.
+  for (const [index, reason] of validator.overruled()) {
+    const row = rows[index];
+    if (row?.valid === true) rows[index] = { valid: false, index, line: row.line, number: row.number, numberKind: row.numberKind, operation: row.operation, reason };
   }
   if (list !== null && portability !== null) await refuseUnportable(rows, await list, client, portability.concurrency);
   return { sheet, rows, keptCells, sourceRow: (index) => expansions.sourceOf(index) };

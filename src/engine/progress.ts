@@ -3,10 +3,11 @@
  * when it redraws: plain counters, so the hot path pays an increment per row, not a call
  * into a terminal library.
  */
-export type RunPhase = "reading" | "checking" | "sending" | "writing";
+export type RunPhase = "lookups" | "reading" | "checking" | "sending" | "writing";
 
 export class RunProgress {
-  phase: RunPhase = "reading";
+  /** A run starts by looking up the account's trunks, offerings and providers, before any row is read. */
+  phase: RunPhase = "lookups";
   /** Rows read and validated. */
   rows = 0;
   /** Requests the run is to send (planned, plus those resent after a rejection named some numbers). */

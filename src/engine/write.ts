@@ -5,6 +5,7 @@
 import type { CommandIO } from "../io.js";
 import type { ResultsWriter } from "../results/writer.js";
 import type { PreparedRun } from "./prepare.js";
+import { terminalSafe } from "../terminal-text.js";
 
 /** A row left out of the results' own columns (its input changed during the run): padded with empty cells. */
 const NO_CELLS: readonly string[] = [];
@@ -14,7 +15,7 @@ export async function writeResults<T>(prepared: PreparedRun, outcomeOf: (index: 
   const { sheet, rows, keptCells, sourceRow } = prepared;
   const input = await sheet.reread();
   if (sheet.rereadable && input === null) {
-    io.stderr.write(`portin: ${sheet.layout.source} changed during the run: its cells are left out of the results\n`);
+    io.stderr.write(`portin: ${terminalSafe(sheet.layout.source)} changed during the run: its cells are left out of the results\n`);
   }
   try {
     for (let i = 0; i < rows.length; i++) {

@@ -50,14 +50,29 @@ export class SheetRecordParser extends Parser {
    * being built (replay in sheet.ts hands over chunks of at most 64 KiB).
    */
   override _transform(chunk: Buffer, encoding: BufferEncoding, callback: TransformCallback): void {
-    super._transform(chunk, encoding, (error?: Error | null) => {
-      const building = (this as unknown as { state: { record: unknown[] } }).state.record;
-      if (error == null && building.length > MAX_FIELDS) {
-        callback(new LimitExceeded(`a row of more than ${MAX_FIELDS.toLocaleString("en-US")} fields, more than a spreadsheet has columns`));
-        return;
-      }
-      callback(error);
-    });
+    try {
+      super._transform(chunk, encoding, (error?: Error | null) => {
+        const building = (this as unknown as { state: { record: unknown[] } }).state.record;
+        if (error == null && building.length > MAX_FIELDS) {
+          callback(new LimitExceeded(`a row of more than ${MAX_FIELDS.toLocaleString("en-US")} fields, more than a spreadsheet has columns`));
+          return;
+        }
+        callback(error);
+      });
+    } catch (error) {
+      // push() refuses a record past a limit by throwing, from inside csv-parse's loop. Thrown
+      // out of _transform it would escape the stream (uncaught, when a paused pipe resumes on a
+      // later tick); handed to the callback it reaches the reader as a refusal of the file.
+      callback(error as Error);
+    }
+  }
+
+  override _flush(callback: TransformCallback): void {
+    try {
+      super._flush(callback);
+    } catch (error) {
+      callback(error as Error);
+    }
   }
 
   /** The line where the record being parsed (or the next one) starts. */

@@ -12,7 +12,7 @@ import type { FileHandle } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OutputError } from "../errors.js";
-import { describeSystemError } from "../system-error.js";
+import { temporaryFileTrouble } from "../system-error.js";
 import { nextRecord, RecordWriter } from "./row-record.js";
 import type { RowRecord } from "./row-record.js";
 
@@ -143,7 +143,7 @@ export class CellSpool {
   }
 
   private failure(error: unknown): OutputError {
-    return new OutputError(`cannot keep the sheet's cells in a temporary file under ${tmpdir()}: ${describeSystemError(error)} (set TMPDIR to a writable directory)`, {
+    return new OutputError(temporaryFileTrouble("the sheet's cells", error), {
       cause: error,
     });
   }

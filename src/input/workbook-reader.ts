@@ -13,7 +13,7 @@
 import { createReadStream } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import ExcelJS from "exceljs";
-import { describeSystemError } from "../system-error.js";
+import { describeSystemError, isTemporaryFileTrouble, temporaryFileTrouble } from "../system-error.js";
 import { columnLetters, sheetPrefix } from "./cell-ref.js";
 import { cellText } from "./cell-text.js";
 import type { FormatSource } from "./cell-text.js";
@@ -110,6 +110,9 @@ function failureMessage(path: string, error: unknown): ReaderMessage {
     const cause = error.cause;
     return cause instanceof Error ? { kind: "failed", message: `${cause.name}: ${cause.message}`, stack: cause.stack } : { kind: "failed", message: String(cause), stack: undefined };
   }
+  // exceljs keeps a worksheet stored before its shared strings in a temporary file: TMPDIR
+  // missing or full is the machine's trouble, not the workbook's (docs/contract.md §7).
+  if (isTemporaryFileTrouble(error)) return { kind: "refused", message: `${path}: ${temporaryFileTrouble("a worksheet of the workbook", error)}; ${nothingSent}` };
   const system = (error as { code?: unknown } | null)?.code;
   const why = typeof system === "string" && system.startsWith("E") ? describeSystemError(error) : error instanceof Error ? error.message : String(error);
   return { kind: "refused", message: damagedWorkbook(path, why) };

@@ -6,7 +6,7 @@ import { Agent as HttpAgent } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
 import { got } from "got";
 import type { z } from "zod";
-import type { Got } from "got";
+import type { Got, RetryOptions } from "got";
 import { UsageError } from "../errors.js";
 import type { Operation } from "../catalog/operations.js";
 import type { SubmitOutcome } from "./outcome.js";
@@ -68,14 +68,24 @@ export interface ClientOptions {
   onRetry?: () => void;
 }
 
+/**
+ * Told of each attempt of a question as it fails, before got would try it again: what lets a
+ * caller count attempts rather than questions (engine/status-checks.ts's breaker) and stop the
+ * retries of questions in flight once the service is known to be down.
+ */
+export interface AttemptWatch {
+  /** A failed attempt (no answer, a 5xx or a 429); returns the wait before the next attempt, at most `waitMs`; 0 tries no more. */
+  failed(waitMs: number): number;
+}
+
 export interface ServiceClient {
   trunks(): Promise<Trunk[]>;
   offerings(): Promise<Offering[]>;
   providers(): Promise<Provider[]>;
   /** Null when the number has no port-in (404). */
-  portInStatus(tenDigits: string): Promise<PortInStatus | null>;
+  portInStatus(tenDigits: string, watch?: AttemptWatch): Promise<PortInStatus | null>;
   /** One order's status by its ticket; null when there is no such ticket (404). */
-  ticketStatus(ticketId: string): Promise<PortInStatus | null>;
+  ticketStatus(ticketId: string, watch?: AttemptWatch): Promise<PortInStatus | null>;
   /** Every port-in order on the account, however placed (docs/contract.md §5). Throws LookupError, AuthError. */
   portInOrders(): Promise<AccountOrder[]>;
   /** The NPA-NXX prefixes the service ports in, as 6-digit numbers. */
@@ -110,8 +120,8 @@ export function createClient(options: ClientOptions): ServiceClient {
     agent: { http: new HttpAgent(KEEP_ALIVE), https: new HttpsAgent(KEEP_ALIVE) },
     ...(options.onRetry === undefined ? {} : { hooks: { beforeRetry: [() => options.onRetry?.()] } }),
   });
-  const exchange = (method: "GET" | "POST", path: string, body?: unknown, idempotent = method === "GET") =>
-    send(http, { method, path, body, idempotent, base, scrub, timeoutMs: options.timeoutMs, retries: options.retries, backoffLimitMs });
+  const exchange = (method: "GET" | "POST", path: string, body?: unknown, idempotent = method === "GET", watch?: AttemptWatch) =>
+    send(http, { method, path, body, idempotent, base, scrub, timeoutMs: options.timeoutMs, retries: options.retries, backoffLimitMs, watch });
 
   const lookup = async <S extends z.ZodType>(spec: { path: string; what: string; schema: S }): Promise<z.output<S>> => {
     const { path, what, schema } = spec;
@@ -124,15 +134,15 @@ export function createClient(options: ClientOptions): ServiceClient {
     trunks: () => lookup(LOOKUPS.trunks),
     offerings: () => lookup(LOOKUPS.offerings),
     providers: () => lookup(LOOKUPS.providers),
-    async portInStatus(tenDigits) {
+    async portInStatus(tenDigits, watch) {
       const path = portInStatusPath(tenDigits);
       const context = { path, what: "a PortInStatus", base, user: options.user, scrub };
-      return lookupAnswer(await exchange("GET", path), portInStatusSchema, context, true);
+      return lookupAnswer(await exchange("GET", path, undefined, true, watch), portInStatusSchema, context, true);
     },
-    async ticketStatus(ticketId) {
+    async ticketStatus(ticketId, watch) {
       const path = ticketStatusPath(ticketId);
       const context = { path, what: "a PortInStatus", base, user: options.user, scrub };
-      return lookupAnswer(await exchange("GET", path), portInStatusSchema, context, true);
+      return lookupAnswer(await exchange("GET", path, undefined, true, watch), portInStatusSchema, context, true);
     },
     portInOrders: () => lookup({ path: ORDER_LIST_PATH, what: "port-in orders", schema: orderListSchema }),
     portableNpaNxx: () => lookup({ path: NPANXX_PATH, what: "NPA-NXX prefixes", schema: npaNxxListSchema }),
@@ -169,13 +179,26 @@ interface SendOptions {
   timeoutMs: number;
   retries: number;
   backoffLimitMs: number;
+  watch?: AttemptWatch | undefined;
+}
+
+/** What a watch is told of: an attempt without an answer, or answered 5xx or 429 (a 404 or 4xx is an answer). */
+function failedAttempt(error: { response?: { statusCode: number } | undefined }): boolean {
+  const status = error.response?.statusCode;
+  return status === undefined || status >= 500 || status === 429;
+}
+
+/** got asks calculateDelay after every attempt that did not end in a 2xx: the watch hears of the failed ones and may stop the retries. */
+function watched(policy: Partial<RetryOptions>, watch: AttemptWatch | undefined): Partial<RetryOptions> {
+  if (watch === undefined) return policy;
+  return { ...policy, calculateDelay: ({ error, computedValue }) => (failedAttempt(error) ? watch.failed(computedValue) : computedValue) };
 }
 
 async function send(http: Got, o: SendOptions): Promise<Exchange> {
   const request = http(o.path.replace(/^\//, ""), {
     method: o.method,
     ...(o.body === undefined ? {} : { json: o.body, headers: { "content-type": "application/json" } }),
-    retry: retryPolicy(o.method, o.retries, o.backoffLimitMs, o.idempotent),
+    retry: watched(retryPolicy(o.method, o.retries, o.backoffLimitMs, o.idempotent), o.watch),
     resolveBodyOnly: false,
   });
   // got has no size limit of its own; its documented way is to cancel on downloadProgress,

@@ -29,6 +29,8 @@ export interface TransportFailure {
   readonly text: string;
   /** The service answered, but more than portin reads (client.ts MAX_ANSWER_BYTES). */
   readonly oversize?: true;
+  /** Its TLS certificate is not trusted: never retried, and `text` already says what to do. */
+  readonly untrusted?: true;
   readonly retries: number;
 }
 
@@ -141,9 +143,27 @@ export function fromError(error: unknown, base: BaseUrl, timeoutMs: number, scru
   const connected = timings !== undefined && (https ? timings.secureConnect !== undefined : timings.connect !== undefined);
   const neverConnected = NEVER_CONNECTED_CODES.includes(code) || !connected;
   const timedOut = error.name === "TimeoutError";
+  if (UNTRUSTED_CERTIFICATE_CODES.includes(code)) {
+    // README, Security: a service behind a private CA is trusted by naming the CA to Node.
+    const text = `the TLS certificate of ${base.hostPort} is not trusted (${code}: ${scrub(error.message)}); if a private CA signed it, name the CA's certificate file in NODE_EXTRA_CA_CERTS (README, Security)`;
+    return { kind: "transport", reachedService: false, timedOut: false, text, retries, untrusted: true };
+  }
   const text = transportText(code, error.message, base, timeoutMs, timedOut, neverConnected, scrub);
   return { kind: "transport", reachedService: !neverConnected, timedOut, text, retries };
 }
+
+/** OpenSSL's and Node's codes for a certificate chain or name that does not verify. */
+const UNTRUSTED_CERTIFICATE_CODES: readonly string[] = [
+  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+  "DEPTH_ZERO_SELF_SIGNED_CERT",
+  "SELF_SIGNED_CERT_IN_CHAIN",
+  "UNABLE_TO_GET_ISSUER_CERT",
+  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
+  "CERT_UNTRUSTED",
+  "CERT_HAS_EXPIRED",
+  "CERT_NOT_YET_VALID",
+  "ERR_TLS_CERT_ALTNAME_INVALID",
+];
 
 function transportText(
   code: string,

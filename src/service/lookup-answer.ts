@@ -30,6 +30,7 @@ export function lookupAnswer<S extends z.ZodType>(
   const name = `${method} ${context.path}`;
   if (exchange.kind === "transport") {
     if (exchange.oversize === true) throw new LookupError(`${name}: ${exchange.text}; check --base-url: it names something other than the service`);
+    if (exchange.untrusted === true) throw new LookupError(`${name} could not reach ${context.base.href}: ${exchange.text}`);
     throw new LookupError(`${name} could not reach ${context.base.href}: ${exchange.text} ${retriesText(exchange.retries)}; check --base-url and that the service is up`);
   }
   const { status } = exchange;

@@ -20,7 +20,8 @@ export function authRefusal(user: string, status: number, serviceMessage: string
 export function submitOutcome(exchange: Exchange, user: string, scrub: Scrub): SubmitOutcome {
   if (exchange.kind === "transport") {
     if (!exchange.reachedService) {
-      return { kind: "failed", httpStatus: null, message: `not sent: ${exchange.text} ${retriesText(exchange.retries)}` };
+      const retried = exchange.untrusted === true ? "" : ` ${retriesText(exchange.retries)}`;
+      return { kind: "failed", httpStatus: null, message: `not sent: ${exchange.text}${retried}` };
     }
     return { kind: "unknown", httpStatus: null, message: `${exchange.text}: ${MAYBE_ACCEPTED}` };
   }
@@ -30,9 +31,15 @@ export function submitOutcome(exchange: Exchange, user: string, scrub: Scrub): S
   if (status === 401 || status === 403) return { kind: "auth", httpStatus: status, message: authRefusal(user, status, said) };
   if (status === 429 || status === 503) return { kind: "failed", httpStatus: status, message: throttledMessage(exchange, said) };
   if (status >= 300 && status < 400) {
-    // Credentials must never travel to another host, so no redirect is followed (docs/contract.md §2).
+    // Credentials must never travel to another host, so no redirect is followed (docs/contract.md §2);
+    // the service committed nothing, so the rows are `failed` and the next run sends them (§4).
     const where = exchange.location === null ? "" : ` to ${exchange.location}`;
-    return { kind: "rejected", httpStatus: status, message: `HTTP ${statusLine(status)}: redirect${where} not followed; check --base-url` };
+    return { kind: "failed", httpStatus: status, message: `not sent: HTTP ${statusLine(status)}: redirect${where} not followed; check --base-url` };
+  }
+  if (status === 408) {
+    // The service gave up reading the request before acting on it: nothing committed (docs/contract.md §4).
+    const what = said === "" ? "" : ` (${said})`;
+    return { kind: "failed", httpStatus: status, message: `not accepted: HTTP ${statusLine(status)}${what}; the next run sends it again` };
   }
   if (status >= 400 && status < 500) return { kind: "rejected", httpStatus: status, message: said || `HTTP ${statusLine(status)}` };
   const what = said === "" ? `HTTP ${statusLine(status)}` : `HTTP ${statusLine(status)} (${said})`;

@@ -94,6 +94,31 @@ function syntaxErrorAt(text: string): number {
   return lo;
 }
 
+/**
+ * How deep a defaults file may nest: the file, a section, a member, a list or ExtraDetails
+ * object, an entry: five levels, so 16 leaves room. Deeper JSON is no defaults file, and code that walks a value
+ * (converting, quoting it in a message) must never meet one 100,000 levels deep
+ * (docs/contract.md §7: no input ends in an internal error).
+ */
+const MAX_DEFAULTS_DEPTH = 16;
+
+/** Where `text` first opens a bracket past `max` levels, or -1; strings are skipped, escapes honoured. */
+function tooDeepAt(text: string, max: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let at = 0; at < text.length; at++) {
+    const c = text.charCodeAt(at);
+    if (inString) {
+      if (c === 0x5c) at++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return at;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return -1;
+}
+
 /** "line 3, column 5" of an offset into `text`. */
 function lineAndColumn(text: string, offset: number): string {
   let line = 1;
@@ -162,6 +187,10 @@ async function readDefaultsJson(path: string, where: string): Promise<Record<str
   } catch (error) {
     if (error instanceof InputError) throw error;
     throw new InputError(`cannot read ${where} (${describeSystemError(error)}); check the path`, { cause: error });
+  }
+  const deep = tooDeepAt(text, MAX_DEFAULTS_DEPTH);
+  if (deep >= 0) {
+    throw new InputError(`${where}: ${lineAndColumn(text, deep)}: nested more than ${MAX_DEFAULTS_DEPTH} levels deep, more than members, lists and ExtraDetails take; fix the file`);
   }
   let json: unknown;
   try {

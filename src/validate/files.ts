@@ -83,9 +83,17 @@ export function mebibytes(bytes: number): string {
   return `${Number((bytes / MIB).toFixed(1))} MiB`;
 }
 
-/** What a non-regular file is, in words; null for a regular file. */
+/**
+ * A hard link has no single real path to check: its other names may be anywhere on the
+ * same file system (a link in the sheet's folder to a file outside it), and finding them
+ * would take a walk of the whole file system. So a file with more than one name is refused;
+ * a copy attaches (docs/contract.md §3).
+ */
+const HARD_LINK = "is a hard link (the file has other names, which may be outside the folder): attach a copy of it instead";
+
+/** What a non-regular file is, in words; null for a regular file with one name. */
 function kindOf(stats: Stats): string | null {
-  if (stats.isFile()) return null;
+  if (stats.isFile()) return stats.nlink > 1 ? HARD_LINK : null;
   if (stats.isDirectory()) return "a directory";
   if (stats.isFIFO()) return "a FIFO (named pipe)";
   if (stats.isCharacterDevice()) return "a character device";
@@ -122,7 +130,7 @@ export async function readRegularFile(path: string): Promise<Uint8Array> {
   try {
     const stats = await file.stat();
     const kind = kindOf(stats);
-    if (kind !== null) throw new Refused(`is ${kind}`);
+    if (kind !== null) throw new Refused(kind === HARD_LINK ? kind : `is ${kind}`);
     const size = sizeProblem(stats.size);
     if (size !== null) throw new Refused(size);
     const buffer = Buffer.allocUnsafe(Math.min(stats.size, MAX_ATTACHMENT_BYTES) + 1);
@@ -170,7 +178,7 @@ export function createFileAttacher(folder: AttachmentFolder, readFile: ReadFile 
     }
     const stats = await stat(real);
     const kind = kindOf(stats);
-    if (kind !== null) throw new Refused(`is ${kind}: ${rule}`);
+    if (kind !== null) throw new Refused(kind === HARD_LINK ? `${kind}: ${rule}` : `is ${kind}: ${rule}`);
     return { real, size: stats.size };
   }
 

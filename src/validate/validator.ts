@@ -7,7 +7,7 @@
 import type { Column, SheetLayout, SheetRow } from "../input/types.js";
 import type { NumberKind, Operation, Route } from "../catalog/operations.js";
 import { describeOperation, isOfferingType, OPERATIONS } from "../catalog/operations.js";
-import type { ExtraDetail, MemberInfo, MemberValue } from "../catalog/members.js";
+import type { ExtraDetail, MemberInfo, Members, MemberValue } from "../catalog/members.js";
 import { findMember } from "../catalog/members.js";
 import type { Offering } from "../catalog/account.js";
 import { closestNames } from "../closest.js";
@@ -19,7 +19,7 @@ import { STDIN_SOURCE } from "../input/sheet.js";
 import type { CheckedRow, Defaults, InvalidRow, Lookups, ValidRow } from "./types.js";
 import { parseNanp } from "./nanp.js";
 import { ADDRESS_MEMBERS, splitAddress } from "./address.js";
-import { TakenNumbers } from "./taken.js";
+import { TakenNumbers, textHash } from "./taken.js";
 import { rangeHint } from "./ranges.js";
 import type { Records, Requirement, Section } from "./rules.js";
 import { defaultsFor, labelOf, refusalOf, requirementsOf, routeTable, SECTION_OF } from "./rules.js";
@@ -46,6 +46,12 @@ export interface ValidatorContext {
 export interface Validator {
   /** Rows may be checked concurrently; duplicates are still decided in the order of the calls. */
   check(row: SheetRow): Promise<CheckedRow>;
+  /**
+   * Rows `check` found valid that a later row with the same number but another target or
+   * PortForm contradicts: index -> the reason they are invalid after all. Complete once every
+   * row has been checked.
+   */
+  overruled(): ReadonlyMap<number, string>;
 }
 
 interface MemberColumn {
@@ -651,17 +657,34 @@ export function createValidator(context: ValidatorContext): Validator {
 
   // --- duplicates, decided in call order ---------------------------------------------------
   const taken = new TakenNumbers();
+  // Rows share their PortForm record (SHARED_RECORDS_AT_MOST): hashed once per record.
+  const formHashes = new WeakMap<Members, number>();
+  const formHashOf = (form: Members): number => {
+    let h = formHashes.get(form);
+    if (h === undefined) formHashes.set(form, (h = textHash(JSON.stringify(form))));
+    return h;
+  };
+  /** Earlier rows a later row with the same number contradicts: index -> reason (docs/contract.md §3). */
+  const overruled = new Map<number, string>();
   function finish(outcome: InvalidRow | Pending): CheckedRow {
     if (!outcome.valid) return outcome;
-    const earlier = taken.take(outcome.number, outcome.line);
+    const mine = { line: outcome.line, index: outcome.index, targetHash: textHash(outcome.target), formHash: formHashOf(outcome.portForm) };
+    const earlier = taken.take(outcome.number, mine);
     if (earlier === null) return outcome;
-    return invalid(outcome, `duplicate of row ${earlier} (${outcome.number})`, outcome.number, outcome.numberKind, outcome.operation);
+    const { number, numberKind, operation } = outcome;
+    const differs = [earlier.targetHash !== mine.targetHash ? "target" : "", earlier.formHash !== mine.formHash ? "PortForm" : ""].filter((d) => d !== "").join(" and ");
+    if (differs === "") return invalid(outcome, `duplicate of row ${earlier.line} (${number})`, number, numberKind, operation);
+    // Which of two contradicting rows is right, portin cannot know: neither is sent.
+    const why = (other: number): string => `number ${number} is also on row ${other} with a different ${differs}: portin cannot know which row is right; correct or remove one of them`;
+    if (!overruled.has(earlier.index)) overruled.set(earlier.index, why(outcome.line));
+    return invalid(outcome, why(earlier.line), number, numberKind, operation);
   }
 
   // Rows naming files wait for their reads; later rows queue behind them so that "the
   // earlier valid row" of a duplicate is always the earlier call.
   let tail: Promise<unknown> | null = null;
   return {
+    overruled: () => overruled,
     check(row) {
       const outcome = evaluateFully(row);
       if (tail === null && !(outcome instanceof Promise)) return Promise.resolve(finish(outcome));

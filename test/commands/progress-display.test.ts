@@ -55,9 +55,18 @@ describe("progress off a terminal (cron)", () => {
     expect(out.text()).not.toContain(ESC);
   });
 
+  it("says the run is looking up the account before it reads any row, not that it read 0 rows", () => {
+    const out = stderr(false);
+    const progress = new RunProgress();
+    const display = showProgress(progress, out, { isTTY: false, quiet: false, now: clock });
+    advance(PLAIN_EVERY_MS);
+    display.stop();
+    expect(out.text()).toBe("portin: looking up the account: trunks, offerings and providers\n");
+  });
+
   it("says which phase the run is in, counting rows while reading", () => {
     const out = stderr(false);
-    const progress = Object.assign(new RunProgress(), { rows: 250_000 });
+    const progress = Object.assign(new RunProgress(), { phase: "reading", rows: 250_000 });
     const display = showProgress(progress, out, { isTTY: false, quiet: false, now: clock });
     advance(PLAIN_EVERY_MS);
     display.stop();

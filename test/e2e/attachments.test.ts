@@ -3,7 +3,7 @@
  * The built CLI must make those rows invalid, in `plan` as in `submit`, and send nothing of them.
  */
 import { execFileSync } from "node:child_process";
-import { mkdir, readFile, symlink, truncate, writeFile } from "node:fs/promises";
+import { link, mkdir, readFile, symlink, truncate, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server.js";
@@ -28,6 +28,8 @@ beforeAll(async () => {
   execFileSync("mkfifo", [join(dir, "pipe.pdf")]);
   await symlink(join(root, "id_rsa"), join(dir, "key.pdf"));
   await symlink("loa.pdf", join(dir, "same-loa.pdf"));
+  // A hard link in the customer's folder to a file outside it: no real path gives it away.
+  await link(join(root, "id_rsa"), join(dir, "hard.pdf"));
 });
 afterAll(async () => {
   await sandbox.close();
@@ -48,6 +50,7 @@ const PATHS: [path: () => string, status: "ok" | "invalid", message: RegExp][] =
   [() => "empty.pdf", "invalid", /file "empty\.pdf" is empty \(0 bytes\)/],
   [() => "huge.pdf", "invalid", /file "huge\.pdf" is 41,943,040 bytes, over the 10 MiB portin attaches at most/],
   [() => "loa.pdf;../id_rsa", "invalid", /"\.\.\/id_rsa" is outside/],
+  [() => "hard.pdf", "invalid", /file "hard\.pdf" is a hard link \(the file has other names, which may be outside the folder\): attach a copy of it instead: an attachment must be a regular file inside/],
 ];
 
 async function sheetOfPaths(name: string): Promise<string> {

@@ -83,3 +83,38 @@ it("makes each invalid row say what is wrong, sends none of them, and exits 1", 
   const ragged = rows[ROWS.findIndex(([rule]) => rule === "ragged")]!;
   expect([ragged.result_number, ragged.result_number_type]).toEqual(["4165553013", "regular"]);
 });
+
+it("makes both rows of a number that disagree on target or PortForm invalid, each naming the other, and sends neither", async () => {
+  const dir = await tempDir();
+  const header = "number,pilot_number,offering_id,portform.CustomerName,portform.CurrentProvider";
+  const sheet = await writeSheet(
+    dir,
+    "two-customers.csv",
+    [
+      header,
+      // Acme's typo carries Dubois's number, onto another trunk; then Dubois's own row, and an Acme row that agrees with itself.
+      "416-555-3100,4165550100,,Acme,Bell Canada",
+      "416-555-3101,4165550100,,Acme,Bell Canada",
+      "416-555-3100,,OFF-GEN-001,Dubois,Bell Canada",
+      "416-555-3101,4165550100,,Acme,Bell Canada",
+      "416-555-3102,4165550100,,Acme,Bell Canada",
+      "416-555-3102,4165550100,,Dubois,Bell Canada",
+    ].join("\n") + "\n",
+  );
+  await writeSheet(dir, "two-customers.defaults.json", JSON.stringify({ portForm: { CustomerAccountNumber: "A-1", CustomerStreetNumber: "1", CustomerStreetName: "Front St", CustomerCity: "Toronto", CustomerProvince: "ON", CustomerPostalCode: "M5J 2N1", CustomerCountry: "CA", EmailAddress: "it@acme.ca" } }));
+  const run = await runCli(["submit", sheet, "--defaults", join(dir, "two-customers.defaults.json"), ...against(sandbox)]);
+  expect(run.code).toBe(1);
+  const rows = await readResults(join(dir, "two-customers.results.csv"));
+  const contradiction = (number: string, other: number, what: string): string =>
+    `number ${number} is also on row ${other} with a different ${what}: portin cannot know which row is right; correct or remove one of them`;
+  expect(rows.map((r) => [r.result_status, r.result_message])).toEqual([
+    ["invalid", contradiction("4165553100", 4, "target and PortForm")],
+    ["submitted", "Accepted"],
+    ["invalid", contradiction("4165553100", 2, "target and PortForm")],
+    ["invalid", "duplicate of row 3 (4165553101)"],
+    ["invalid", contradiction("4165553102", 7, "PortForm")],
+    ["invalid", contradiction("4165553102", 6, "PortForm")],
+  ]);
+  const sent = sandbox.received().flatMap((post) => (post.body as { PortForm: { NumbersToPort: number[] } }).PortForm.NumbersToPort);
+  expect(sent).toEqual([4165553101]);
+});

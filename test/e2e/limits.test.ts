@@ -40,3 +40,15 @@ it("shows the stack of a refused sheet only with --debug", async () => {
   expect(run.stderr).toMatch(/^portin: \/dev\/zero: line 1: a row of more than/);
   expect(run.stderr).toMatch(/\n\s+at /);
 });
+
+it("refuses an oversized cell in a middle row, read after the reader paused, with the same one line and exit 2", async () => {
+  const dir = await tempDir();
+  const rows = Array.from({ length: 40 }, (_, i) => `416-555-${String(2000 + i)},4165550100,${i === 20 ? "z".repeat(70_000) : "ok"}`);
+  const sheet = await writeSheet(dir, "middle.csv", `number,pilot_number,note\n${rows.join("\n")}\n`);
+  const run = await runCli(["plan", sheet, "--json"]);
+  expect(run.code).toBe(2);
+  expect(run.stderr).not.toMatch(/\n\s+at |internal error/);
+  expect(run.stderr.trimEnd().split("\n").at(-1)).toBe(
+    `portin: ${sheet}: line 22: the cell in column 3 has 70,000 characters, more than the 65,536 portin reads in a cell; nothing was sent`,
+  );
+});

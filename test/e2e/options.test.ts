@@ -148,3 +148,16 @@ describe("values a user gets wrong, refused in one line and a pointer to --help,
     expect(rest).toEqual(["Run 'portin --help' for usage."]);
   });
 });
+
+describe("an unknown option", () => {
+  it("names the nearest option of the command after a typo, and nothing after a word that is no option's", async () => {
+    const dir = await tempDir();
+    const sheet = await writeSheet(dir, "acme.csv", SHEET);
+    const typo = await runCli(["submit", sheet, "--retry-unknwon"]);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe("portin: Unknown argument: retry-unknwon (did you mean --retry-unknown?)\nRun 'portin --help' for usage.\n");
+    const status = await runCli(["status", sheet, "--outptu", "x.csv", "--zzzzzz"]);
+    expect(status.code).toBe(2);
+    expect(status.stderr).toContain("portin: Unknown arguments: outptu (did you mean --output?), zzzzzz\n");
+  });
+});

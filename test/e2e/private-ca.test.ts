@@ -48,10 +48,29 @@ it("refuses a service whose certificate a private CA signed, and trusts it with 
   const untrusted = await runCli(args);
   expect(untrusted.code).toBe(2);
   expect(untrusted.stderr).toBe(
-    `portin: GET /SipTrunks could not reach ${url}/: UNABLE_TO_VERIFY_LEAF_SIGNATURE: unable to verify the first certificate after 0 retries; check --base-url and that the service is up\n`,
+    `portin: GET /SipTrunks could not reach ${url}/: the TLS certificate of 127.0.0.1:${new URL(url).port} is not trusted (UNABLE_TO_VERIFY_LEAF_SIGNATURE: unable to verify the first certificate); ` +
+      "if a private CA signed it, name the CA's certificate file in NODE_EXTRA_CA_CERTS (README, Security)\n",
   );
   const trusted = await runCli(args, { env: { NODE_EXTRA_CA_CERTS: ca } });
   expect(trusted.stderr).toBe("");
   expect(trusted.code).toBe(0);
   expect(trusted.stdout).toContain("4165550100    HQ trunk");
+});
+
+it("refuses a self-signed certificate without counting retries, and says how to trust it", async () => {
+  const at = (name: string) => join(dir, name);
+  execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", at("self.key"), "-out", at("self.pem"), "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], { stdio: "pipe" });
+  const self = createServer({ key: await readFile(at("self.key")), cert: await readFile(at("self.pem")) }, (_req, res) => res.end("[]"));
+  await new Promise<void>((resolve) => self.listen(0, "127.0.0.1", resolve));
+  try {
+    const selfUrl = `https://127.0.0.1:${(self.address() as AddressInfo).port}`;
+    const run = await runCli(["offerings", "--base-url", selfUrl, "--user", "acme", "--password", "ca-test-password"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/is not trusted \((DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN): self[- ]signed certificate[^)]*\); if a private CA signed it, name the CA's certificate file in NODE_EXTRA_CA_CERTS/);
+    expect(run.stderr).not.toContain("retries");
+    expect((await runCli(["offerings", "--base-url", selfUrl, "--user", "acme", "--password", "ca-test-password"], { env: { NODE_EXTRA_CA_CERTS: at("self.pem") } })).code).toBe(0);
+  } finally {
+    self.closeAllConnections();
+    await new Promise((resolve) => self.close(resolve));
+  }
 });

@@ -10,15 +10,17 @@ import type { AddressInfo } from "node:net";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
 
 /**
- * `forward`: as the sandbox answers; `swallow`: forward, then answer 500 instead; `fail`: answer
- * 500 without forwarding; `hang`: never answer (until the client gives up or the proxy closes).
+ * `forward`: as the sandbox answers; `swallow`: forward, then answer 500 instead; `fail`: answer 500 without
+ * forwarding; `{ status, headers }`: answer that status (a redirect, a 408, a 503) without forwarding;
+ * `reset`: cut the connection without an answer; `hang`: never answer (until the client gives up
+ * or the proxy closes).
  */
-export type ProxyAction = "forward" | "swallow" | "fail" | "hang";
+export type ProxyAction = "forward" | "swallow" | "fail" | "reset" | "hang" | { readonly status: number; readonly headers?: Record<string, string> };
 
 export interface FaultyProxy {
   readonly url: string;
   rule: (method: string, path: string) => ProxyAction;
-  /** Requests the proxy answered 500 itself, by method and path. */
+  /** Requests the proxy answered itself, by method and path. */
   readonly failed: string[];
   /** Requests the proxy is holding unanswered (`hang`), by method and path. */
   readonly held: string[];
@@ -49,6 +51,17 @@ export async function faultyProxy(sandbox: RunningSandbox): Promise<FaultyProxy>
       const action = proxy.rule(req.method ?? "GET", new URL(req.url ?? "/", "http://proxy").pathname);
       if (action === "fail") return fail(req, res);
       if (action === "hang") return void held.push(`${req.method ?? "?"} ${new URL(req.url ?? "/", "http://proxy").pathname}`);
+      if (action === "reset") {
+        failed.push(`${req.method ?? "?"} ${new URL(req.url ?? "/", "http://proxy").pathname}`);
+        req.socket.destroy();
+        return;
+      }
+      if (typeof action === "object") {
+        failed.push(`${req.method ?? "?"} ${new URL(req.url ?? "/", "http://proxy").pathname}`);
+        res.writeHead(action.status, action.headers);
+        res.end();
+        return;
+      }
       const upstream = httpRequest(`${sandbox.url}${req.url ?? ""}`, { method: req.method, headers: req.headers }, (reply) => {
         if (action === "swallow") {
           reply.resume();

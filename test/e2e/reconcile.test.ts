@@ -6,6 +6,7 @@
  */
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { BREAK_AFTER_FAILURES } from "../../src/engine/status-checks.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
 import { readResults, runCli, tempDir } from "./harness.js";
@@ -71,27 +72,27 @@ describe("a re-run after a service accepted 3 requests of 100 and answered 500",
     // Without the order list, which would show them held (account-orders.test.ts): PortInStatus alone decides.
     const run = await runCli(["submit", sheet, "--retries", "1", "--retry-unknown", "--no-order-check", ...through(proxy, s)]);
     expect(run.code).toBe(1);
-    // One question per request, each tried twice (--retries 1); the breaker stops the rest.
-    expect(proxy.failed.filter((line) => line.startsWith("GET "))).toHaveLength(3 * 2);
+    // One question per request, each tried twice (--retries 1), then single numbers until the
+    // eighth failed attempt in a row opens the breaker, which stops the rest.
+    expect(proxy.failed.filter((line) => line.startsWith("GET "))).toHaveLength(BREAK_AFTER_FAILURES);
     expect(s.received()).toHaveLength(posts);
     const rows = await readResults(join(dir, "acme.results.csv"));
     expect(rows.filter((r) => r.result_status === "unknown")).toHaveLength(300);
     const messages = new Set(rows.map((r) => r.result_message));
     expect([...messages].every((m) => /checking its port-in status failed \(.+\), so it is not sent again: re-run later to check again$/.test(m!))).toBe(true);
-    expect(rows.filter((r) => r.result_message!.includes("(not checked: PortInStatus unavailable)"))).toHaveLength(297);
+    expect(rows.filter((r) => r.result_message!.includes("(not checked: PortInStatus unavailable)"))).toHaveLength(300 - BREAK_AFTER_FAILURES / 2); // each question asked made two attempts
     expect(run.stderr).toContain("next: 300 rows unknown (checking PortInStatus failed, so they were not sent again): run again later to check them");
   });
 
-  it("with PortInStatus down and 300 requests of one number, asks no more than the questions in flight when the first one failed", async () => {
+  it("with PortInStatus down and 300 requests of one number, asks no more than the breaker's failed attempts in a row", async () => {
     const { s, proxy, sheet, dir } = await acceptedButAnswered500(300, 1);
     proxy.rule = (method, path) => (isStatusGet(method, path) ? "fail" : "forward");
 
     const run = await runCli(["submit", sheet, "--retries", "0", "--no-order-check", ...through(proxy, s)]);
     expect(run.code).toBe(1);
     const asked = proxy.failed.filter((line) => line.startsWith("GET ")).length;
-    // The four in flight (--concurrency 4) when the first failed; none started after.
-    expect(asked).toBeGreaterThanOrEqual(3);
-    expect(asked).toBeLessThanOrEqual(4);
+    // Four in flight (--concurrency 4), then one at a time until the eighth failure; none started after.
+    expect(asked).toBe(BREAK_AFTER_FAILURES);
     const rows = await readResults(join(dir, "acme.results.csv"));
     expect(rows.filter((r) => r.result_status === "unknown")).toHaveLength(300);
     expect(rows.filter((r) => r.result_message!.includes("(not checked: PortInStatus unavailable)"))).toHaveLength(300 - asked);

@@ -154,6 +154,22 @@ describe("workbooks that cannot be trusted", () => {
     expect(run.stderr).toMatch(/^portin: .*damaged\.xlsx: cannot be read as an \.xlsx workbook \(.+\); it may be damaged: save it again from Excel; nothing was sent\n$/);
   });
 
+  it.each([
+    ["missing", (dir: string) => Promise.resolve(join(dir, "no-such-dir"))],
+    ["a file, not a directory", async (dir: string) => {
+      await writeFile(join(dir, "not-a-dir"), "");
+      return join(dir, "not-a-dir");
+    }],
+  ])("blames TMPDIR, not the workbook, when the temporary directory is %s", async (_, tmp) => {
+    const dir = await tempDir();
+    // exceljs writes a worksheet to a temporary file when it comes before the shared strings, as exceljs itself orders them.
+    const book = await customerBook(dir);
+    const run = await runCli(["plan", book, "--results", "-", ...against(sandbox)], { env: { TMPDIR: await tmp(dir) } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/^portin: .*acme\.xlsx: cannot keep a worksheet of the workbook in a temporary file under .*: [^;]+ \(set TMPDIR to a writable directory with room\); nothing was sent\n$/);
+    expect(run.stderr).not.toContain("damaged");
+  });
+
   it("refuses a truncated workbook", async () => {
     const dir = await tempDir();
     const whole = await readFile(await customerBook(dir));

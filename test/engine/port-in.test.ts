@@ -13,6 +13,7 @@ import type { PlanOptions } from "../../src/engine/plan-run.js";
 import { runPortIn } from "../../src/engine/port-in.js";
 import type { PortInOptions, Service } from "../../src/engine/port-in.js";
 import { prepare } from "../../src/engine/prepare.js";
+import { RunProgress } from "../../src/engine/progress.js";
 import { exitCodeOfRun } from "../../src/exit-codes.js";
 import { openSheet } from "../../src/input/sheet.js";
 import type { CommandIO } from "../../src/io.js";
@@ -95,6 +96,26 @@ describe("runPortIn", () => {
     expect(sandbox.accepted().map((r) => r.numbers)).toEqual([["4165552001", "4165552002"]]);
     const rows = parseResults(await readFile(join(dir, "acme.results.csv"), "utf8"));
     expect(rows.map((r) => r.result_status)).toEqual(["submitted", "rejected", "submitted", "invalid"]);
+  });
+
+  it("shows the lookups phase while the account is looked up, and reading once rows are read", async () => {
+    const { service, dir, io } = await setup();
+    const path = await sheetOf(dir, ["4165552005"]);
+    const progress = new RunProgress();
+    const seen: string[] = [];
+    const client = { ...service.client, trunks: () => (seen.push(`trunks: ${progress.phase}`), service.client.trunks()) };
+    const sheet = await openSheet(path);
+    const rows = sheet.rows;
+    const watched = Object.assign(sheet, {
+      rows: (async function* () {
+        for await (const row of rows) {
+          seen.push(`row: ${progress.phase}`);
+          yield row;
+        }
+      })(),
+    });
+    await runPortIn(options(watched, dir, { command: "plan", results: join(dir, "acme.plan.csv"), progress }), { ...service, client }, io);
+    expect(seen).toEqual(["trunks: lookups", "row: reading"]);
   });
 
   it("plans without sending anything and reads no journal that is not there", async () => {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import type { PortInStatus } from "../../src/catalog/account.js";
 import { AuthError, LookupError } from "../../src/errors.js";
-import { askByNumber, StatusAsker, UNAVAILABLE } from "../../src/engine/status-checks.js";
+import { askByNumber, BREAK_AFTER_FAILURES, RETRY_WAIT_LIMIT_MS, StatusAsker, UNAVAILABLE } from "../../src/engine/status-checks.js";
 
 const group = (first: number, count: number): string[] => Array.from({ length: count }, (_, i) => String(4165550000 + first + i));
 
@@ -53,17 +53,40 @@ describe("asking by number", () => {
 });
 
 describe("the breaker", () => {
-  it("stops after three failed questions in a row: the rest are not asked, and say PortInStatus is unavailable", async () => {
+  it("stops after eight failed attempts in a row: the rest are not asked, and say PortInStatus is unavailable", async () => {
     let asked = 0;
     const a = asker(4);
     const answers = await a.run(group(0, 300), () => {
       asked++;
       return Promise.reject(new LookupError("GET … answered 500 Internal Server Error"));
     });
-    // The four in flight together; none started once the first had failed.
-    expect(asked).toBe(4);
+    // The four in flight together, then one at a time while failing, until the eighth.
+    expect(asked).toBe(BREAK_AFTER_FAILURES);
     expect(a.broken).toBe(true);
-    expect([...answers.values()].filter((x) => x.kind === "failed" && x.reason === UNAVAILABLE)).toHaveLength(296);
+    expect([...answers.values()].filter((x) => x.kind === "failed" && x.reason === UNAVAILABLE)).toHaveLength(300 - BREAK_AFTER_FAILURES);
+  });
+
+  it("counts attempts, not questions: the retries of four questions in flight open it, and are cut short once it is open", async () => {
+    const waits: number[] = [];
+    let attempts = 0;
+    const a = asker(4);
+    const answers = await a.run(group(0, 5), async (_key, watch) => {
+      // got's retries, as the client makes them: each failed attempt told, each wait asked for.
+      for (let attempt = 0; attempt <= 5; attempt++) {
+        attempts++;
+        const wait = watch.failed(2 ** attempt * 1000);
+        if (wait === 0) break;
+        waits.push(wait);
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      throw new LookupError("GET … answered 500 Internal Server Error after 1 retry");
+    });
+    // The eighth opens it; a question already waiting to retry makes at most the one attempt it was waiting for.
+    expect(attempts).toBeGreaterThanOrEqual(BREAK_AFTER_FAILURES);
+    expect(attempts).toBeLessThanOrEqual(BREAK_AFTER_FAILURES + 3);
+    expect(a.broken).toBe(true);
+    expect(Math.max(...waits)).toBeLessThanOrEqual(RETRY_WAIT_LIMIT_MS);
+    expect([...answers.values()].filter((x) => x.kind === "failed" && x.reason === UNAVAILABLE)).toHaveLength(1);
   });
 
   it("asks one at a time while questions fail, and goes on at full width once one succeeds", async () => {

@@ -191,3 +191,33 @@ export function chunked(bytes: Buffer, sizes: readonly number[]): Buffer[] {
   if (at < bytes.length) out.push(bytes.subarray(at));
   return out;
 }
+
+/** Text a customer's sheet should never get to run on a terminal: escapes, a bell, bidi overrides. */
+export const CONTROL_TEXTS = ["\u001b]0;X\u0007\u001b[2J", "\u001b[8m", "\u202Eevil", "a\u0000b", "\u009b31m"];
+
+/**
+ * A longer sheet than plausibleArb's, as the engine meets it: up to 80 rows, so that the reader
+ * runs ahead of the run and pauses, with a cell past the limit in any row (the first, the last,
+ * one read after a pause), headers and cells carrying control characters, and ragged rows.
+ */
+export const longHostileArb: fc.Arbitrary<SheetText> = fc
+  .record({
+    extras: fc.shuffledSubarray([...PLAUSIBLE_EXTRAS, ...CONTROL_TEXTS.map((c) => `note${c}`)], { maxLength: 4 }),
+    count: fc.integer({ min: 1, max: 80 }),
+    seedCells: fc.array(fc.oneof({ weight: 8, arbitrary: cellArb }, { weight: 1, arbitrary: fc.constantFrom(...CONTROL_TEXTS) }), { minLength: 1, maxLength: 16 }),
+    huge: fc.option(fc.record({ row: fc.nat(), column: fc.nat(), over: fc.integer({ min: 0, max: 3 }) }), { nil: null }),
+    ragged: fc.array(fc.nat(), { maxLength: 2 }),
+    ...framing,
+  })
+  .map(({ extras, count, seedCells, huge, ragged, ...frame }) => {
+    const header = ["number", "pilot_number", ...extras];
+    const rows = Array.from({ length: count }, (_, r) =>
+      header.map((name, c) => (name === "number" ? `416555${String(2000 + r).padStart(4, "0")}` : name === "pilot_number" ? "4165550100" : (seedCells[(r + c) % seedCells.length] ?? ""))),
+    );
+    for (const at of ragged) rows[at % count]?.push("extra");
+    if (huge !== null) {
+      const row = rows[huge.row % count] as string[];
+      row[huge.column % row.length] = "z".repeat(MAX_CELL_CHARS - 1 + huge.over);
+    }
+    return text({ header, rows, styles: [0], ...frame });
+  });

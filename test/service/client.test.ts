@@ -184,7 +184,7 @@ describe("submit: outcomes of docs/contract.md §4", () => {
     expect(outcome.message).toContain("without a TicketResponse");
   });
 
-  it("follows no redirect, so the credentials never reach the other host: the POST is rejected", async () => {
+  it("follows no redirect, so the credentials never reach the other host: the POST failed and is sent again by the next run", async () => {
     const elsewhere = await start((_req, res) => json(res, 200, ticket(1)));
     const server = await start((_req, res) => {
       res.writeHead(302, { location: `${elsewhere.url}/v2/NumberPorts/Inbound/DIDs` });
@@ -192,7 +192,7 @@ describe("submit: outcomes of docs/contract.md §4", () => {
     });
     const outcome = await submit(server.url);
     expect(elsewhere.arrivals).toHaveLength(0);
-    expect(outcome.kind).toBe("rejected");
+    expect(outcome.kind).toBe("failed");
     expect(outcome.httpStatus).toBe(302);
     expect(outcome.message).toContain("not followed");
   });

@@ -167,6 +167,18 @@ describe("loadDefaults", () => {
     expect((await refusal([1, 2])).message).toMatch(/must hold a JSON object/);
   });
 
+  it("refuses JSON nested 100,000 deep in one line naming where, and reads brackets inside strings as text", async () => {
+    const path = join(dir, "bad.json");
+    const deep = `{"portForm": {"CustomerName": ${"[".repeat(100_000)}${"]".repeat(100_000)}}}`;
+    const error = await refusal(deep);
+    expect(error).toBeInstanceOf(InputError);
+    expect(error.message).toBe(
+      `--defaults file "${path}": line 1, column 45: nested more than 16 levels deep, more than members, lists and ExtraDetails take; fix the file`,
+    );
+    const brackets = await defaultsFile("brackets.json", JSON.stringify({ portForm: { CustomerName: `Acme ${"[{".repeat(50)} \\" ]` } }));
+    expect((await load(brackets)).portForm).toEqual({ CustomerName: `Acme ${"[{".repeat(50)} \\" ]` });
+  });
+
   it("names the line and column of a JSON syntax error, not its offset", async () => {
     const path = join(dir, "bad.json");
     const trailingComma = '{\n  "portForm": {\n    "CustomerName": "Acme",\n  }\n}\n';

@@ -263,7 +263,7 @@ describe("invalid rows", () => {
       rows: [
         ["4165550101", "4165550000", "", ""],
         ["416-555-0102", "", "", ""], // invalid: takes nothing
-        ["+1 416 555 0101", "4165550001", "", ""],
+        ["+1 416 555 0101", "4165550000", "", ""],
         ["416.555.0102", "4165550000", "", ""],
       ],
     });
@@ -272,6 +272,26 @@ describe("invalid rows", () => {
       "no target: fill pilot_number (a SIP trunk) or offering_id (a telephone offering)",
       "duplicate of row 2 (4165550101)",
       "valid",
+    ]);
+  });
+
+  it("overrules an earlier row that a later row with the same number contradicts: each names the other", async () => {
+    const validator = createValidator({ layout: layoutOf(TRUNK, "/"), lookups: LOOKUPS, defaults: WITH_CUSTOMER });
+    const checked: CheckedRow[] = [];
+    for (const row of rowsOf([
+      ["4165550101", "4165550000", "", ""],
+      ["4165550102", "4165550000", "", ""],
+      ["416-555-0101", "4165550001", "", ""],
+      ["4165550102", "4165550000", "", ""],
+    ])) checked.push(await validator.check(row));
+    expect(checked.map((r) => (r.valid ? "valid" : r.reason))).toEqual([
+      "valid",
+      "valid",
+      "number 4165550101 is also on row 2 with a different target: portin cannot know which row is right; correct or remove one of them",
+      "duplicate of row 3 (4165550102)",
+    ]);
+    expect([...validator.overruled()]).toEqual([
+      [0, "number 4165550101 is also on row 4 with a different target: portin cannot know which row is right; correct or remove one of them"],
     ]);
   });
 });
@@ -527,7 +547,8 @@ describe("files", () => {
     release();
     const [a, b] = await Promise.all(pending);
     expect(a?.valid).toBe(true);
-    expect(b).toMatchObject({ valid: false, reason: "duplicate of row 2 (4165550101)" });
+    // The later call is the one that finds the number taken, though its own checks finished first.
+    expect(b).toMatchObject({ valid: false, reason: expect.stringMatching(/^number 4165550101 is also on row 2 with a different target and PortForm: /) as unknown });
   });
 });
 
