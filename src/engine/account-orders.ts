@@ -159,9 +159,13 @@ export async function readAccount(
   service: { readonly client: AccountCheckOptions["client"] },
   io: Pick<CommandIO, "stderr" | "signal">,
   concurrency: number,
+  /** Whether numbers sent without a learned outcome are looked up too: `status` asks PortInStatus about them by number anyway. */
+  unsure = true,
 ): Promise<ReadonlyMap<string, AccountHold>> {
+  const skip = (number: string): boolean =>
+    prior !== null && (prior.submitted.has(number) || (!unsure && (prior.pending.has(number) || prior.unknown.has(number))));
   const numbers = function* (): Generator<string> {
-    for (const row of rows) if (row.valid && prior?.submitted.has(row.number) !== true) yield row.number;
+    for (const row of rows) if (row.valid && !skip(row.number)) yield row.number;
   };
   const untold = (number: string): boolean => prior === null || !(prior.pending.has(number) || prior.unknown.has(number) || prior.rejected.has(number));
   const checked = await checkAccountOrders(numbers(), { client: service.client, concurrency, signal: io.signal, askClosed: untold });

@@ -122,11 +122,12 @@ export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorSta
 export function sourceOf(number: string, prior: PriorState | null, hold: AccountHold | undefined, noJournal: string): Source {
   const submitted = prior?.submitted.get(number);
   if (submitted) return submitted.ticket === "" ? { kind: "number", unsure: false } : { kind: "ticket", ticket: submitted.ticket };
+  // Sent by an earlier run without a learned outcome: asked by number, as submit asks (confirm.ts).
+  const unsure = prior?.pending.get(number) ?? prior?.unknown.get(number);
+  if (unsure !== undefined) return { kind: "number", unsure: true, ...(unsure.after === undefined ? {} : { after: unsure.after }) };
   // An order on the account holds it, whoever placed it (docs/contract.md §5).
   if (hold !== undefined) return hold.ticket === "" ? { kind: "number", unsure: false } : { kind: "ticket", ticket: hold.ticket };
   if (prior === null) return { kind: "none", why: noJournal };
-  const unsure = prior.pending.get(number) ?? prior.unknown.get(number);
-  if (unsure !== undefined) return { kind: "number", unsure: true, ...(unsure.after === undefined ? {} : { after: unsure.after }) };
   const rejected = prior.rejected.get(number);
   if (rejected?.order) return { kind: "ended", order: rejected.order, fingerprint: rejected.fingerprint };
   if (rejected) return { kind: "none", why: `never submitted: the service rejected it (${rejected.message}); fix the row and run portin submit` };

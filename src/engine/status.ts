@@ -60,7 +60,7 @@ export async function runStatus(options: StatusOptions, service: Service, io: Co
     // Locked like a submit: the records status appends rest on what it read, which a run in between could change.
     if (options.state !== null && existsSync(options.state)) journal = await openJournal(options.state, service.identity, { runRecord: false });
     // A lost journal, or numbers it does not hold, are rebuilt from the account (docs/contract.md §5).
-    const account = await readAccount(prepared.rows, journal?.prior ?? null, service, io, options.concurrency);
+    const account = await readAccount(prepared.rows, journal?.prior ?? null, service, io, options.concurrency, false);
     if (journal === null && options.state !== null && [...account.values()].some((hold) => hold.ticket !== "")) {
       journal = await openJournal(options.state, service.identity, { runRecord: false });
     }

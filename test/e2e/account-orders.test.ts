@@ -232,3 +232,27 @@ describe("a fixed row whose resend was answered 500", () => {
     expect(postedNumbers(s, posts)).toEqual(numbers(2));
   });
 });
+
+describe("a PortInStatus that lags behind the order list", () => {
+  it("does not let --retry-unknown resend numbers an open order holds", async () => {
+    const s = await startSandbox({ startDate: "2026-03-02", rejectRate: 0, seed: 9, statusLagSeconds: 3600 });
+    cleanups.push(() => s.close());
+    const proxy = await faultyProxy(s);
+    cleanups.push(() => proxy.close());
+    const dir = await tempDir();
+    const sheet = await trunkSheetOf(dir, "acme.csv", numbers(200));
+    proxy.rule = (method, path) => (method === "POST" && path.includes("/NumberPorts/Inbound/") ? "swallow" : "forward");
+    expect((await runCli(["submit", sheet, ...through(proxy, s)])).code).toBe(1);
+    proxy.rule = () => "forward";
+    const posts = s.received().length;
+
+    const run = await runCli(["submit", sheet, "--retry-unknown", ...through(proxy, s)]);
+    expect(run.code).toBe(0);
+    expect(s.received().length).toBe(posts);
+    const rows = await readResults(join(dir, "acme.results.csv"));
+    for (const row of rows) {
+      expect(row.result_status).toBe("skipped");
+      expect(row.result_message).toMatch(/^accepted by an earlier run: the account's order list shows it in open order \d+ \(PortInStatus does not show it yet\); not sent again$/);
+    }
+  });
+});

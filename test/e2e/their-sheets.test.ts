@@ -101,7 +101,8 @@ describe("a customer's sheet with their own headers", () => {
     // Without a mapping there is no number column: the title is named, and nothing connected.
     expect(run.stderr).toBe(
       `portin: ${sheet}: no number column in lines 1-5 (line 1 reads "Acme Plumbing - numbers to port (wave 3)"); ` +
-        'name the column of numbers to port one of "number", "telephone_number", "phone_number", "tn", or map yours in --defaults "columns"\n',
+        'name the column of numbers to port one of "number", "telephone_number", "phone_number", "tn", or map yours in --defaults "columns"; ' +
+        '"Phone #" (line 3) looks like it: map it with --defaults {"columns":{"Phone #":"number"}}\n',
     );
   });
 
