@@ -5,8 +5,18 @@
  * otherwise go to the carrier as a letter of authorization, and come back a rejection.
  * Other extensions (documents, spreadsheets, text) are sent as they are.
  */
-import { fileTypeFromBuffer } from "file-type";
 import type { FileTypeResult } from "file-type";
+
+/**
+ * file-type and its readers take a few hundred milliseconds to load: loaded the first time an
+ * attachment is checked, so that every other command (and every sheet without files) starts
+ * as fast as before.
+ */
+let detector: Promise<(contents: Uint8Array) => Promise<FileTypeResult | undefined>> | null = null;
+const detect = (contents: Uint8Array): Promise<FileTypeResult | undefined> => {
+  detector ??= import("file-type").then((module) => module.fileTypeFromBuffer);
+  return detector.then((fileTypeFromBuffer) => fileTypeFromBuffer(contents));
+};
 
 /** The types checked, by extension: what a name promises, in words, and the MIME types that keep it. */
 const PROMISES: ReadonlyMap<string, { readonly what: string; readonly mimes: readonly string[] }> = new Map([
@@ -41,7 +51,7 @@ function contentOf(contents: Uint8Array, found: FileTypeResult | undefined): str
 export async function contentProblem(extension: string, contents: Uint8Array): Promise<string | null> {
   const promise = PROMISES.get(extension);
   if (promise === undefined) return null;
-  const found = await fileTypeFromBuffer(contents);
+  const found = await detect(contents);
   if (found !== undefined && promise.mimes.includes(found.mime)) return null;
   return `is named as ${promise.what} but its content is ${contentOf(contents, found)}: attach the document itself, not a page or file saved under its name`;
 }
