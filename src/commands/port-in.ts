@@ -16,6 +16,7 @@ import { DEFAULT_CONCURRENCY } from "../send/dispatch.js";
 import { DEFAULT_RETRIES } from "../service/client.js";
 import { VERSION } from "../version.js";
 import type { PortinCommand } from "./command.js";
+import { COMMAND_LINES } from "./names.js";
 import { connect, withConnectionOptions, type ConnectionArgs } from "./connection.js";
 import { resolveRunPaths } from "./run-paths.js";
 import { openCommandSheet, withSheetOptions } from "./sheet-input.js";
@@ -110,10 +111,9 @@ function portInOptions(yargs: Argv): Argv<PortInArgs> {
   ) as unknown as Argv<PortInArgs>;
 }
 
-function portInCommand(command: "submit" | "plan", describe: string, examples: readonly (readonly [string, string])[]): PortinCommand<PortInArgs> {
+function portInCommand(command: "submit" | "plan", examples: readonly (readonly [string, string])[]): PortinCommand<PortInArgs> {
   return {
-    command: `${command} <input>`,
-    describe,
+    ...COMMAND_LINES[command],
     builder: (yargs) => examples.reduce((y, [line, what]) => y.example(line, what), portInOptions(yargs)),
     run: (args, io) => run(command, args, io),
   };
@@ -173,14 +173,14 @@ async function runOn({ sheet, defaults }: CommandSheet, command: "submit" | "pla
   }
 }
 
-export const submitCommand = portInCommand("submit", "validate, look up, group, send, and write results", [
+export const submitCommand = portInCommand("submit", [
   ["$0 submit fixtures/sample.csv", "send the sample sheet to the built-in sandbox (nothing real is ported)"],
   ["$0 submit acme.csv --base-url https://api.thinktel.ca/rest.svc --user acme", "the real thing; the password from $PORTIN_PASSWORD"],
   ["$0 submit acme.csv --rate 0.5 --concurrency 2", "gently: one request every 2 s, two in flight"],
   ["$0 submit acme.csv --retry-unknown", "a re-run that also resends the numbers PortInStatus shows the service lacks"],
 ]);
 
-export const planCommand = portInCommand("plan", "the dry run: everything submit does except the POSTs", [
+export const planCommand = portInCommand("plan", [
   ["$0 plan fixtures/sample.csv", "what the sample sheet would send, in fixtures/sample.plan.csv"],
   ["$0 plan fixtures/sample.csv --max-per-request 5 --quiet", "smaller requests, no progress display"],
   ["$0 plan customer.csv --encoding windows-1252 --expand-ranges", "a sheet Excel saved as plain CSV, with range rows"],

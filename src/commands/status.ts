@@ -14,6 +14,7 @@ import { DEFAULT_CONCURRENCY } from "../send/dispatch.js";
 import { DEFAULT_RETRIES } from "../service/client.js";
 import { VERSION } from "../version.js";
 import type { PortinCommand } from "./command.js";
+import { COMMAND_LINES } from "./names.js";
 import { connect, withConnectionOptions } from "./connection.js";
 import type { ConnectionArgs } from "./connection.js";
 import { resolveStatusPaths } from "./run-paths.js";
@@ -103,8 +104,7 @@ async function runOn({ sheet, defaults }: CommandSheet, args: StatusArgs, io: Co
 }
 
 export const statusCommand: PortinCommand<StatusArgs> = {
-  command: "status <input>",
-  describe: "the live status of every submitted number's port-in order",
+  ...COMMAND_LINES.status,
   builder: (yargs) =>
     statusOptions(yargs)
       .example("$0 status numbers.csv", "one GET per order; writes numbers.status.csv")
