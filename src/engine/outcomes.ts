@@ -16,7 +16,7 @@ const PLANNED: SharedOutcome = { status: "planned", httpStatus: null, message: "
 
 /** Returns `outcomeOf(i)` for row i; `report` null for a dry run. */
 export function rowOutcomes(rows: readonly CheckedRow[], plan: RunPlan, report: DispatchReport | null): (index: number) => RowOutcome {
-  // A typed array rather than a Map: a million rows (issue 5).
+  // A typed array rather than a Map: a million rows (README, Performance).
   const requestOf = new Uint32Array(rows.length);
   plan.requests.forEach((request, at) => {
     for (const row of request.numbers) requestOf[row.index] = at + 1;

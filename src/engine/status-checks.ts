@@ -2,7 +2,7 @@
  * Asking PortInStatus about many orders (docs/contract.md §1.4, §5): at most `concurrency`
  * questions in flight, one question per order where the answer's NumbersToPort can settle
  * the order's other numbers, and a circuit breaker, so that a service whose PortInStatus is
- * down costs one round of retries, not one per number (issue 9: 5 numbers took 63 s).
+ * down costs one round of retries, not one per number (5 numbers once took 63 s).
  */
 import pLimit from "p-limit";
 import { portInPhase } from "../catalog/account.js";
