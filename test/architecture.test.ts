@@ -25,7 +25,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["engine"],
   ["exit-codes"],
   ["commands"],
-  ["cli"],
+  ["cli", "api"],
 ];
 
 function layerOf(path: string): number {

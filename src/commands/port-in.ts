@@ -17,7 +17,7 @@ import { DEFAULT_RETRIES } from "../service/client.js";
 import { VERSION } from "../version.js";
 import type { PortinCommand } from "./command.js";
 import { COMMAND_LINES } from "./names.js";
-import { connect, withConnectionOptions, type ConnectionArgs } from "./connection.js";
+import { connect, withConnectionOptions, type Connection, type ConnectionArgs } from "./connection.js";
 import { resolveRunPaths } from "./run-paths.js";
 import { openCommandSheet, withSheetOptions } from "./sheet-input.js";
 import type { CommandSheet } from "./sheet-input.js";
@@ -26,7 +26,7 @@ import { showProgress, type ProgressDisplay } from "./progress-display.js";
 import { RunProgress } from "../engine/progress.js";
 import { MAX_CONCURRENCY, MAX_RETRIES, dashMeansStdio, nonEmptyPath, positiveNumber, wholeNumber } from "./values.js";
 
-interface PortInArgs extends ConnectionArgs {
+export interface PortInArgs extends ConnectionArgs {
   input: string;
   sheet?: string;
   results?: string;
@@ -115,28 +115,29 @@ function portInCommand(command: "submit" | "plan", examples: readonly (readonly 
   return {
     ...COMMAND_LINES[command],
     builder: (yargs) => examples.reduce((y, [line, what]) => y.example(line, what), portInOptions(yargs)),
-    run: (args, io) => run(command, args, io),
+    run: (args, io) => portIn(command, args, io),
   };
 }
 
-async function run(command: "submit" | "plan", args: PortInArgs, io: CommandIO): Promise<CommandResult> {
+/** The command's run; with `given`, on that connection, left open (the library entry point, api.ts). */
+export async function portIn(command: "submit" | "plan", args: PortInArgs, io: CommandIO, given?: Connection): Promise<CommandResult> {
   if (args.json && (args.results ?? defaultResultsPath(args.input, command)) === "-") {
     throw new UsageError("--json and results on standard output would mix on stdout: give --results PATH");
   }
   // Header problems, and a bad column mapping, refuse the file before anything connects.
   const opened = await openCommandSheet(args, io);
   try {
-    return await runOn(opened, command, args, io);
+    return await runOn(opened, command, args, io, given);
   } finally {
     // A run that stopped before its rows were read leaves no reader behind (input/workbook.ts).
     await opened.sheet.close();
   }
 }
 
-async function runOn({ sheet, defaults }: CommandSheet, command: "submit" | "plan", args: PortInArgs, io: CommandIO): Promise<CommandResult> {
+async function runOn({ sheet, defaults }: CommandSheet, command: "submit" | "plan", args: PortInArgs, io: CommandIO, given: Connection | undefined): Promise<CommandResult> {
   noticeSheet(sheet.layout, io);
   const progress = new RunProgress();
-  const connection = await connect(args, io, { retries: args.retries, onRetry: () => void progress.retried++ });
+  const connection = given ?? (await connect(args, io, { retries: args.retries, onRetry: () => void progress.retried++ }));
   let display: ProgressDisplay | null = null;
   try {
     const paths = await resolveRunPaths(args, command, connection.sandbox, io);
@@ -169,7 +170,7 @@ async function runOn({ sheet, defaults }: CommandSheet, command: "submit" | "pla
     return { kind: "port-in", report };
   } finally {
     display?.stop();
-    await connection.close();
+    if (given === undefined) await connection.close();
   }
 }
 
