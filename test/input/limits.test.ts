@@ -10,6 +10,7 @@ import { MAX_CELL_CHARS, MAX_FIELDS, MAX_ROW_CHARS, MAX_ROWS, MAX_SHEET_BYTES } 
 import { openSheet } from "../../src/input/sheet.js";
 import type { SheetRow } from "../../src/input/types.js";
 import { readAll, refusal, sheetFile } from "./helpers.js";
+import { scaled } from "../support/timeouts.js";
 
 /** Reads standard input made of `chunks` to the end; the rows read, or the refusal. */
 async function readStdin(chunks: Iterable<Buffer | string> | AsyncIterable<Buffer | string>, maxBytes?: number): Promise<SheetRow[]> {
@@ -109,7 +110,7 @@ describe("a sheet", () => {
     // Rows parsed in the chunk that held the refused one are dropped with the stream.
     expect(read).toBeGreaterThan(MAX_ROWS - 100_000);
     expect(failure.message).toBe(`<stdin>: line ${MAX_ROWS + 2}: more than 2,000,000 data rows, the most portin reads in one sheet: split the sheet; nothing was sent`);
-  }, 60_000);
+  }, scaled(60_000));
 
   it("refuses a sheet past its size in bytes, counting before the parser", async () => {
     // The real limit is 256 MiB, which takes 7 s to read: the same code is run at 1 MiB.

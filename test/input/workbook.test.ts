@@ -14,6 +14,7 @@ import { FIXTURES } from "../e2e/harness.js";
 import { writeWorkbook } from "../support/workbooks.js";
 import type { SheetSpec } from "../support/workbooks.js";
 import { refusal } from "./helpers.js";
+import { scaled } from "../support/timeouts.js";
 
 const dir = mkdtempSync(join(tmpdir(), "portin-workbook-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -178,7 +179,7 @@ describe("cells a row cannot use", () => {
       `${open} console.log(sheet.layout.header.join());`,
       `${open} let n = 0; for await (const row of sheet.rows) if (++n === 10) break; console.log(n);`,
     ];
-    const runs = scripts.map((script) => spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 20_000 }));
+    const runs = scripts.map((script) => spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: scaled(20_000) }));
     expect(runs.map((run) => [run.signal, run.status, run.stdout.trim(), run.stderr])).toEqual([
       [null, 0, "number", ""],
       [null, 0, "10", ""],

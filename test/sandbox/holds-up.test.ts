@@ -14,6 +14,7 @@ import { operationById } from "../../src/catalog/operations.js";
 import type { Operation } from "../../src/catalog/operations.js";
 import { buildBody } from "../../src/service/body.js";
 import { PORT_FORM } from "../support/port-form.js";
+import { scaled } from "../support/timeouts.js";
 
 const DIDS = operationById("dids") as Operation;
 
@@ -79,7 +80,7 @@ describe("many requests with a large attachment", () => {
     }
     expect(links).toEqual(['</_sandbox/requests?after=20&limit=20>; rel="next"', '</_sandbox/requests?after=40&limit=20>; rel="next"', null]);
     expect(seen).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
-  }, 60_000);
+  }, scaled(60_000));
 
   test(`serves ${DEFAULT_PAGE_SIZE} requests a page unless asked, and refuses a page size it does not serve`, async () => {
     for (let i = 0; i < DEFAULT_PAGE_SIZE + 1; i++) expect((await post(JSON.stringify(didsWithLoa(`416555${String(4000 + i)}`, Buffer.from("x"))))).status).toBe(200);
@@ -160,7 +161,7 @@ describe("bodies past the limit", () => {
     expect(answer.sent).toBeLessThan(100_000);
     expect(performance.now() - started).toBeGreaterThanOrEqual(DRAIN_MS - 100);
     expect((await post(JSON.stringify(didsWithLoa("4165553102", Buffer.from("letter"))))).json["Reply"]).toBe(1);
-  }, 30_000);
+  }, scaled(30_000));
 });
 
 describe("odd requests", () => {
