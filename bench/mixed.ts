@@ -6,6 +6,7 @@
  * of random shapes around it drawn from a printed seed (BENCH_SEED), so that a target holds
  * for the family, not for one sheet.
  */
+import { mulberry32 } from "../src/sandbox/prng.js";
 import { NARROW_DEFAULTS } from "./sheet.js";
 
 /** Real NPAs of Canada's ten provinces: 28 of them. */
@@ -33,17 +34,8 @@ export interface Shape {
 
 export const ISSUE_SHAPE: Shape = { notes: 1, offeringShare: 0.5, tollFreeShare: 0.05, writings: ["bare"], references: 40 };
 
-/** mulberry32: a small seeded generator, enough to draw shapes and rows reproducibly. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The sandbox's seeded generator: enough to draw shapes and rows reproducibly. */
+export const random = mulberry32;
 
 /** A shape drawn around the issue's: 1-4 notes, 20-80% offerings, 0-15% toll-free, 1-5 writings, 5-400 PortForms. */
 export function drawShape(next: () => number): Shape {

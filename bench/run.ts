@@ -149,18 +149,15 @@ async function benchPlan(): Promise<void> {
   await measurePlan({ label: `${fmt(PLAN_ROWS)} rows`, name: "plan-1m", sheet, rows: PLAN_ROWS, flags: [], wallTarget: "<= 1.2x", rssTarget: "< 400 MB" });
 }
 
+/** A narrow sheet of NARROW_ROWS rows whose PortForm comes from `defaults`: planned against its floor, aiming at 1.5x. */
+function measureNarrow(label: string, name: string, sheet: string, defaults: string): Promise<void> {
+  return measurePlan({ label, name, sheet, rows: NARROW_ROWS, flags: ["--defaults", defaults], wallTarget: "<= 1.5x", rssTarget: "" });
+}
+
 async function benchNarrow(): Promise<void> {
   const defaults = join(CACHE_DIR, "narrow-200k.defaults.json");
   const sheet = await ensureNarrowSheet(join(CACHE_DIR, "narrow-200k.csv"), defaults, NARROW_ROWS);
-  await measurePlan({
-    label: `narrow sheet, ${fmt(NARROW_ROWS)} rows`,
-    name: "narrow-200k",
-    sheet,
-    rows: NARROW_ROWS,
-    flags: ["--defaults", defaults],
-    wallTarget: "<= 1.5x",
-    rssTarget: "",
-  });
+  await measureNarrow(`narrow sheet, ${fmt(NARROW_ROWS)} rows`, "narrow-200k", sheet, defaults);
   notes.push(
     `Narrow sheet: ${fmt(NARROW_ROWS)} rows of \`number,pilot_number,offering_id,portform.CustomerReferenceNumber,note\`, half trunk and half offering rows (Types 1-7), one reference per ${fmt(1000)} rows; the PortForm and the request and item members its operations require come from \`--defaults\` (bench/sheet.ts NARROW_DEFAULTS). Its floor is floor.js on the same sheet.`,
   );
@@ -278,15 +275,7 @@ async function benchMixed(): Promise<void> {
   for (const shape of shapes) {
     const name = `${shapeName(shape)}-${NARROW_ROWS}`;
     const sheet = await writeSheet(join(CACHE_DIR, `${name}.csv`), mixedHeader(shape), NARROW_ROWS, (i) => mixedRowCells(shape, i));
-    await measurePlan({
-      label: `${shape === ISSUE_SHAPE ? "narrow mixed sheet" : "random shape"}: ${describeShape(shape)}, ${fmt(NARROW_ROWS)} rows`,
-      name,
-      sheet,
-      rows: NARROW_ROWS,
-      flags: ["--defaults", defaults],
-      wallTarget: "<= 1.5x",
-      rssTarget: "",
-    });
+    await measureNarrow(`${shape === ISSUE_SHAPE ? "narrow mixed sheet" : "random shape"}: ${describeShape(shape)}, ${fmt(NARROW_ROWS)} rows`, name, sheet, defaults);
   }
   notes.push(
     `Mixed sheets (bench/mixed.ts): the narrow mixed sheet, then ${count} random shapes from seed ${seed} (BENCH_SEED=${seed} replays them): columns, offering and toll-free shares, number writings and distinct PortForms drawn around it; the PortForm's other members from --defaults.`,
