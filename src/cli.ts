@@ -84,6 +84,7 @@ async function main(argv: string[]): Promise<number> {
       throw error;
     });
   for (const name of Object.keys(COMMAND_LINES) as CommandName[]) cli = await register(cli, name);
+  skipEagerHelp(cli);
 
   try {
     const parsed = await cli.parseAsync();
@@ -92,6 +93,18 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     return report(error, debug);
   }
+}
+
+/**
+ * yargs renders a command's whole --help before running it, in case the handler shows it
+ * later (yargs lib/command.js, cacheHelpMessage): a sixth of a small `plan`'s CPU, measuring
+ * every option's text. No handler here shows help (a usage error says to run --help), so the
+ * rendering is skipped; should yargs's internals change, this does nothing.
+ */
+function skipEagerHelp(cli: Argv): void {
+  const internals = (cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.();
+  const usage = internals?.getUsageInstance?.();
+  if (typeof usage?.cacheHelpMessage === "function") usage.cacheHelpMessage = () => undefined;
 }
 
 function report(error: unknown, debug: boolean): number {
