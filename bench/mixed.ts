@@ -80,7 +80,7 @@ function write(digits: string, writing: Writing): string {
 }
 
 /**
- * Row `i`: numbers are distinct (row i's serial picks its NPA and its line), the row's kind
+ * Row `i`: numbers are distinct (row i's serial picks its NPA, exchange and line), the row's kind
  * is drawn from a generator seeded by `i`, so any row is the same whatever the sheet's length.
  */
 export function mixedRowCells(shape: Shape, i: number): string[] {
@@ -90,7 +90,8 @@ export function mixedRowCells(shape: Shape, i: number): string[] {
   const npas = tollFree ? TOLL_FREE : NPAS;
   const npa = npas[i % npas.length] ?? "416";
   const serial = Math.floor(i / npas.length);
-  const digits = `${npa}${200 + Math.floor(serial / 10_000)}${String(serial % 10_000).padStart(4, "0")}`;
+  // Spread over every exchange of the NPA, as a customer's numbers are: many NPA-NXX blocks.
+  const digits = `${npa}${200 + (serial % 800)}${String(Math.floor(serial / 800)).padStart(4, "0")}`;
   const number = write(digits, shape.writings[i % shape.writings.length] ?? "bare");
   const reference = `PO-${String(Math.floor(next() * shape.references)).padStart(4, "0")}`;
   const notes = Array.from({ length: shape.notes }, (_, n) => (n === 0 && i % 5 === 0 ? `moved from Bell, desk ${i % 97}` : `desk ${(i + n) % 89}`));
