@@ -10,6 +10,7 @@ import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox, SandboxOptions } from "../../src/sandbox/server.js";
 import { against, readResults, runCli, tempDir } from "./harness.js";
 import type { ResultRow } from "./harness.js";
+import { scaled } from "../support/timeouts.js";
 import { acceptedCounts, numbers, postedNumbers, ticketsByNumber, trunkSheetOf } from "./ledger.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -161,10 +162,11 @@ describe("re-running with the same --state", () => {
   });
 
   it("refuses a second run on the same journal while the first is alive, naming its pid", async () => {
-    const s = await sandboxed({ latencyMs: 250 });
+    // Twelve requests of 250 ms one at a time (longer on a slower machine, test/support/timeouts.ts):
+    // the first run is still sending when the second has started up.
+    const s = await sandboxed({ latencyMs: scaled(250) });
     const dir = await tempDir();
     const state = join(dir, "numbers.state.jsonl");
-    // Twelve requests of 250 ms one at a time: the first run is still sending when the second has started up.
     const sheet = await trunkSheetOf(dir, "numbers.csv", numbers(12));
     let firstPid = 0;
     let second: Promise<Awaited<ReturnType<typeof runCli>>> | undefined;
