@@ -1,13 +1,14 @@
 /**
- * `npm run bench`: portin's speed and memory against this machine's floor (issue 5), all
+ * `npm run bench`: portin's speed and memory against this machine's floor, all
  * measured in one run and printed as one table. Everything runs the built CLI as a user
  * would, against `portin sandbox` in a separate process.
  * Environment: BENCH_RUNS (default 3) runs of each plan and CPU measurement, medians
- * reported; BENCH_ONLY=plan,narrow,dispatch,cpu,small,xlsx to run some parts.
+ * reported with min and max; BENCH_ONLY=plan,narrow,mixed,dispatch,cpu,small,xlsx,startup to run
+ * some parts; BENCH_SEED and BENCH_SHAPES (default 2) for the random sheet shapes of `mixed`.
  */
 import { cpus } from "node:os";
 import { join } from "node:path";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { journalWindow } from "./journal-window.js";
@@ -15,7 +16,9 @@ import { measureNode, median, RSS_SOURCE } from "./measure.js";
 import type { Measured } from "./measure.js";
 import { startSandbox } from "./sandbox.js";
 import type { BenchSandbox } from "./sandbox.js";
-import { CACHE_DIR, ensureNarrowSheet, ensureSheet } from "./sheet.js";
+import { describeShape, drawShape, ISSUE_SHAPE, MIXED_DEFAULTS, mixedHeader, mixedRowCells, random, shapeName } from "./mixed.js";
+import type { Shape } from "./mixed.js";
+import { CACHE_DIR, ensureNarrowSheet, ensureSheet, writeSheet } from "./sheet.js";
 import { ensureWorkbook } from "./workbook.js";
 
 const CLI = fileURLToPath(new URL("../src/cli.js", import.meta.url));
@@ -25,12 +28,14 @@ const OUT = join(CACHE_DIR, "out");
 const RUNS = Math.max(1, Number(process.env["BENCH_RUNS"] ?? 3));
 
 const PLAN_ROWS = 1_000_000;
-/** Issue 12 item 7: the narrow sheet's size. */
+/** The narrow sheets' size. */
 const NARROW_ROWS = 200_000;
 const LATENCY_MS = 50;
 /** Requests per concurrency level: whole rounds, so the ideal window is rounds x latency. */
 const DISPATCH_LEVELS = [
   { concurrency: 1, requests: 100 },
+  // The issue's case: a short run of one-number requests, where start and end weigh most.
+  { concurrency: 16, requests: 320 },
   { concurrency: 4, requests: 400 },
   { concurrency: 16, requests: 1600 },
   { concurrency: 64, requests: 3200 },
@@ -60,6 +65,12 @@ function check(run: Measured, what: string, codes: readonly number[] = [0]): Mea
   return run;
 }
 
+/** "median (min-max)" of `values`, each written by `show`. */
+function spread(values: readonly number[], show: (n: number) => string): string {
+  if (values.length === 1) return show(values[0] ?? NaN);
+  return `${show(median(values))} (${show(Math.min(...values))}-${show(Math.max(...values))})`;
+}
+
 const fmt = (n: number, digits = 0): string => n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const pct = (n: number): string => `${fmt(n * 100)}%`;
 
@@ -81,7 +92,7 @@ interface PlanCase {
   readonly rows: number;
   /** Flags beyond the sheet, the results and the connection. */
   readonly flags: readonly string[];
-  /** Issue 12 item 7: the 1M-row plan keeps to 1.2x its floor and 400 MB; the narrow sheet aims at 1.5x. */
+  /** The 1M-row plan keeps to 1.2x its floor and 400 MB; the narrow sheets aim at 1.5x. */
   readonly wallTarget: string;
   readonly rssTarget: string;
 }
@@ -113,7 +124,8 @@ async function measurePlan(c: PlanCase): Promise<void> {
     measure: `plan, ${c.label} (wall, rows/s)`,
     portin: `${fmt(planMs / 1000, 1)} s, ${fmt(c.rows / (planMs / 1000))}/s (runs: ${plans.map((p) => fmt(p.wallMs / 1000, 1)).join(", ")})`,
     reference: `floor ${fmt(floorMs / 1000, 1)} s, ${fmt(c.rows / (floorMs / 1000))}/s (runs: ${floors.map((p) => fmt(p.wallMs / 1000, 1)).join(", ")})`,
-    ratio: `${fmt(planMs / floorMs, 2)}x`,
+    // Run i of plan against run i of the floor, measured side by side: min/median/max of the ratios.
+    ratio: spread(plans.map((p, i) => p.wallMs / (floors[i]?.wallMs ?? NaN)), (r) => `${fmt(r, 2)}x`),
     target: c.wallTarget,
   });
   table.push({
@@ -137,25 +149,22 @@ async function benchPlan(): Promise<void> {
   await measurePlan({ label: `${fmt(PLAN_ROWS)} rows`, name: "plan-1m", sheet, rows: PLAN_ROWS, flags: [], wallTarget: "<= 1.2x", rssTarget: "< 400 MB" });
 }
 
+/** A narrow sheet of NARROW_ROWS rows whose PortForm comes from `defaults`: planned against its floor, aiming at 1.5x. */
+function measureNarrow(label: string, name: string, sheet: string, defaults: string): Promise<void> {
+  return measurePlan({ label, name, sheet, rows: NARROW_ROWS, flags: ["--defaults", defaults], wallTarget: "<= 1.5x", rssTarget: "" });
+}
+
 async function benchNarrow(): Promise<void> {
   const defaults = join(CACHE_DIR, "narrow-200k.defaults.json");
   const sheet = await ensureNarrowSheet(join(CACHE_DIR, "narrow-200k.csv"), defaults, NARROW_ROWS);
-  await measurePlan({
-    label: `narrow sheet, ${fmt(NARROW_ROWS)} rows`,
-    name: "narrow-200k",
-    sheet,
-    rows: NARROW_ROWS,
-    flags: ["--defaults", defaults],
-    wallTarget: "<= 1.5x",
-    rssTarget: "",
-  });
+  await measureNarrow(`narrow sheet, ${fmt(NARROW_ROWS)} rows`, "narrow-200k", sheet, defaults);
   notes.push(
     `Narrow sheet: ${fmt(NARROW_ROWS)} rows of \`number,pilot_number,offering_id,portform.CustomerReferenceNumber,note\`, half trunk and half offering rows (Types 1-7), one reference per ${fmt(1000)} rows; the PortForm and the request and item members its operations require come from \`--defaults\` (bench/sheet.ts NARROW_DEFAULTS). Its floor is floor.js on the same sheet.`,
   );
 }
 
 /**
- * Issue 10, item 9: `plan` of a workbook against exceljs's own streaming reader reading it,
+ * `plan` of a workbook against exceljs's own streaming reader reading it,
  * with the workbook's results written as a workbook (the default) and, for comparison, as CSV.
  */
 async function benchXlsx(): Promise<void> {
@@ -225,31 +234,84 @@ async function submit(sheet: string, sandbox: BenchSandbox, flags: readonly stri
 }
 
 async function benchDispatch(): Promise<void> {
-  const achieved = new Map<number, number[]>(DISPATCH_LEVELS.map((level) => [level.concurrency, []]));
+  const achieved: number[][] = DISPATCH_LEVELS.map(() => []);
   await withSandbox(LATENCY_MS, async (sandbox) => {
     for (let run = 1; run <= RUNS; run++) {
-      for (const level of DISPATCH_LEVELS) {
-        const sheet = await sendSheet(`dispatch-c${level.concurrency}`, level.requests);
+      for (const [at, level] of DISPATCH_LEVELS.entries()) {
+        const sheet = await sendSheet(`dispatch-c${level.concurrency}-${level.requests}`, level.requests);
         log(`dispatch: ${level.requests} requests at concurrency ${level.concurrency}, ${LATENCY_MS} ms latency, run ${run} of ${RUNS}…`);
         const { state } = await submit(sheet, sandbox, ["--max-per-request", "1", "--concurrency", String(level.concurrency)]);
         const window = await journalWindow(state);
         if (window.requests !== level.requests) throw new Error(`expected ${level.requests} requests, the journal has ${window.requests}`);
-        achieved.get(level.concurrency)?.push(window.requests / (window.ms / 1000));
+        achieved[at]?.push(window.requests / (window.ms / 1000));
       }
     }
   });
-  for (const level of DISPATCH_LEVELS) {
-    const runs = achieved.get(level.concurrency) ?? [];
-    const rate = median(runs);
+  for (const [at, level] of DISPATCH_LEVELS.entries()) {
+    const runs = achieved[at] ?? [];
     const ideal = level.concurrency / (LATENCY_MS / 1000);
     table.push({
-      measure: `dispatch, concurrency ${level.concurrency}, ${LATENCY_MS} ms (req/s)`,
-      portin: `${fmt(rate, 1)}/s (runs: ${runs.map((r) => pct(r / ideal)).join(", ")})`,
+      measure: `dispatch, ${level.requests} requests, concurrency ${level.concurrency}, ${LATENCY_MS} ms (req/s)`,
+      portin: `${fmt(median(runs), 1)}/s (runs: ${runs.map((r) => pct(r / ideal)).join(", ")})`,
       reference: `ideal ${fmt(ideal)}/s`,
-      ratio: pct(rate / ideal),
+      ratio: spread(runs.map((r) => r / ideal), pct),
       target: level.concurrency === 16 ? ">= 90%" : level.concurrency === 64 ? ">= 75%" : "",
     });
   }
+}
+
+/**
+ * The narrow mixed sheet of issue shapes (bench/mixed.ts): the issue's own shape, then
+ * BENCH_SHAPES shapes drawn from BENCH_SEED, each planned against its floor.
+ */
+async function benchMixed(): Promise<void> {
+  const seed = Number(process.env["BENCH_SEED"] ?? Math.floor(Math.random() * 2 ** 31));
+  const count = Math.max(0, Number(process.env["BENCH_SHAPES"] ?? 2));
+  log(`mixed shapes: seed ${seed} (replay: BENCH_SEED=${seed})`);
+  const next = random(seed);
+  const shapes: Shape[] = [ISSUE_SHAPE, ...Array.from({ length: count }, () => drawShape(next))];
+  const defaults = join(CACHE_DIR, "mixed.defaults.json");
+  writeFileSync(defaults, JSON.stringify(MIXED_DEFAULTS, null, 2) + "\n");
+  for (const shape of shapes) {
+    const name = `${shapeName(shape)}-${NARROW_ROWS}`;
+    const sheet = await writeSheet(join(CACHE_DIR, `${name}.csv`), mixedHeader(shape), NARROW_ROWS, (i) => mixedRowCells(shape, i));
+    await measureNarrow(`${shape === ISSUE_SHAPE ? "narrow mixed sheet" : "random shape"}: ${describeShape(shape)}, ${fmt(NARROW_ROWS)} rows`, name, sheet, defaults);
+  }
+  notes.push(
+    `Mixed sheets (bench/mixed.ts): the narrow mixed sheet, then ${count} random shapes from seed ${seed} (BENCH_SEED=${seed} replays them): columns, offering and toll-free shares, number writings and distinct PortForms drawn around it; the PortForm's other members from --defaults.`,
+  );
+}
+
+/** `portin` start-up: each command against `node -e 0`, on the built-in sandbox where it connects. */
+async function benchStartup(): Promise<void> {
+  const runs = Math.max(RUNS, 5);
+  const sample = fileURLToPath(new URL("../../fixtures/sample.csv", import.meta.url));
+  const cases: readonly { what: string; args: readonly string[]; target: string; codes?: readonly number[] }[] = [
+    { what: "node -e 0", args: ["-e", "0"], target: "" },
+    { what: "portin --version", args: [CLI, "--version"], target: "<= 2x" },
+    { what: "portin --help", args: [CLI, "--help"], target: "" },
+    { what: "portin trunks", args: [CLI, "trunks"], target: "" },
+    { what: "portin template --trunk", args: [CLI, "template", "--trunk"], target: "" },
+    { what: "portin plan fixtures/sample.csv", args: [CLI, "plan", sample, "--results", join(OUT, "sample.plan.csv"), "--quiet"], target: "<= 3x", codes: [1] },
+  ];
+  const measured: Measured[][] = cases.map(() => []);
+  // Interleaved, so that the machine's load at any moment weighs on every case alike.
+  for (let run = 1; run <= runs; run++) {
+    log(`start-up, run ${run} of ${runs}…`);
+    for (const [at, c] of cases.entries()) measured[at]?.push(check(await measureNode(c.args), c.what, c.codes ?? [0]));
+  }
+  const base = measured[0] ?? [];
+  for (const [at, c] of cases.entries()) {
+    const mine = measured[at] ?? [];
+    table.push({
+      measure: `start-up, ${c.what} (wall; CPU user+sys)`,
+      portin: `${spread(mine.map((m) => m.wallMs), (ms) => `${fmt(ms)} ms`)}; CPU ${fmt(median(mine.map((m) => m.cpuMs)))} ms`,
+      reference: at === 0 ? "" : `node -e 0 ${fmt(median(base.map((m) => m.wallMs)))} ms`,
+      ratio: at === 0 ? "" : spread(mine.map((m, i) => m.wallMs / (base[i]?.wallMs ?? NaN)), (r) => `${fmt(r, 1)}x`),
+      target: c.target,
+    });
+  }
+  notes.push(`Start-up: ${runs} interleaved runs of each command and of \`node -e 0\`; ratios are run i against run i of \`node -e 0\`, min/median/max.`);
 }
 
 async function benchCpu(): Promise<void> {
@@ -316,16 +378,18 @@ function render(): string {
 
 mkdirSync(OUT, { recursive: true });
 const started = performance.now();
-// BENCH_ONLY=plan,narrow,dispatch,cpu,small,xlsx runs some parts, for working on one of them.
-const only = new Set((process.env["BENCH_ONLY"] ?? "plan,narrow,dispatch,cpu,small,xlsx").split(","));
+// BENCH_ONLY=startup,plan,narrow,mixed,dispatch,cpu,small,xlsx runs some parts, for working on one of them.
+const only = new Set((process.env["BENCH_ONLY"] ?? "startup,plan,narrow,mixed,dispatch,cpu,small,xlsx").split(","));
+if (only.has("startup")) await benchStartup();
 if (only.has("plan")) await benchPlan();
 if (only.has("narrow")) await benchNarrow();
+if (only.has("mixed")) await benchMixed();
 if (only.has("dispatch")) await benchDispatch();
 if (only.has("cpu")) await benchCpu();
 if (only.has("small")) await benchSmall();
 if (only.has("xlsx")) await benchXlsx();
 const cpu = cpus()[0]?.model ?? "unknown CPU";
-process.stdout.write(`\nportin benchmark: node ${process.version}, ${cpus().length} x ${cpu}; plan, dispatch and CPU figures are medians of ${RUNS} runs\n\n`);
+process.stdout.write(`\nportin benchmark: node ${process.version}, ${cpus().length} x ${cpu}; plan, dispatch and CPU figures are medians of ${RUNS} runs, (min-max) beside them\n\n`);
 process.stdout.write(render() + "\n\n");
 // Only the notes of the parts that ran (BENCH_ONLY).
 if (only.has("dispatch")) {

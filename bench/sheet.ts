@@ -199,7 +199,7 @@ export async function ensureNarrowSheet(path: string, defaultsPath: string, rows
   return writeSheet(path, NARROW_HEADER, rows, narrowRowCells);
 }
 
-async function writeSheet(path: string, header: readonly string[], rows: number, row: (i: number) => string[]): Promise<string> {
+export async function writeSheet(path: string, header: readonly string[], rows: number, row: (i: number) => string[]): Promise<string> {
   if (existsSync(path)) return path;
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.tmp-${process.pid}`;

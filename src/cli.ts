@@ -3,21 +3,31 @@
  * yargs wiring only, and the one place where what a command did, or the error that stopped
  * it, becomes the process's exit code (exit-codes.ts decides which).
  */
-import yargs, { type Argv } from "yargs";
-import { hideBin } from "yargs/helpers";
-import { planCommand, submitCommand } from "./commands/port-in.js";
+import type { Argv } from "yargs";
 import type { PortinCommand } from "./commands/command.js";
-import { offeringsCommand, providersCommand, trunksCommand } from "./commands/lookups.js";
-import { sandboxCommand } from "./commands/sandbox.js";
-import { reportCommand } from "./commands/report.js";
-import { statusCommand } from "./commands/status.js";
-import { templateCommand } from "./commands/template.js";
+import { COMMAND_LINES, type CommandName } from "./commands/names.js";
 import { PortinError, UsageError } from "./errors.js";
 import { exitCodeForSignal, exitCodeOf, exitCodeOfError } from "./exit-codes.js";
 import type { CommandIO } from "./io.js";
 import { terminalSafe } from "./terminal-text.js";
 import { suggestOptions } from "./closest.js";
 import { VERSION } from "./version.js";
+
+/**
+ * Each command's module, loaded only when its name is on the command line: start-up pays
+ * for the command that runs, not for every command's dependencies (exceljs, got, zod, …).
+ */
+const LOADERS: Readonly<Record<CommandName, () => Promise<unknown>>> = {
+  submit: async () => (await import("./commands/port-in.js")).submitCommand,
+  plan: async () => (await import("./commands/port-in.js")).planCommand,
+  status: async () => (await import("./commands/status.js")).statusCommand,
+  report: async () => (await import("./commands/report.js")).reportCommand,
+  template: async () => (await import("./commands/template.js")).templateCommand,
+  trunks: async () => (await import("./commands/lookups.js")).trunksCommand,
+  offerings: async () => (await import("./commands/lookups.js")).offeringsCommand,
+  providers: async () => (await import("./commands/lookups.js")).providersCommand,
+  sandbox: async () => (await import("./commands/sandbox.js")).sandboxCommand,
+};
 
 async function main(argv: string[]): Promise<number> {
   const interrupt = new AbortController();
@@ -37,11 +47,20 @@ async function main(argv: string[]): Promise<number> {
 
   let exitCode = 0;
   let debug = argv.includes("--debug");
-  const register = <A>(y: Argv, command: PortinCommand<A>): Argv =>
-    y.command(command.command, command.describe, command.builder, async (args) => {
-      exitCode = exitCodeOf(await command.run(args as A, io));
+  // Every word that names a command loads that command (a file named "plan" loads one more
+  // module, harmlessly); the others are listed by name and description alone, and yargs
+  // calls a command's builder only when it is the one run.
+  const wanted = new Set(argv);
+  const register = async (y: Argv, name: CommandName): Promise<Argv> => {
+    const { command, describe } = COMMAND_LINES[name];
+    if (!wanted.has(name)) return y.command(command, describe);
+    const loaded = (await LOADERS[name]()) as PortinCommand<unknown>;
+    return y.command(command, describe, loaded.builder, async (args) => {
+      exitCode = exitCodeOf(await loaded.run(args, io));
     });
+  };
 
+  const { default: yargs } = await import("yargs");
   let cli: Argv = yargs(argv)
     .scriptName("portin")
     .usage("$0 <command> [options]\n\nPorts telephone numbers in, in bulk, through the Port-In Request Service.")
@@ -50,10 +69,13 @@ async function main(argv: string[]): Promise<number> {
     .strict()
     .demandCommand(1, "name a command: submit, plan, status, report, template, trunks, offerings, providers or sandbox")
     .recommendCommands()
+    // Completes commands, options and their choices in bash and zsh (README, Commands).
+    .completion("completion", "print a bash/zsh completion script: portin completion >> ~/.bashrc")
     .wrap(Math.min(110, process.stdout.columns || 100))
     .epilogue(
       "Exit codes: 0 all rows submitted/skipped/planned (status: every order open or completed); 1 some rows invalid, rejected, failed or unknown " +
-        "(status: an order ended without porting or could not be learned); 2 could not run; 130/143 interrupted.",
+        "(status: an order ended without porting or could not be learned); 2 could not run; 130/143 interrupted.\n\n" +
+        "Shell completion: portin completion >> ~/.bashrc. From Node: import { connect, plan, submit, status } from \"portin\" (README, Library).",
     )
     .fail((message, error, usage) => {
       // yargs wraps what an option's coerce throws in its own YError: unwrap our errors, and
@@ -68,9 +90,8 @@ async function main(argv: string[]): Promise<number> {
       }
       throw error;
     });
-  for (const command of [submitCommand, planCommand, statusCommand, reportCommand, templateCommand, trunksCommand, offeringsCommand, providersCommand, sandboxCommand]) {
-    cli = register(cli, command as PortinCommand<unknown>);
-  }
+  for (const name of Object.keys(COMMAND_LINES) as CommandName[]) cli = await register(cli, name);
+  skipEagerHelp(cli);
 
   try {
     const parsed = await cli.parseAsync();
@@ -79,6 +100,18 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     return report(error, debug);
   }
+}
+
+/**
+ * yargs renders a command's whole --help before running it, in case the handler shows it
+ * later (yargs lib/command.js, cacheHelpMessage): a sixth of a small `plan`'s CPU, measuring
+ * every option's text. No handler here shows help (a usage error says to run --help), so the
+ * rendering is skipped; should yargs's internals change, this does nothing.
+ */
+function skipEagerHelp(cli: Argv): void {
+  const internals = (cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.();
+  const usage = internals?.getUsageInstance?.();
+  if (typeof usage?.cacheHelpMessage === "function") usage.cacheHelpMessage = () => undefined;
 }
 
 function report(error: unknown, debug: boolean): number {
@@ -114,6 +147,8 @@ function joinDashValues(argv: readonly string[]): string[] {
   return out;
 }
 
-const code = await main(joinDashValues(hideBin(process.argv)));
+const args = process.argv.slice(2);
+// `portin --version` answers before yargs loads (docs/contract.md §8): it is what a script asks first.
+const code = args.length === 1 && args[0] === "--version" ? (process.stdout.write(`${VERSION}\n`), 0) : await main(joinDashValues(args));
 // Flush what is buffered for a pipe before leaving; lingering sockets must not hold the exit.
 process.stdout.write("", () => process.exit(code));

@@ -6,6 +6,7 @@ import type { Argv } from "yargs";
 import { OFFERING_TYPES, isOfferingType } from "../catalog/operations.js";
 import type { ServiceClient } from "../service/client.js";
 import type { PortinCommand } from "./command.js";
+import { COMMAND_LINES } from "./names.js";
 import { connect, withConnectionOptions } from "./connection.js";
 import type { ConnectionArgs } from "./connection.js";
 import { terminalSafe } from "../terminal-text.js";
@@ -16,7 +17,6 @@ export interface LookupArgs extends ConnectionArgs {
 
 interface LookupSpec<T> {
   readonly name: "trunks" | "offerings" | "providers";
-  readonly describe: string;
   /** A command line and what it does, for `--help`. */
   readonly example: readonly [string, string];
   readonly fetch: (client: ServiceClient) => Promise<T[]>;
@@ -26,8 +26,7 @@ interface LookupSpec<T> {
 
 function lookupCommand<T>(spec: LookupSpec<T>): PortinCommand<LookupArgs> {
   return {
-    command: spec.name,
-    describe: spec.describe,
+    ...COMMAND_LINES[spec.name],
     builder: (yargs: Argv) =>
       withConnectionOptions(yargs)
         .options({ json: { type: "boolean", default: false, describe: "print a JSON array instead of a table" } })
@@ -60,7 +59,6 @@ export function table(headers: readonly string[], rows: readonly (readonly strin
 
 export const trunksCommand = lookupCommand({
   name: "trunks",
-  describe: "list the account's SIP trunks (--json for JSON)",
   example: ["$0 trunks", "the built-in sandbox's trunks: the pilot numbers a sheet's pilot_number may name"],
   fetch: (client) => client.trunks(),
   headers: ["PILOT NUMBER", "LABEL"],
@@ -69,7 +67,6 @@ export const trunksCommand = lookupCommand({
 
 export const offeringsCommand = lookupCommand({
   name: "offerings",
-  describe: "list the account's offerings (--json for JSON)",
   example: ["$0 offerings --json", "the offerings a sheet's offering_id may name, as JSON (the built-in sandbox's without --base-url)"],
   fetch: (client) => client.offerings(),
   headers: ["OFFERING ID", "TYPE", "TYPE NAME", "PRODUCT NAME"],
@@ -78,7 +75,6 @@ export const offeringsCommand = lookupCommand({
 
 export const providersCommand = lookupCommand({
   name: "providers",
-  describe: "list the losing-carrier providers (--json for JSON)",
   example: ["$0 providers --base-url https://api.thinktel.ca/rest.svc --user acme", "the account's losing carriers: the IDs and names portform.CurrentProvider takes"],
   fetch: (client) => client.providers(),
   headers: ["ID", "NAME"],

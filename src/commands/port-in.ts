@@ -17,7 +17,8 @@ import { DEFAULT_CONCURRENCY } from "../send/dispatch.js";
 import { DEFAULT_RETRIES } from "../service/client.js";
 import { VERSION } from "../version.js";
 import type { PortinCommand } from "./command.js";
-import { connect, withConnectionOptions, type ConnectionArgs } from "./connection.js";
+import { COMMAND_LINES } from "./names.js";
+import { connect, withConnectionOptions, type Connection, type ConnectionArgs } from "./connection.js";
 import { resolveRunPaths, sandboxOrdersPath } from "./run-paths.js";
 import { noticeLeftOut, openCommandSheet, withSheetOptions } from "./sheet-input.js";
 import type { CommandSheet } from "./sheet-input.js";
@@ -28,7 +29,7 @@ import { MAX_CONCURRENCY, MAX_RETRIES, dashMeansStdio, nonEmptyPath, positiveNum
 import type { ResultColumnsAt } from "../results/writer.js";
 import { terminalSafe } from "../terminal-text.js";
 
-interface PortInArgs extends ConnectionArgs {
+export interface PortInArgs extends ConnectionArgs {
   input: string;
   sheet?: string;
   results?: string;
@@ -127,33 +128,33 @@ function portInOptions(yargs: Argv): Argv<PortInArgs> {
   ) as unknown as Argv<PortInArgs>;
 }
 
-function portInCommand(command: "submit" | "plan", describe: string, examples: readonly (readonly [string, string])[]): PortinCommand<PortInArgs> {
+function portInCommand(command: "submit" | "plan", examples: readonly (readonly [string, string])[]): PortinCommand<PortInArgs> {
   return {
-    command: `${command} <input>`,
-    describe,
+    ...COMMAND_LINES[command],
     builder: (yargs) => examples.reduce((y, [line, what]) => y.example(line, what), portInOptions(yargs)),
-    run: (args, io) => run(command, args, io),
+    run: (args, io) => portIn(command, args, io),
   };
 }
 
-async function run(command: "submit" | "plan", args: PortInArgs, io: CommandIO): Promise<CommandResult> {
+/** The command's run; with `given`, on that connection, left open (the library entry point, api.ts). */
+export async function portIn(command: "submit" | "plan", args: PortInArgs, io: CommandIO, given?: Connection): Promise<CommandResult> {
   if (args.json && (args.results ?? defaultResultsPath(args.input, command)) === "-") {
     throw new UsageError("--json and results on standard output would mix on stdout: give --results PATH");
   }
   // Header problems, and a bad column mapping, refuse the file before anything connects.
   const opened = await openCommandSheet(args, io);
   try {
-    return await runOn(opened, command, args, io);
+    return await runOn(opened, command, args, io, given);
   } finally {
     // A run that stopped before its rows were read leaves no reader behind (input/workbook.ts).
     await opened.sheet.close();
   }
 }
 
-async function runOn({ sheet, defaults }: CommandSheet, command: "submit" | "plan", args: PortInArgs, io: CommandIO): Promise<CommandResult> {
+async function runOn({ sheet, defaults }: CommandSheet, command: "submit" | "plan", args: PortInArgs, io: CommandIO, given: Connection | undefined): Promise<CommandResult> {
   noticeSheet(sheet.layout, io);
   const progress = new RunProgress();
-  const connection = await connect(args, io, { retries: args.retries, onRetry: () => void progress.retried++, sandboxOrders: sandboxOrdersPath(args.input) });
+  const connection = given ?? (await connect(args, io, { retries: args.retries, onRetry: () => void progress.retried++, sandboxOrders: sandboxOrdersPath(args.input) }));
   let display: ProgressDisplay | null = null;
   try {
     const paths = await resolveRunPaths(args, command, connection.sandbox, io);
@@ -190,7 +191,7 @@ async function runOn({ sheet, defaults }: CommandSheet, command: "submit" | "pla
     return { kind: "port-in", report };
   } finally {
     display?.stop();
-    await connection.close();
+    if (given === undefined) await connection.close();
   }
 }
 
@@ -226,14 +227,14 @@ function plural(count: number, noun: string): string {
   return `${count.toLocaleString("en-US")} ${noun}${count === 1 ? "" : "s"}`;
 }
 
-export const submitCommand = portInCommand("submit", "validate, look up, group, send, and write results", [
+export const submitCommand = portInCommand("submit", [
   ["$0 submit fixtures/sample.csv", "send the sample sheet to the built-in sandbox (nothing real is ported)"],
   ["$0 submit acme.csv --base-url https://api.thinktel.ca/rest.svc --user acme", "the real thing; the password from $PORTIN_PASSWORD"],
   ["$0 submit acme.csv --rate 0.5 --concurrency 2", "gently: one request every 2 s, two in flight"],
   ["$0 submit acme.csv --retry-unknown", "a re-run that also resends the numbers PortInStatus shows the service lacks"],
 ]);
 
-export const planCommand = portInCommand("plan", "the dry run: everything submit does except the POSTs", [
+export const planCommand = portInCommand("plan", [
   ["$0 plan fixtures/sample.csv", "what the sample sheet would send, in fixtures/sample.plan.csv"],
   ["$0 plan fixtures/sample.csv --max-per-request 5 --quiet", "smaller requests, no progress display"],
   ["$0 plan customer.csv --encoding windows-1252 --expand-ranges", "a sheet Excel saved as plain CSV, with range rows"],

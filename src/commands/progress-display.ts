@@ -1,5 +1,5 @@
 /**
- * The live progress of `submit` and `plan` on stderr (issue 10 item 6). On a terminal, a bar
+ * The live progress of `submit` and `plan` on stderr (docs/contract.md §2, "Progress"). On a terminal, a bar
  * redrawn in place by cli-progress; off one (cron, a pipe, a log file), one plain line at most
  * every PLAIN_EVERY_MS and no control codes, so a log stays readable; `--quiet`, nothing. It
  * reads the engine's counters (engine/progress.ts) on its own timer, so the run never waits on it.

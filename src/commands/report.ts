@@ -12,6 +12,7 @@ import { journalService } from "../journal/read.js";
 import { besideInput, defaultStatePath } from "../paths.js";
 import { runReport } from "../report/report.js";
 import type { PortinCommand } from "./command.js";
+import { COMMAND_LINES } from "./names.js";
 import { defaultsPath, refuseSamePaths } from "./run-paths.js";
 import { openCommandSheet, SHEET_INPUT, withSheetOptions } from "./sheet-input.js";
 import { nonEmptyPath } from "./values.js";
@@ -75,8 +76,7 @@ async function defaultOutput(input: string, state: string | null): Promise<strin
 }
 
 export const reportCommand: PortinCommand<ReportArgs> = {
-  command: "report <input>",
-  describe: "a self-contained HTML page of the migration, from the sheet and its journal",
+  ...COMMAND_LINES.report,
   builder: (yargs) =>
     reportOptions(yargs)
       .example("$0 report numbers.csv", "writes numbers.report.html from numbers.csv and numbers.state.jsonl; no service is asked")

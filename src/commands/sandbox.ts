@@ -7,6 +7,7 @@ import { parseStartDate } from "../sandbox/clock.js";
 import { DEFAULT_REJECT_RATE, DEFAULT_SANDBOX_PASSWORD, DEFAULT_SANDBOX_PORT, DEFAULT_SANDBOX_USER, startSandbox } from "../sandbox/server.js";
 import type { SandboxOptions } from "../sandbox/server.js";
 import type { PortinCommand } from "./command.js";
+import { COMMAND_LINES } from "./names.js";
 import { share, wholeNumber } from "./values.js";
 
 /** The numeric options arrive as yargs left them (number or string) and are checked in run(). */
@@ -103,8 +104,7 @@ function checkedDate(text: string): string {
 }
 
 export const sandboxCommand: PortinCommand<SandboxArgs> = {
-  command: "sandbox",
-  describe: "serve the built-in simulator of the service over HTTP",
+  ...COMMAND_LINES.sandbox,
   builder: sandboxOptions,
   run: async (args, io) => {
     const sandbox = await startSandbox({ ...sandboxOptionsFrom(args), log: (line) => io.stderr.write(`sandbox: ${line}\n`) });

@@ -15,8 +15,9 @@ import { DEFAULT_CONCURRENCY } from "../send/dispatch.js";
 import { DEFAULT_RETRIES } from "../service/client.js";
 import { VERSION } from "../version.js";
 import type { PortinCommand } from "./command.js";
+import { COMMAND_LINES } from "./names.js";
 import { connect, withConnectionOptions } from "./connection.js";
-import type { ConnectionArgs } from "./connection.js";
+import type { Connection, ConnectionArgs } from "./connection.js";
 import { resolveStatusPaths, sandboxOrdersPath } from "./run-paths.js";
 import { noticeLeftOut, openCommandSheet, SHEET_INPUT, withSheetOptions } from "./sheet-input.js";
 import type { CommandSheet } from "./sheet-input.js";
@@ -24,7 +25,7 @@ import { MAX_CONCURRENCY, MAX_RETRIES, nonEmptyPath, resultsPath, wholeNumber } 
 import type { ResultColumnsAt } from "../results/writer.js";
 import { terminalSafe } from "../terminal-text.js";
 
-interface StatusArgs extends ConnectionArgs {
+export interface StatusArgs extends ConnectionArgs {
   input: string;
   sheet?: string;
   encoding: string;
@@ -88,21 +89,22 @@ function statusOptions(yargs: Argv): Argv<StatusArgs> {
   ) as unknown as Argv<StatusArgs>;
 }
 
-async function run(args: StatusArgs, io: CommandIO): Promise<CommandResult> {
+/** The command's run; with `given`, on that connection, left open (the library entry point, api.ts). */
+export async function status(args: StatusArgs, io: CommandIO, given?: Connection): Promise<CommandResult> {
   if (args.json && (args.output ?? defaultStatusPath(args.input, false)) === "-") {
     throw new UsageError("--json and the report on standard output would mix on stdout: give --output PATH");
   }
   // Read as submit read it: the same worksheet, encoding and column mapping.
   const opened = await openCommandSheet(args, io);
   try {
-    return await runOn(opened, args, io);
+    return await runOn(opened, args, io, given);
   } finally {
     await opened.sheet.close();
   }
 }
 
-async function runOn({ sheet, defaults }: CommandSheet, args: StatusArgs, io: CommandIO): Promise<CommandResult> {
-  const connection = await connect(args, io, { retries: args.retries, sandboxOrders: sandboxOrdersPath(args.input) });
+async function runOn({ sheet, defaults }: CommandSheet, args: StatusArgs, io: CommandIO, given: Connection | undefined): Promise<CommandResult> {
+  const connection = given ?? (await connect(args, io, { retries: args.retries, sandboxOrders: sandboxOrdersPath(args.input) }));
   try {
     const paths = await resolveStatusPaths(args, connection.sandbox, io);
     const identity = { baseUrl: connection.serviceName, user: connection.user, version: VERSION };
@@ -115,16 +117,15 @@ async function runOn({ sheet, defaults }: CommandSheet, args: StatusArgs, io: Co
     if (args.json) io.stdout.write(statusSummaryJson(report.summary, exitCodeOfStatus(report), report.changes) + "\n");
     return { kind: "status", report };
   } finally {
-    await connection.close();
+    if (given === undefined) await connection.close();
   }
 }
 
 export const statusCommand: PortinCommand<StatusArgs> = {
-  command: "status <input>",
-  describe: "the live status of every submitted number's port-in order",
+  ...COMMAND_LINES.status,
   builder: (yargs) =>
     statusOptions(yargs)
       .example("$0 status numbers.csv", "one GET per order; writes numbers.status.csv")
       .example("$0 status numbers.csv --json >status.json", "for cron: the summary as JSON; exit 1 when an order ended without porting"),
-  run,
+  run: (args, io) => status(args, io),
 };

@@ -16,6 +16,7 @@ import type { CommandIO } from "../io.js";
 import { isWorkbookPath } from "../paths.js";
 import { describeSystemError } from "../system-error.js";
 import type { PortinCommand } from "./command.js";
+import { COMMAND_LINES } from "./names.js";
 import { connect, withConnectionOptions, type ConnectionArgs } from "./connection.js";
 import { dashMeansStdio, wholeNumber } from "./values.js";
 
@@ -98,8 +99,7 @@ async function run(args: TemplateArgs, io: CommandIO): Promise<CommandResult> {
 }
 
 export const templateCommand: PortinCommand<TemplateArgs> = {
-  command: "template",
-  describe: "write an empty sheet with the columns of one operation, and an example row",
+  ...COMMAND_LINES.template,
   builder: templateOptions,
   run,
 };

@@ -26,7 +26,7 @@ export function rowOutcomes(
   report: DispatchReport | null,
   held: ReadonlyMap<string, AccountHold> = new Map(),
 ): (index: number) => RowOutcome {
-  // A typed array rather than a Map: a million rows (issue 5).
+  // A typed array rather than a Map: a million rows (README, Performance).
   const requestOf = new Uint32Array(rows.length);
   plan.requests.forEach((request, at) => {
     for (const row of request.numbers) requestOf[row.index] = at + 1;

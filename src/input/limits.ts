@@ -1,5 +1,5 @@
 /**
- * How much of a sheet portin reads (issue 11). Sheets arrive from customers and runs are
+ * How much of a sheet portin reads (README, Security, Limits). Sheets arrive from customers and runs are
  * unattended: past any of these the file is refused whole (exit 2) with the line where it
  * happens, rather than the run growing without end until the process runs out of memory.
  * README, Security, lists them.

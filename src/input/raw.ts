@@ -61,7 +61,7 @@ export class RawRows {
    * The chunk's bytes from `from` to `to`, less the blank lines csv-parse skipped before the
    * record and its record delimiter. Compared byte by byte, and cut once: two Buffer.compare
    * calls into C++ and a second subarray a row cost more than copying a narrow row
-   * (issue 12 item 7).
+   * (the narrow sheet of `npm run bench`).
    */
   private trim(from: number, to: number): Buffer {
     const chunk = this.chunk;

@@ -2,7 +2,7 @@
  * The thread that reads a workbook (docs/contract.md §3, "Workbooks"): exceljs's streaming
  * reader, on a worker thread of its own, so that unzipping and parsing the XML (most of a
  * workbook's reading) run beside the validation on the main thread, and exceljs's many
- * short-lived objects stay out of the heap that holds the run's rows (issue 10, item 9).
+ * short-lived objects stay out of the heap that holds the run's rows (README, Performance, Workbooks).
  * workbook.ts starts it and turns what it posts into a Sheet.
  *
  * It finds the worksheet, posts the header row's text, then the data rows in batches of

@@ -145,7 +145,7 @@ class ReaderThread {
     // the few that outlive a collection to allocate all of them straight into its old
     // generation ("allocation-site pretenuring"), which then fills with garbage: the reading
     // thread's heap peaked at 170-220 MB instead of 70 in one run of three on a 200,000-row
-    // workbook (issue 10, item 9). The flag is the process's, set before the thread starts;
+    // workbook (README, Performance, Workbooks). The flag is the process's, set before the thread starts;
     // it stays off for the rest of a run that reads a workbook (measured: README, Workbooks).
     setFlagsFromString("--no-allocation-site-pretenuring");
     const data: ReaderData = { path, sheetName, progress: this.progress, batchRows: BATCH_ROWS, ahead: AHEAD };

@@ -64,7 +64,7 @@ export function planRequests(rows: Iterable<ValidRow>, maxPerRequest: number): P
  * A row's key is three small numbers (its lane: operation, target and group; its PortForm;
  * its request), written as six UTF-16 units, two per number: fixed width, so two rows' keys
  * meet only when all three numbers do, and one short string a row to build and hash rather
- * than the operation, target and group spelled out (issue 12 item 7).
+ * than the operation, target and group spelled out (the narrow sheet of `npm run bench`).
  */
 class GroupKeyer {
   private readonly attachmentKeys = new WeakMap<object, string>();

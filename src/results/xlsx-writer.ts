@@ -8,7 +8,7 @@
  * The worksheet's XML is written here, row by row, into a zip stream (yazl), rather than
  * through exceljs's WorkbookWriter: that builds a cell object per cell and took longer to
  * write 200,000 rows than exceljs takes to read them, against a budget of half of that
- * (issue 10, item 9), and it ignores back-pressure, so its memory grows with a slow disk.
+ * (README, Performance, Workbooks), and it ignores back-pressure, so its memory grows with a slow disk.
  * The parts besides the rows are fixed (xlsx-parts.ts); tests read every file back with exceljs.
  */
 import { parse } from "csv-parse/sync";

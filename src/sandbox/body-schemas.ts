@@ -2,8 +2,8 @@
  * The shape of every port-in body, as zod schemas made from the sandbox's reading of the
  * contract (contract.ts). Each is built on its operation's first request and kept: zod
  * compiles a schema on its first parse, and compiling per request once cost the sandbox
- * more CPU than everything else it does (issue 5's benchmark). Not at load, because every
- * CLI start loads this module for the `sandbox` command.
+ * more CPU than everything else it does (`npm run bench`). Not at load: a run uses one or
+ * two of the operations.
  */
 import { z } from "zod";
 import type { Items, Members, NumberKind, PortInOperation, Rule } from "./contract.js";

@@ -1,7 +1,8 @@
 /**
  * What the service accepts, docs/contract.md §1.2: the zod schema of each operation's body, built from
- * the catalog. The sandbox validates every POST with these; the body tests check buildBody
- * against them.
+ * the catalog. The body tests check buildBody against it; the sandbox validates POSTs with
+ * its own reading of the contract (sandbox/body-schemas.ts), so that a mistake here is not
+ * repeated there.
  */
 import { z } from "zod";
 import type { NumberKind, Operation } from "../catalog/operations.js";

@@ -44,7 +44,7 @@ export const IDLE_SOCKET_TIMEOUT_MS = 1_000;
 
 /**
  * Connections are kept alive: a new connection per request cost a third of portin's CPU per
- * request and kept dispatch from filling --concurrency (issue 5). The hazard is a server
+ * request and kept dispatch from filling --concurrency (`npm run bench`). The hazard is a server
  * closing an idle connection just as a POST is written on it: the POST then fails as a
  * "connection cut". Nothing on the client's side can prove that such a request never reached
  * the service, so it stays `unknown` (docs/contract.md §4) and is never resent on its own; the short idle

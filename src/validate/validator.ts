@@ -563,7 +563,7 @@ export function createValidator(context: ValidatorContext): Validator {
 
   // --- every problem of an invalid row ----------------------------------------------------
   /**
-   * An invalid row's message names every problem of the row, not only the first (issue 10):
+   * An invalid row's message names every problem of the row, not only the first (docs/contract.md §3):
    * a user fixing a sheet should not need a run per mistake. Worked out again, in full, only
    * for rows the fast path above found invalid, so valid rows cost nothing more. A ragged
    * row's cells are out of line with the header: its field count is its one problem.

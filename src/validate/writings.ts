@@ -1,5 +1,5 @@
 /**
- * How people write values in the sheets they are handed (issue 10, docs/contract.md §3
+ * How people write values in the sheets they are handed (docs/contract.md §3
  * "Values"): Excel's integer-valued floats, yes/no in two languages, locales as language tags,
  * countries by name, dates in the orders people use, 12-hour times, provider names by a word.
  * convert.ts tries these only once its strict reading has failed, so a sheet already written

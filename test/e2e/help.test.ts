@@ -1,7 +1,7 @@
 import { cp } from "node:fs/promises";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { FIXTURES, runCli, tempDir } from "./harness.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { FIXTURES, runCli, tempDir, type CliRun } from "./harness.js";
 
 const COMMANDS = ["submit", "plan", "status", "report", "template", "trunks", "offerings", "providers", "sandbox"] as const;
 
@@ -21,8 +21,14 @@ function examplesOf(help: string): string[][] {
 }
 
 describe("every command's --help", () => {
-  it.each(COMMANDS)("%s --help shows real examples of it", async (command) => {
-    const run = await runCli([command, "--help"]);
+  // Each command's help, asked for once, side by side: both tests below read it.
+  const helps = new Map<string, CliRun>();
+  beforeAll(async () => {
+    for (const [command, run] of await Promise.all(COMMANDS.map(async (c) => [c, await runCli([c, "--help"])] as const))) helps.set(command, run);
+  });
+
+  it.each(COMMANDS)("%s --help shows real examples of it", (command) => {
+    const run = helps.get(command) as CliRun;
     expect(run.code).toBe(0);
     const examples = examplesOf(run.stdout);
     expect(examples.length, run.stdout).toBeGreaterThan(0);
@@ -34,7 +40,7 @@ describe("every command's --help", () => {
     await cp(FIXTURES, join(dir, "fixtures"), { recursive: true });
     const runnable: string[][] = [];
     for (const command of COMMANDS) {
-      const help = (await runCli([command, "--help"])).stdout;
+      const help = (helps.get(command) as CliRun).stdout;
       runnable.push(...examplesOf(help).filter((args) => !args.includes("--base-url") && (args.some((a) => a.startsWith("fixtures/")) || ["trunks", "offerings", "template"].includes(args[0] ?? ""))));
     }
     expect(runnable.length).toBeGreaterThanOrEqual(6);

@@ -161,10 +161,11 @@ describe("re-running with the same --state", () => {
   });
 
   it("refuses a second run on the same journal while the first is alive, naming its pid", async () => {
-    const s = await sandboxed({ latencyMs: 250 });
+    // Twelve requests of a second each, one at a time: the first run is still sending when the
+    // second has started up, however busy the machine (a start-up takes well under 12 s).
+    const s = await sandboxed({ latencyMs: 1000 });
     const dir = await tempDir();
     const state = join(dir, "numbers.state.jsonl");
-    // Twelve requests of 250 ms one at a time: the first run is still sending when the second has started up.
     const sheet = await trunkSheetOf(dir, "numbers.csv", numbers(12));
     let firstPid = 0;
     let second: Promise<Awaited<ReturnType<typeof runCli>>> | undefined;
