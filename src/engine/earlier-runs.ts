@@ -12,6 +12,8 @@ import { describeOperation } from "../catalog/operations.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
 import { accountHoldMessage } from "./account-orders.js";
 import type { AccountHold } from "./account-orders.js";
+import { inFlightMessage } from "./running-submit.js";
+import type { RunningSubmit } from "./running-submit.js";
 import { confirmNumbers, unsureRequests } from "./confirm.js";
 import type { Confirmation, ConfirmOptions } from "./confirm.js";
 
@@ -30,6 +32,8 @@ export interface ReviewOptions extends ConfirmOptions {
   readonly retryRejected: boolean;
   /** What the account's order list said of the numbers the journal does not hold as submitted (account-orders.ts). */
   readonly account?: ReadonlyMap<string, AccountHold>;
+  /** The `submit` holding the journal while `plan` reads it, and what it has in flight (running-submit.ts). */
+  readonly running?: RunningSubmit | null;
 }
 
 const NO_ACCOUNT: ReadonlyMap<string, AccountHold> = new Map();
@@ -41,7 +45,8 @@ export async function reviewEarlierRuns(prior: PriorState | null, rows: Iterable
   const history = prior ?? derivePriorState([]);
   const valid = function* (): Generator<string> {
     // A number an order on the account holds needs no PortInStatus of its own.
-    for (const row of rows) if (row.valid && !account.has(row.number)) yield row.number;
+    // Nor one a running `submit` has in flight: its answer is on the way (docs/contract.md §5).
+    for (const row of rows) if (row.valid && !account.has(row.number) && options.running?.numbers.has(row.number) !== true) yield row.number;
   };
   const confirmations = await confirmNumbers(unsureRequests(valid(), history), options);
   return {
@@ -89,6 +94,8 @@ function settleRow(
       : "submitted by an earlier run; not sent again";
     return { ...base, status: "skipped", ticket: submitted.ticket, message };
   }
+  // Being sent right now by the `submit` holding the journal: neither planned nor asked about (docs/contract.md §5).
+  if (options.running?.numbers.has(row.number) === true) return { ...base, status: "skipped", ticket: "", message: inFlightMessage(options.running) };
   // Held by an order on the account that this journal did not place (docs/contract.md §5): before any earlier rejection.
   const hold = account.get(row.number);
   if (hold) {
