@@ -7,6 +7,7 @@
 import { derivePriorState } from "../journal/prior.js";
 import type { EndedOrder, PriorState } from "../journal/prior.js";
 import { rowFingerprint } from "../plan/fingerprint.js";
+import { saysNotPortable } from "../results/status.js";
 import type { RowOutcome } from "../results/status.js";
 import { describeOperation } from "../catalog/operations.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
@@ -125,6 +126,10 @@ function settleRow(
         message: `${endedText(order)}${details}; not sent again until the row changes: fix what the carrier disputes, or pass --retry-rejected`,
         next: "fix-carrier-rejection",
       };
+    }
+    // No edit makes a number portable: outcomes.ts adds what a person can do (docs/contract.md §6).
+    if (saysNotPortable(rejected.message)) {
+      return { ...base, status: "rejected", ticket: "", httpStatus: rejected.httpStatus, message: `rejected by an earlier run: the service said ${rejected.message}` };
     }
     return {
       ...base,

@@ -77,7 +77,7 @@ describe("plan beside a running submit", () => {
     }
     // The rows the submit has not sent yet are planned, as the stderr line says.
     expect(rows.filter((row) => row.result_status === "planned").map((row) => row.result_number)).toEqual(
-      rows.map((row) => row.result_number).filter((number) => !inFlight.includes(number)),
+      rows.map((row) => row.result_number).filter((number) => !inFlight.includes(number ?? "")),
     );
     // Nothing reached the service's port-in routes, and the plan asked PortInStatus about none of the numbers in flight.
     expect(s.received().filter((r) => r.path.includes("NumberPorts/Inbound"))).toEqual([]);
