@@ -7,11 +7,14 @@
 import { derivePriorState } from "../journal/prior.js";
 import type { EndedOrder, PriorState } from "../journal/prior.js";
 import { rowFingerprint } from "../plan/fingerprint.js";
+import { saysNotPortable } from "../results/status.js";
 import type { RowOutcome } from "../results/status.js";
 import { describeOperation } from "../catalog/operations.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
 import { accountHoldMessage } from "./account-orders.js";
 import type { AccountHold } from "./account-orders.js";
+import { inFlightMessage } from "./running-submit.js";
+import type { RunningSubmit } from "./running-submit.js";
 import { confirmNumbers, unsureRequests } from "./confirm.js";
 import type { Confirmation, ConfirmOptions } from "./confirm.js";
 
@@ -30,6 +33,8 @@ export interface ReviewOptions extends ConfirmOptions {
   readonly retryRejected: boolean;
   /** What the account's order list said of the numbers the journal does not hold as submitted (account-orders.ts). */
   readonly account?: ReadonlyMap<string, AccountHold>;
+  /** The `submit` holding the journal while `plan` reads it, and what it has in flight (running-submit.ts). */
+  readonly running?: RunningSubmit | null;
 }
 
 const NO_ACCOUNT: ReadonlyMap<string, AccountHold> = new Map();
@@ -41,7 +46,8 @@ export async function reviewEarlierRuns(prior: PriorState | null, rows: Iterable
   const history = prior ?? derivePriorState([]);
   const valid = function* (): Generator<string> {
     // A number an order on the account holds needs no PortInStatus of its own.
-    for (const row of rows) if (row.valid && !account.has(row.number)) yield row.number;
+    // Nor one a running `submit` has in flight: its answer is on the way (docs/contract.md §5).
+    for (const row of rows) if (row.valid && !account.has(row.number) && options.running?.numbers.has(row.number) !== true) yield row.number;
   };
   const confirmations = await confirmNumbers(unsureRequests(valid(), history), options);
   return {
@@ -89,6 +95,8 @@ function settleRow(
       : "submitted by an earlier run; not sent again";
     return { ...base, status: "skipped", ticket: submitted.ticket, message };
   }
+  // Being sent right now by the `submit` holding the journal: neither planned nor asked about (docs/contract.md §5).
+  if (options.running?.numbers.has(row.number) === true) return { ...base, status: "skipped", ticket: "", message: inFlightMessage(options.running) };
   // Held by an order on the account that this journal did not place (docs/contract.md §5): before any earlier rejection.
   const hold = account.get(row.number);
   if (hold) {
@@ -118,6 +126,10 @@ function settleRow(
         message: `${endedText(order)}${details}; not sent again until the row changes: fix what the carrier disputes, or pass --retry-rejected`,
         next: "fix-carrier-rejection",
       };
+    }
+    // No edit makes a number portable: outcomes.ts adds what a person can do (docs/contract.md §6).
+    if (saysNotPortable(rejected.message)) {
+      return { ...base, status: "rejected", ticket: "", httpStatus: rejected.httpStatus, message: `rejected by an earlier run: the service said ${rejected.message}` };
     }
     return {
       ...base,

@@ -11,6 +11,7 @@ import type { EndedOrder, KnownStatus, PriorState } from "../journal/prior.js";
 import { rowFingerprint } from "../plan/fingerprint.js";
 import { OWN_STATUS } from "../results/order-status.js";
 import type { OrderStatus } from "../results/order-status.js";
+import { NOT_PORTABLE_ADVICE, saysNotPortable } from "../results/status.js";
 import type { ServiceClient } from "../service/client.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
 import type { AccountHold } from "./account-orders.js";
@@ -130,7 +131,11 @@ export function sourceOf(number: string, prior: PriorState | null, hold: Account
   if (prior === null) return { kind: "none", why: noJournal };
   const rejected = prior.rejected.get(number);
   if (rejected?.order) return { kind: "ended", order: rejected.order, fingerprint: rejected.fingerprint };
-  if (rejected) return { kind: "none", why: `never submitted: the service rejected it (${rejected.message}); fix the row and run portin submit` };
+  if (rejected) {
+    // No edit makes a number portable (docs/contract.md §6).
+    const next = saysNotPortable(rejected.message) ? NOT_PORTABLE_ADVICE : "fix the row and run portin submit";
+    return { kind: "none", why: `never submitted: the service rejected it (${rejected.message}); ${next}` };
+  }
   return { kind: "none", why: "not submitted yet: portin submit sends it" };
 }
 

@@ -4,6 +4,7 @@
  */
 import { describeOperation } from "../catalog/operations.js";
 import type { PortRequest } from "../plan/plan.js";
+import { adviseNotPortable } from "../results/status.js";
 import type { RowOutcome } from "../results/status.js";
 import type { DispatchReport, StopReason } from "../send/dispatch.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
@@ -33,7 +34,8 @@ export function rowOutcomes(
   });
   return (index) => {
     const settled = plan.settled[index];
-    if (settled !== undefined) return settled;
+    // A number the service says is not portable: advice a person can follow (docs/contract.md §6).
+    if (settled !== undefined) return adviseNotPortable(settled);
     const request = plan.requests[(requestOf[index] ?? 0) - 1] as PortRequest;
     const row = rows[index] as ValidRow;
     const sent = report === null ? rowOutcome(request, row, PLANNED) : sentOutcome(request, row, report);
@@ -41,7 +43,7 @@ export function rowOutcomes(
     const outcome: RowOutcome = hold === undefined ? sent : { ...sent, status: "skipped", ticket: hold.ticket, message: accountHoldMessage(hold) };
     const note = plan.notes.get(index);
     // A row sent again after its order ended says so first (docs/contract.md §5).
-    return note === undefined ? outcome : { ...outcome, message: outcome.message === "" ? note : `${note}; ${outcome.message}` };
+    return adviseNotPortable(note === undefined ? outcome : { ...outcome, message: outcome.message === "" ? note : `${note}; ${outcome.message}` });
   };
 }
 

@@ -24,6 +24,7 @@ import { execute } from "./execute.js";
 import { resolvePendingAnswers } from "./pending-answers.js";
 import { rowOutcomes } from "./outcomes.js";
 import { planRun } from "./plan-run.js";
+import { runningSubmit } from "./running-submit.js";
 import { prepare } from "./prepare.js";
 import { writeResults } from "./write.js";
 import type { RunProgress } from "./progress.js";
@@ -110,11 +111,14 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
   const journal = options.command === "submit" && options.state !== null ? await openJournal(options.state, service.identity) : null;
   try {
     const prior = journal?.prior ?? (options.state === null ? null : await readJournal(options.state, service.identity));
+    // Read after the journal, so a request answered in between is read as answered (docs/contract.md §5).
+    const running = journal === null && options.state !== null ? await runningSubmit(options.state, io) : null;
     const account = options.orderCheck === false ? null : await readAccount(prepared.rows, prior, service, io, options.concurrency);
     if (account !== null && journal !== null) await recordHolds(account, journal);
     const plan = await planRun(prepared.rows, prior, {
       ...(account === null ? {} : { account }),
       portInStatus: (number, watch) => service.client.portInStatus(number, watch),
+      running,
       record: journal ? (number, ticket, status) => journal.confirmed(number, ticket, status) : null,
       concurrency: options.concurrency,
       signal: io.signal,

@@ -17,7 +17,7 @@ import { StateError } from "../errors.js";
 import { describe } from "./read.js";
 import { PRIVATE_FILE_MODE } from "../private-files.js";
 
-interface LockOwner {
+export interface LockOwner {
   readonly pid: number;
   readonly hostname: string;
   readonly startedAt: string;
@@ -29,17 +29,55 @@ export interface JournalLock {
   release(): Promise<void>;
 }
 
+/** Who holds a lock, as `lockHolder` finds it: `owner` is null while the holder has not named itself yet. */
+export interface LockHolder {
+  readonly owner: LockOwner | null;
+}
+
+/**
+ * How often, and how far apart, a run finding the lock busy looks again before it refuses: a
+ * `plan` looking whether a run holds the lock (`lockHolder`) holds it, shared, for an instant.
+ */
+const BUSY_ATTEMPTS = 4;
+const BUSY_PAUSE_MS = 25;
+
 /** Takes the lock on `lockPath` for this process, or throws StateError (exit 2) naming the run that holds it. */
-export function acquireLock(lockPath: string): Promise<JournalLock> {
-  try {
-    return Promise.resolve(holdLock(lockPath, takeLock(lockPath)));
-  } catch (error) {
-    return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+export async function acquireLock(lockPath: string): Promise<JournalLock> {
+  for (let attempt = 1; ; attempt++) {
+    const fd = takeLock(lockPath);
+    if (fd !== null) return holdLock(lockPath, fd);
+    if (attempt === BUSY_ATTEMPTS) throw refusal(lockPath);
+    await new Promise((resolve) => setTimeout(resolve, BUSY_PAUSE_MS));
   }
 }
 
-/** The descriptor that holds the flock on the file `lockPath` names. */
-function takeLock(lockPath: string): number {
+/**
+ * Whether a run holds the lock on `lockPath` now, without waiting and without ever blocking it
+ * for more than an instant (docs/contract.md §5: `plan` beside a running `submit`); null when
+ * no run holds it, or when it cannot be told (the run then plans as if none did).
+ */
+export function lockHolder(lockPath: string): LockHolder | null {
+  let fd: number;
+  try {
+    fd = openSync(lockPath, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch {
+    // No lock file: no run holds the lock (a holder removes it only as it lets go).
+    return null;
+  }
+  try {
+    flockSync(fd, "shnb");
+    flockSync(fd, "un");
+    return null;
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    return code === "EAGAIN" || code === "EWOULDBLOCK" ? { owner: readOwner(lockPath) } : null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The descriptor that holds the flock on the file `lockPath` names, or null while another holds it. */
+function takeLock(lockPath: string): number | null {
   // A holder removes the file on release while it still holds the flock; a run that opened the
   // file just before then gets the flock of a file no longer at `lockPath`, and opens again.
   for (;;) {
@@ -49,7 +87,7 @@ function takeLock(lockPath: string): number {
     } catch (cause) {
       closeSync(fd);
       const code = (cause as NodeJS.ErrnoException).code;
-      if (code === "EAGAIN" || code === "EWOULDBLOCK") throw refusal(lockPath);
+      if (code === "EAGAIN" || code === "EWOULDBLOCK") return null;
       throw new StateError(`cannot lock ${lockPath} (${describe(cause)}); put --state on a local disk and run again`, { cause });
     }
     if (isStill(lockPath, fd)) {

@@ -28,7 +28,9 @@ export type NextStep =
   /** unknown: PortInStatus finds no port-in; --retry-unknown sends it. */
   | "retry-unknown"
   /** unknown: checking PortInStatus failed; a later run checks again. */
-  | "run-again-to-check";
+  | "run-again-to-check"
+  /** invalid or rejected: the service (or --check-portability) says the number is not portable; no fix of the row helps. */
+  | "port-another-way";
 
 /** The step each status needs unless its outcome names another. */
 export const USUAL_NEXT_STEP: Readonly<Partial<Record<RowStatus, NextStep>>> = {
@@ -37,6 +39,27 @@ export const USUAL_NEXT_STEP: Readonly<Partial<Record<RowStatus, NextStep>>> = {
   failed: "run-again",
   unknown: "run-again-to-confirm",
 };
+
+/** What a person can do about a number the service says is not portable (docs/contract.md §6): no edit of its row helps. */
+export const NOT_PORTABLE_ADVICE = "remove the row, or port this number another way";
+
+/**
+ * Whether the service's words (or --check-portability's) say the number is not portable to
+ * this service, e.g. "4165550199 is not portable: the losing carrier reports it as a wireless number".
+ */
+export function saysNotPortable(message: string): boolean {
+  return /\bnot portable\b|\bwireless number\b/i.test(message);
+}
+
+/**
+ * An invalid or rejected row whose number is not portable gets the only advice a person can
+ * follow, and the summary's matching "next:" line, instead of "fix the row and run again".
+ */
+export function adviseNotPortable(outcome: RowOutcome): RowOutcome {
+  if ((outcome.status !== "invalid" && outcome.status !== "rejected") || !saysNotPortable(outcome.message)) return outcome;
+  const message = outcome.message.includes(NOT_PORTABLE_ADVICE) ? outcome.message : `${outcome.message}; ${NOT_PORTABLE_ADVICE}`;
+  return { ...outcome, message, next: "port-another-way" };
+}
 
 /** The `result_*` cells of one results row. */
 export interface RowOutcome {

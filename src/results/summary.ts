@@ -156,6 +156,9 @@ const NEXT_STEPS: Readonly<Record<NextStep, (rows: string, where: string) => str
   "read-rejection": (rows, where) =>
     `${rows} rejected by the service: see result_message in ${where}; fix those rows and run again ` +
     "(a rejected row is sent again only once it has changed, or with --retry-rejected)",
+  "port-another-way": (rows, where) =>
+    `${rows} not portable to this service, as the service says (see result_message in ${where}): remove those rows, or port these numbers another way; ` +
+    "running again will not change them",
   "fix-or-retry-rejected": (rows) =>
     `${rows} rejected by an earlier run and unchanged since: fix them and run again, or pass --retry-rejected to send them as they are`,
   "fix-carrier-rejection": (rows, where) =>

@@ -41,9 +41,9 @@ describe("--check-portability", () => {
     const rows = await readResults(join(dir, "acme.plan.csv"));
     expect(rows.map((r) => [r.result_status, r.result_message])).toEqual([
       ["planned", ""],
-      ["invalid", "NPA-NXX 613-555 is not portable to this service"],
+      ["invalid", "NPA-NXX 613-555 is not portable to this service; remove the row, or port this number another way"],
       ["planned", ""],
-      ["invalid", "NPA-NXX 613-555 is not portable to this service"],
+      ["invalid", "NPA-NXX 613-555 is not portable to this service; remove the row, or port this number another way"],
     ]);
     expect(requestsTo(s, "GET", NPANXX_PATH)).toBe(1);
     expect(requestsTo(s, "POST", NPANXX_CHECK_PATH)).toBe(0);
@@ -105,7 +105,7 @@ describe("--check-portability", () => {
     expect(run.code).toBe(1);
     expect((await readResults(join(dir, "acme.results.csv")))[0]).toMatchObject({
       result_status: "rejected",
-      result_message: "6135557002 is not portable: the service does not port in NPA-NXX 613-555",
+      result_message: "6135557002 is not portable: the service does not port in NPA-NXX 613-555; remove the row, or port this number another way",
     });
   });
 });

@@ -135,7 +135,7 @@ describe("portin status after a submit", () => {
       ["not-submitted", 'never submitted: the row is invalid: "416-555-012" is not a valid NANP number (9 digits)'],
       [
         "not-submitted",
-        "never submitted: the service rejected it (4165550199 is not portable: the losing carrier reports it as a wireless number); fix the row and run portin submit",
+        "never submitted: the service rejected it (4165550199 is not portable: the losing carrier reports it as a wireless number); remove the row, or port this number another way",
       ],
       ["not-submitted", "not submitted yet: portin submit sends it"],
     ]);

@@ -110,7 +110,7 @@ describe("rejections per number", () => {
       [good[1], "submitted", "2"],
       [good[2], "submitted", "2"],
     ]);
-    expect(rows[1]!.result_message).toBe(`${UNPORTABLE} is not portable: the losing carrier reports it as a wireless number`);
+    expect(rows[1]!.result_message).toBe(`${UNPORTABLE} is not portable: the losing carrier reports it as a wireless number; remove the row, or port this number another way`);
     for (const row of [rows[0], rows[2], rows[3]]) expect(row!.result_message).toBe("Accepted");
     // The first request carried all four; the second, sent at once, the three the rejection did not name.
     expect(postedNumbers(s)).toEqual([good[0], UNPORTABLE, good[1], good[2], good[0], good[1], good[2]]);
@@ -132,9 +132,10 @@ describe("rejections per number", () => {
       const [, rejected] = await readResults(join(dir, "acme.results.csv"));
       expect(rejected).toMatchObject({ result_status: "rejected", result_ticket: "", result_http_status: "200" });
       expect(rejected!.result_message).toBe(
-        `rejected by an earlier run; fix the row or pass --retry-rejected (the service said: ${UNPORTABLE} is not portable: the losing carrier reports it as a wireless number)`,
+        `rejected by an earlier run: the service said ${UNPORTABLE} is not portable: the losing carrier reports it as a wireless number; remove the row, or port this number another way`,
       );
-      expect(again.stderr).toContain("next: 1 row rejected by an earlier run and unchanged since: fix them and run again, or pass --retry-rejected");
+      // No edit makes it portable: the advice is one a person can follow (docs/contract.md §6).
+      expect(again.stderr).toContain("next: 1 row not portable to this service, as the service says");
     }
 
     // The user fixes the row (here its customer): sent once, and the new answer recorded.

@@ -6,6 +6,7 @@ import { hostname } from "node:os";
 import { afterEach, describe, expect, it } from "vitest";
 import { StateError } from "../../src/errors.js";
 import { openJournal } from "../../src/journal/journal.js";
+import { lockHolder } from "../../src/journal/lock.js";
 import { IDENTITY, statePath } from "./helpers.js";
 
 const FS_EXT = createRequire(import.meta.url).resolve("fs-ext");
@@ -116,5 +117,23 @@ describe("the journal lock", () => {
     const path = await statePath();
     await (await openJournal(path, IDENTITY)).close();
     await (await openJournal(path, IDENTITY)).close();
+  });
+});
+
+describe("lockHolder (plan beside a running submit, docs/contract.md §5)", () => {
+  it("names the run holding the lock, finds nobody once it is gone, and never keeps the lock itself", async () => {
+    const path = await statePath();
+    expect(lockHolder(`${path}.lock`)).toBeNull();
+    const owner = { pid: 4242, hostname: hostname(), startedAt: "2026-03-02T00:00:00.000Z" };
+    const child = await holderProcess(`${path}.lock`, owner);
+    expect(lockHolder(`${path}.lock`)).toEqual({ owner });
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.once("exit", resolve));
+    // The file the dead run left names a pid, but nobody holds its flock.
+    expect(lockHolder(`${path}.lock`)).toBeNull();
+    // Looking left the lock free: a run takes it at once.
+    const journal = await openJournal(path, IDENTITY);
+    expect(lockHolder(`${path}.lock`)?.owner?.pid).toBe(process.pid);
+    await journal.close();
   });
 });

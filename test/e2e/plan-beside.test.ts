@@ -1,0 +1,99 @@
+/**
+ * docs/contract.md §5: `plan` while a `submit` holds the journal says so on stderr and shows the
+ * numbers that run has in flight as in flight (`skipped`), not `planned`. The submit is held
+ * mid-run by a proxy that never answers its POSTs, so the test waits on the journal, never on
+ * the machine's speed.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import type { ChildProcess } from "node:child_process";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startSandbox } from "../../src/sandbox/server.js";
+import { readResults, runCli, tempDir, writeSheet, FORM_CELLS, FORM_HEADER } from "./harness.js";
+import { faultyProxy, through } from "./proxy.js";
+
+const cleanups: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
+});
+
+/** The numbers of the journal's intents that have no outcome yet. */
+function intentsWithoutOutcome(journal: string): string[] {
+  if (!existsSync(journal)) return [];
+  const open = new Map<string, string[]>();
+  for (const line of readFileSync(journal, "utf8").split("\n")) {
+    if (!line.endsWith("}")) continue;
+    const record = JSON.parse(line) as { type: string; requestId?: string; numbers?: string[] };
+    if (record.type === "intent") open.set(record.requestId ?? "", record.numbers ?? []);
+    if (record.type === "outcome") open.delete(record.requestId ?? "");
+  }
+  return [...open.values()].flat();
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+describe("plan beside a running submit", () => {
+  it("says a submit holds the journal and shows its in-flight numbers as in flight, not planned", async () => {
+    const s = await startSandbox();
+    cleanups.push(() => s.close());
+    const proxy = await faultyProxy(s);
+    cleanups.push(() => proxy.close());
+    // Every port-in POST is held unanswered: the submit stays mid-run with its requests in flight.
+    const asked: string[] = [];
+    proxy.rule = (method, path) => {
+      if (path.endsWith("/PortInStatus")) asked.push(path);
+      return method === "POST" && path.includes("/NumberPorts/Inbound/") ? "hang" : "forward";
+    };
+    const dir = await tempDir();
+    const lines = Array.from({ length: 4 }, (_, i) => `416-555-${2000 + i},4165550100,${FORM_CELLS}`);
+    const sheet = await writeSheet(dir, "sheet.csv", `number,pilot_number,${FORM_HEADER}\n${lines.join("\n")}\n`);
+    const journal = join(dir, "sheet.state.jsonl");
+    const connection = through(proxy, s);
+
+    let child: ChildProcess | undefined;
+    const submit = runCli(["submit", sheet, "--state", journal, "--max-per-request", "1", "--concurrency", "2", ...connection], {
+      onSpawn: (spawned) => (child = spawned),
+    });
+    cleanups.push(async () => {
+      child?.kill("SIGKILL");
+      await submit;
+    });
+    await until(() => intentsWithoutOutcome(journal).length === 2 && proxy.held.length === 2);
+    const inFlight = intentsWithoutOutcome(journal);
+
+    const plan = await runCli(["plan", sheet, "--state", journal, "--results", join(dir, "plan.csv"), ...connection]);
+    const pid = String(child?.pid);
+    expect(plan.stderr).toContain(`a submit run (pid ${pid}) holds ${journal}: the numbers it has in flight are shown as in flight, not planned`);
+    expect(plan.code).toBe(0);
+    const rows = await readResults(join(dir, "plan.csv"));
+    const byNumber = new Map(rows.map((row) => [row.result_number, row]));
+    for (const number of inFlight) {
+      expect(byNumber.get(number)).toMatchObject({
+        result_status: "skipped",
+        result_message: `in flight: being sent by the submit run (pid ${pid}) holding the journal; not planned here`,
+      });
+    }
+    // The rows the submit has not sent yet are planned, as the stderr line says.
+    expect(rows.filter((row) => row.result_status === "planned").map((row) => row.result_number)).toEqual(
+      rows.map((row) => row.result_number).filter((number) => !inFlight.includes(number ?? "")),
+    );
+    // Nothing reached the service's port-in routes, and the plan asked PortInStatus about none of the numbers in flight.
+    expect(s.received().filter((r) => r.path.includes("NumberPorts/Inbound"))).toEqual([]);
+    expect(asked).toEqual([]);
+  });
+
+  it("says nothing of a running submit when none holds the journal", async () => {
+    const s = await startSandbox();
+    cleanups.push(() => s.close());
+    const dir = await tempDir();
+    const sheet = await writeSheet(dir, "sheet.csv", `number,pilot_number,${FORM_HEADER}\n416-555-2000,4165550100,${FORM_CELLS}\n`);
+    const connection = ["--base-url", s.url, "--user", s.user, "--password", s.password];
+    const journal = join(dir, "sheet.state.jsonl");
+    expect((await runCli(["submit", sheet, "--state", journal, ...connection])).code).toBe(0);
+    const plan = await runCli(["plan", sheet, "--state", journal, "--results", join(dir, "plan.csv"), ...connection]);
+    expect(plan.stderr).not.toMatch(/holds/);
+    expect((await readResults(join(dir, "plan.csv")))[0]).toMatchObject({ result_status: "skipped", result_message: "submitted by an earlier run; not sent again" });
+  });
+});
