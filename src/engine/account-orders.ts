@@ -11,7 +11,8 @@ import type { AccountOrder, PortInStatus } from "../catalog/account.js";
 import { AuthError } from "../errors.js";
 import type { CommandIO } from "../io.js";
 import type { Journal } from "../journal/journal.js";
-import type { PriorState } from "../journal/prior.js";
+import { stateOf, unhandled } from "../journal/prior.js";
+import type { NumberState, PriorState } from "../journal/prior.js";
 import type { ServiceClient } from "../service/client.js";
 import type { CheckedRow } from "../validate/types.js";
 import { StatusAsker } from "./status-checks.js";
@@ -162,12 +163,40 @@ export async function readAccount(
   /** Whether numbers sent without a learned outcome are looked up too: `status` asks PortInStatus about them by number anyway. */
   unsure = true,
 ): Promise<ReadonlyMap<string, AccountHold>> {
-  const skip = (number: string): boolean =>
-    prior !== null && (prior.submitted.has(number) || (!unsure && (prior.pending.has(number) || prior.unknown.has(number))));
+  const skip = (number: string): boolean => {
+    const state = stateOf(prior, number);
+    switch (state.kind) {
+      case "submitted":
+        return true;
+      case "pending":
+      case "unknown":
+        return !unsure;
+      case "rejected":
+      case "none":
+        return false;
+      default:
+        return unhandled(state);
+    }
+  };
   const numbers = function* (): Generator<string> {
     for (const row of rows) if (row.valid && !skip(row.number)) yield row.number;
   };
-  const untold = (number: string): boolean => prior === null || !(prior.pending.has(number) || prior.unknown.has(number) || prior.rejected.has(number));
+  // Closed orders are asked about only for numbers the journal says nothing of: it knows of a
+  // rejection, and an unsure number's PortInStatus answers for it.
+  const untold = (number: string): boolean => {
+    const state = stateOf(prior, number);
+    switch (state.kind) {
+      case "submitted":
+      case "none":
+        return true;
+      case "pending":
+      case "unknown":
+      case "rejected":
+        return false;
+      default:
+        return unhandled(state);
+    }
+  };
   const checked = await checkAccountOrders(numbers(), { client: service.client, concurrency, signal: io.signal, askClosed: untold });
   if (checked.unavailable !== null) {
     io.stderr.write(
@@ -183,9 +212,23 @@ export async function readAccount(
  */
 export async function recordHolds(holds: ReadonlyMap<string, AccountHold>, journal: Pick<Journal, "confirmed" | "prior">): Promise<void> {
   const records: Promise<void>[] = [];
-  const { pending, unknown } = journal.prior;
   for (const [number, hold] of holds) {
-    if (hold.ticket !== "") records.push(journal.confirmed(number, hold.ticket, hold.status, !pending.has(number) && !unknown.has(number)));
+    if (hold.ticket !== "") records.push(journal.confirmed(number, hold.ticket, hold.status, !sentByThisJournal(stateOf(journal.prior, number))));
   }
   await Promise.all(records);
+}
+
+/** Whether an earlier run of this journal sent the number without learning the outcome: an order holding it is that run's own. */
+function sentByThisJournal(state: NumberState): boolean {
+  switch (state.kind) {
+    case "pending":
+    case "unknown":
+      return true;
+    case "submitted":
+    case "rejected":
+    case "none":
+      return false;
+    default:
+      return unhandled(state);
+  }
 }

@@ -6,7 +6,8 @@
  */
 import { portInPhase } from "../catalog/account.js";
 import type { PortInStatus } from "../catalog/account.js";
-import type { PriorState } from "../journal/prior.js";
+import { stateOf, unhandled } from "../journal/prior.js";
+import type { NumberState, PriorState } from "../journal/prior.js";
 import type { AttemptWatch } from "../service/client.js";
 import { askByNumber, StatusAsker } from "./status-checks.js";
 
@@ -36,12 +37,12 @@ export interface ConfirmOptions {
  * grouped by the request that last carried them, in the order given: one PortInStatus per
  * request can settle all of its numbers.
  */
-export function unsureRequests(numbers: Iterable<string>, prior: PriorState): string[][] {
+export function unsureRequests(numbers: Iterable<string>, prior: PriorState | null): string[][] {
   const byRequest = new Map<string, string[]>();
   const seen = new Set<string>();
   for (const number of numbers) {
-    if (seen.has(number) || prior.submitted.has(number)) continue;
-    const request = prior.pending.get(number)?.requestId ?? prior.unknown.get(number)?.requestId;
+    if (seen.has(number)) continue;
+    const request = unsureRequest(stateOf(prior, number));
     if (request === undefined) continue;
     seen.add(number);
     const group = byRequest.get(request);
@@ -49,6 +50,21 @@ export function unsureRequests(numbers: Iterable<string>, prior: PriorState): st
     else byRequest.set(request, [number]);
   }
   return [...byRequest.values()];
+}
+
+/** The request that last carried a number an earlier run left unsure; undefined for any other state. */
+function unsureRequest(state: NumberState): string | undefined {
+  switch (state.kind) {
+    case "pending":
+    case "unknown":
+      return state.requestId;
+    case "submitted":
+    case "rejected":
+    case "none":
+      return undefined;
+    default:
+      return unhandled(state);
+  }
 }
 
 /**

@@ -4,8 +4,8 @@
  * its row changes; one an earlier run left unsure is first confirmed with PortInStatus
  * (confirm.ts) and then `skipped`, `unknown`, or planned again.
  */
-import { derivePriorState } from "../journal/prior.js";
-import type { EndedOrder, PriorState } from "../journal/prior.js";
+import { stateOf, unhandled } from "../journal/prior.js";
+import type { EarlierRejection, EndedOrder, NumberState, PriorState, Submitted } from "../journal/prior.js";
 import { rowFingerprint } from "../plan/fingerprint.js";
 import { saysNotPortable } from "../results/status.js";
 import type { RowOutcome } from "../results/status.js";
@@ -43,18 +43,27 @@ const NO_ACCOUNT: ReadonlyMap<string, AccountHold> = new Map();
 export async function reviewEarlierRuns(prior: PriorState | null, rows: Iterable<CheckedRow>, options: ReviewOptions): Promise<EarlierRuns> {
   const account = options.account ?? NO_ACCOUNT;
   if (prior === null && account.size === 0) return { settle: () => null, resendNote: () => null };
-  const history = prior ?? derivePriorState([]);
   const valid = function* (): Generator<string> {
     // A number an order on the account holds needs no PortInStatus of its own.
     // Nor one a running `submit` has in flight: its answer is on the way (docs/contract.md §5).
     for (const row of rows) if (row.valid && !account.has(row.number) && options.running?.numbers.has(row.number) !== true) yield row.number;
   };
-  const confirmations = await confirmNumbers(unsureRequests(valid(), history), options);
+  const confirmations = await confirmNumbers(unsureRequests(valid(), prior), options);
   return {
-    settle: (row) => settleRow(row, history, account, confirmations, options),
+    settle: (row) => settleRow(row, stateOf(prior, row.number), account, confirmations, options),
     resendNote: (row) => {
-      const order = history.rejected.get(row.number)?.order;
-      return order === undefined ? null : `resubmitted after ${endedText(order)}`;
+      const state = stateOf(prior, row.number);
+      switch (state.kind) {
+        case "rejected":
+          return state.order === undefined ? null : `resubmitted after ${endedText(state.order)}`;
+        case "submitted":
+        case "pending":
+        case "unknown":
+        case "none":
+          return null;
+        default:
+          return unhandled(state);
+      }
     },
   };
 }
@@ -76,77 +85,101 @@ function endedText(order: EndedOrder): string {
   return `ticket ${order.ticket} ${how}${order.reason === "" ? "" : `: ${order.reason}`}`;
 }
 
+type Base = Pick<RowOutcome, "number" | "numberType" | "operation" | "sequence" | "httpStatus">;
+
+/** The order on the account comes before any earlier rejection; the number's own state after (docs/contract.md §5). */
 function settleRow(
   row: ValidRow,
-  prior: PriorState,
+  state: NumberState,
   account: ReadonlyMap<string, AccountHold>,
   confirmations: ReadonlyMap<string, Confirmation>,
   options: ReviewOptions,
 ): RowOutcome | null {
-  const base = { number: row.number, numberType: row.numberKind, operation: describeOperation(row.operation), sequence: null, httpStatus: null };
-  const submitted = prior.submitted.get(row.number);
-  if (submitted) {
-    // The order holds the row as it was sent: an edit since changes nothing at the service (docs/contract.md §5).
-    if (submitted.fingerprint !== undefined && submitted.fingerprint !== rowFingerprint(row)) {
-      return { ...base, status: "skipped", ticket: submitted.ticket, message: `row changed since it was submitted in ${submitted.ticket || "an earlier run"}; that order holds the old values` };
-    }
-    const message = submitted.outside
-      ? `already in order ${submitted.ticket} placed outside this journal (recorded by an earlier run); not sent again`
-      : "submitted by an earlier run; not sent again";
-    return { ...base, status: "skipped", ticket: submitted.ticket, message };
-  }
+  const base: Base = { number: row.number, numberType: row.numberKind, operation: describeOperation(row.operation), sequence: null, httpStatus: null };
   // Being sent right now by the `submit` holding the journal: neither planned nor asked about (docs/contract.md §5).
-  if (options.running?.numbers.has(row.number) === true) return { ...base, status: "skipped", ticket: "", message: inFlightMessage(options.running) };
-  // Held by an order on the account that this journal did not place (docs/contract.md §5): before any earlier rejection.
-  const hold = account.get(row.number);
-  if (hold) {
-    // Sent by an earlier run of this journal that never learned the outcome: the order is its own.
-    const earlierRun = prior.pending.has(row.number) || prior.unknown.has(row.number);
-    const message =
-      earlierRun && hold.ticket !== ""
-        ? `accepted by an earlier run (confirmed by PortInStatus: ${hold.status}); not sent again`
-        : earlierRun
-          ? `accepted by an earlier run: the account's order list shows it in open order ${hold.orderId} (${hold.kind === "open" ? hold.why : ""}); not sent again`
-          : accountHoldMessage(hold);
-    return { ...base, status: "skipped", ticket: hold.ticket, message };
+  if (state.kind !== "submitted" && options.running?.numbers.has(row.number) === true) {
+    return { ...base, status: "skipped", ticket: "", message: inFlightMessage(options.running) };
   }
-  const rejected = prior.rejected.get(row.number);
-  if (rejected) {
-    // The service would answer an unchanged row the same way: resending it every run (a cron
-    // job every 20 minutes) only repeats the rejection. A changed row is the user's fix.
-    if (options.retryRejected || rowFingerprint(row) !== rejected.fingerprint) return null;
-    if (rejected.order) {
-      const { order } = rejected;
-      const details = order.details === "" ? "" : ` (${order.details})`;
-      return {
-        ...base,
-        status: "rejected",
-        ticket: order.ticket,
-        httpStatus: null,
-        message: `${endedText(order)}${details}; not sent again until the row changes: fix what the carrier disputes, or pass --retry-rejected`,
-        next: "fix-carrier-rejection",
-      };
-    }
-    // No edit makes a number portable: outcomes.ts adds what a person can do (docs/contract.md §6).
-    if (saysNotPortable(rejected.message)) {
-      return { ...base, status: "rejected", ticket: "", httpStatus: rejected.httpStatus, message: `rejected by an earlier run: the service said ${rejected.message}` };
-    }
+  const hold = account.get(row.number);
+  switch (state.kind) {
+    case "submitted":
+      return fromSubmitted(base, row, state);
+    case "pending":
+    case "unknown":
+      return hold ? fromHold(base, hold, true) : fromConfirmation(base, state, confirmations.get(row.number), options);
+    case "rejected":
+      return hold ? fromHold(base, hold, false) : fromRejected(base, row, state, options);
+    case "none":
+      return hold ? fromHold(base, hold, false) : null;
+    default:
+      return unhandled(state);
+  }
+}
+
+function fromSubmitted(base: Base, row: ValidRow, submitted: Submitted): RowOutcome {
+  // The order holds the row as it was sent: an edit since changes nothing at the service (docs/contract.md §5).
+  if (submitted.fingerprint !== undefined && submitted.fingerprint !== rowFingerprint(row)) {
+    return { ...base, status: "skipped", ticket: submitted.ticket, message: `row changed since it was submitted in ${submitted.ticket || "an earlier run"}; that order holds the old values` };
+  }
+  const message = submitted.outside
+    ? `already in order ${submitted.ticket} placed outside this journal (recorded by an earlier run); not sent again`
+    : "submitted by an earlier run; not sent again";
+  return { ...base, status: "skipped", ticket: submitted.ticket, message };
+}
+
+/** Held by an order on the account that this journal did not place, or that an earlier run of it sent (`earlierRun`) without learning the outcome. */
+function fromHold(base: Base, hold: AccountHold, earlierRun: boolean): RowOutcome {
+  const message =
+    earlierRun && hold.ticket !== ""
+      ? `accepted by an earlier run (confirmed by PortInStatus: ${hold.status}); not sent again`
+      : earlierRun
+        ? `accepted by an earlier run: the account's order list shows it in open order ${hold.orderId} (${hold.kind === "open" ? hold.why : ""}); not sent again`
+        : accountHoldMessage(hold);
+  return { ...base, status: "skipped", ticket: hold.ticket, message };
+}
+
+function fromRejected(base: Base, row: ValidRow, rejected: EarlierRejection, options: ReviewOptions): RowOutcome | null {
+  // The service would answer an unchanged row the same way: resending it every run (a cron
+  // job every 20 minutes) only repeats the rejection. A changed row is the user's fix.
+  if (options.retryRejected || rowFingerprint(row) !== rejected.fingerprint) return null;
+  if (rejected.order) {
+    const { order } = rejected;
+    const details = order.details === "" ? "" : ` (${order.details})`;
     return {
       ...base,
       status: "rejected",
-      ticket: "",
-      httpStatus: rejected.httpStatus,
-      message: `rejected by an earlier run; fix the row or pass --retry-rejected (the service said: ${rejected.message})`,
-      next: "fix-or-retry-rejected",
+      ticket: order.ticket,
+      httpStatus: null,
+      message: `${endedText(order)}${details}; not sent again until the row changes: fix what the carrier disputes, or pass --retry-rejected`,
+      next: "fix-carrier-rejection",
     };
   }
-  const confirmation = confirmations.get(row.number);
-  if (confirmation === undefined) return null;
+  // No edit makes a number portable: outcomes.ts adds what a person can do (docs/contract.md §6).
+  if (saysNotPortable(rejected.message)) {
+    return { ...base, status: "rejected", ticket: "", httpStatus: rejected.httpStatus, message: `rejected by an earlier run: the service said ${rejected.message}` };
+  }
+  return {
+    ...base,
+    status: "rejected",
+    ticket: "",
+    httpStatus: rejected.httpStatus,
+    message: `rejected by an earlier run; fix the row or pass --retry-rejected (the service said: ${rejected.message})`,
+    next: "fix-or-retry-rejected",
+  };
+}
 
-  const unknownEarlier = prior.unknown.get(row.number);
-  const earlier = unknownEarlier
-    ? `an earlier run sent this number but could not learn the outcome (${unknownEarlier.message || "no answer"})`
-    : "an earlier run sent this number and stopped before learning the outcome";
+/** A number an earlier run sent without learning the outcome, settled by what PortInStatus said of it (confirm.ts). */
+function fromConfirmation(
+  base: Base,
+  unsure: Extract<NumberState, { readonly kind: "pending" | "unknown" }>,
+  confirmation: Confirmation | undefined,
+  options: ReviewOptions,
+): RowOutcome | null {
+  if (confirmation === undefined) return null;
+  const earlier =
+    unsure.kind === "unknown"
+      ? `an earlier run sent this number but could not learn the outcome (${unsure.message || "no answer"})`
+      : "an earlier run sent this number and stopped before learning the outcome";
   switch (confirmation.kind) {
     case "present":
       return {
@@ -157,7 +190,7 @@ function settleRow(
       };
     case "absent":
       if (options.retryUnknown) return null;
-      return { ...base, status: "unknown", ticket: "", next: "retry-unknown", message: `${earlier}; ${absentText(confirmation, prior.unknown.get(row.number)?.after ?? prior.pending.get(row.number)?.after)}: re-run with --retry-unknown to send it again` };
+      return { ...base, status: "unknown", ticket: "", next: "retry-unknown", message: `${earlier}; ${absentText(confirmation, unsure.after)}: re-run with --retry-unknown to send it again` };
     case "unchecked":
       // Never resent on a guess, --retry-unknown or not: the service may have it.
       return {

@@ -7,7 +7,8 @@
 import { formatRejectDetails, portInPhase } from "../catalog/account.js";
 import type { PortInStatus } from "../catalog/account.js";
 import type { EndedEntry, StatusEntry } from "../journal/journal.js";
-import type { EndedOrder, KnownStatus, PriorState } from "../journal/prior.js";
+import { stateOf, unhandled } from "../journal/prior.js";
+import type { EndedOrder, HeldState, KnownStatus, NumberState, PriorState } from "../journal/prior.js";
 import { rowFingerprint } from "../plan/fingerprint.js";
 import { OWN_STATUS } from "../results/order-status.js";
 import type { OrderStatus } from "../results/order-status.js";
@@ -79,7 +80,7 @@ export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorSta
     if (source.kind === "ticket") tickets.add(source.ticket);
     if (source.kind === "number") {
       // One question per request: its answer's NumbersToPort settles the request's other numbers.
-      const request = prior?.submitted.get(row.number)?.requestId ?? prior?.pending.get(row.number)?.requestId ?? prior?.unknown.get(row.number)?.requestId ?? "";
+      const request = requestOf(stateOf(prior, row.number));
       const group = groups.get(request);
       if (group) group.push(row.number);
       else groups.set(request, [row.number]);
@@ -121,22 +122,59 @@ export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorSta
 }
 
 export function sourceOf(number: string, prior: PriorState | null, hold: AccountHold | undefined, noJournal: string): Source {
-  const submitted = prior?.submitted.get(number);
-  if (submitted) return submitted.ticket === "" ? { kind: "number", unsure: false } : { kind: "ticket", ticket: submitted.ticket };
-  // Sent by an earlier run without a learned outcome: asked by number, as submit asks (confirm.ts).
-  const unsure = prior?.pending.get(number) ?? prior?.unknown.get(number);
-  if (unsure !== undefined) return { kind: "number", unsure: true, ...(unsure.after === undefined ? {} : { after: unsure.after }) };
-  // An order on the account holds it, whoever placed it (docs/contract.md §5).
-  if (hold !== undefined) return hold.ticket === "" ? { kind: "number", unsure: false } : { kind: "ticket", ticket: hold.ticket };
-  if (prior === null) return { kind: "none", why: noJournal };
-  const rejected = prior.rejected.get(number);
-  if (rejected?.order) return { kind: "ended", order: rejected.order, fingerprint: rejected.fingerprint };
-  if (rejected) {
-    // No edit makes a number portable (docs/contract.md §6).
-    const next = saysNotPortable(rejected.message) ? NOT_PORTABLE_ADVICE : "fix the row and run portin submit";
-    return { kind: "none", why: `never submitted: the service rejected it (${rejected.message}); ${next}` };
+  const state = stateOf(prior, number);
+  switch (state.kind) {
+    case "submitted":
+      return state.ticket === "" ? { kind: "number", unsure: false } : { kind: "ticket", ticket: state.ticket };
+    case "pending":
+    case "unknown":
+      // Sent by an earlier run without a learned outcome: asked by number, as submit asks (confirm.ts).
+      return { kind: "number", unsure: true, ...(state.after === undefined ? {} : { after: state.after }) };
+    case "rejected":
+      if (hold !== undefined) return fromHold(hold);
+      if (state.order) return { kind: "ended", order: state.order, fingerprint: state.fingerprint };
+      // No edit makes a number portable (docs/contract.md §6).
+      return { kind: "none", why: `never submitted: the service rejected it (${state.message}); ${saysNotPortable(state.message) ? NOT_PORTABLE_ADVICE : "fix the row and run portin submit"}` };
+    case "none":
+      if (hold !== undefined) return fromHold(hold);
+      return { kind: "none", why: prior === null ? noJournal : "not submitted yet: portin submit sends it" };
+    default:
+      return unhandled(state);
   }
-  return { kind: "none", why: "not submitted yet: portin submit sends it" };
+}
+
+/** An order on the account holds it, whoever placed it (docs/contract.md §5): before any earlier rejection. */
+function fromHold(hold: AccountHold): Source {
+  return hold.ticket === "" ? { kind: "number", unsure: false } : { kind: "ticket", ticket: hold.ticket };
+}
+
+/** The request that last carried a number asked about by number: one question per request. */
+function requestOf(state: NumberState): string {
+  switch (state.kind) {
+    case "submitted":
+    case "pending":
+    case "unknown":
+      return state.requestId;
+    case "rejected":
+    case "none":
+      return "";
+    default:
+      return unhandled(state);
+  }
+}
+
+/** The ticket of the order the journal holds a number in, if any. */
+function ticketOf(state: HeldState): string | undefined {
+  switch (state.kind) {
+    case "submitted":
+      return state.ticket;
+    case "pending":
+    case "unknown":
+    case "rejected":
+      return undefined;
+    default:
+      return unhandled(state);
+  }
 }
 
 /**
@@ -154,7 +192,10 @@ async function recordStatuses(byTicket: ReadonlyMap<string, Asked>, byNumber: Re
   };
   for (const [ticket, answer] of byTicket) if (answer.kind === "found") add({ ...answer.status, ticketId: ticket }, answer.at, []);
   if (orders.size > 0) {
-    for (const [number, entry] of prior.submitted) orders.get(entry.ticket)?.numbers.add(number);
+    for (const [number, state] of prior.states) {
+      const ticket = ticketOf(state);
+      if (ticket !== undefined) orders.get(ticket)?.numbers.add(number);
+    }
   }
   for (const [number, answer] of byNumber) {
     if (answer.kind === "found" && answer.status.ticketId !== "") add(answer.status, answer.at, [number]);
@@ -210,15 +251,16 @@ async function recordEnded(
     if (answer.kind === "found" && portInPhase(answer.status.status) === "ended") endedTickets.set(ticket, answer.status);
   }
   if (endedTickets.size > 0) {
-    for (const [number, entry] of prior.submitted) {
-      const status = endedTickets.get(entry.ticket);
-      if (status) add({ ...status, ticketId: entry.ticket }, [number]);
+    for (const [number, state] of prior.states) {
+      const ticket = ticketOf(state);
+      const status = ticket === undefined ? undefined : endedTickets.get(ticket);
+      if (ticket !== undefined && status) add({ ...status, ticketId: ticket }, [number]);
     }
   }
   for (const [number, answer] of byNumber) {
     if (answer.kind !== "found" || portInPhase(answer.status.status) !== "ended" || answer.status.ticketId === "") continue;
     // The order a number was sent again after is old news: recording it again would undo the resend.
-    const after = prior.pending.get(number)?.after ?? prior.unknown.get(number)?.after;
+    const after = sentOf(stateOf(prior, number))?.after;
     if (answer.status.ticketId !== after) add(answer.status, [number]);
   }
   if (orders.size === 0) return;
@@ -234,8 +276,7 @@ async function recordEnded(
     const row = current.get(number);
     return row === undefined ? "" : rowFingerprint(row);
   };
-  const sentFingerprint = (number: string): string =>
-    prior.submitted.get(number)?.fingerprint ?? prior.pending.get(number)?.fingerprint ?? prior.unknown.get(number)?.fingerprint ?? currentFingerprint(number);
+  const sentFingerprint = (number: string): string => sentOf(stateOf(prior, number))?.fingerprint ?? currentFingerprint(number);
   await Promise.all(
     [...orders.values()].map(({ status, numbers }) =>
       journal.ended({
@@ -248,6 +289,25 @@ async function recordEnded(
       }),
     ),
   );
+}
+
+/**
+ * What the intent that last carried a number said of it: its row's fingerprint as sent and,
+ * for one unsure, the ended order it was sent again after. Undefined for a rejected number:
+ * its rejection keeps its own fingerprint.
+ */
+function sentOf(state: NumberState): { readonly fingerprint?: string; readonly after?: string } | undefined {
+  switch (state.kind) {
+    case "submitted":
+    case "pending":
+    case "unknown":
+      return state;
+    case "rejected":
+    case "none":
+      return undefined;
+    default:
+      return unhandled(state);
+  }
 }
 
 /** An order an earlier `status` recorded as ended: what submit will do with the row. */

@@ -3,6 +3,7 @@
  * ask PortInStatus about unsure numbers), then the requests the remaining valid rows make.
  */
 import { describeOperation } from "../catalog/operations.js";
+import { stateOf, unhandled } from "../journal/prior.js";
 import type { PriorState } from "../journal/prior.js";
 import { planRequests } from "../plan/plan.js";
 import type { PortRequest } from "../plan/plan.js";
@@ -49,14 +50,23 @@ export async function planRun(rows: readonly CheckedRow[], prior: PriorState | n
  * would otherwise make every nightly run after the port date exit 1.
  */
 function submittedEarlier(row: InvalidRow, prior: PriorState | null): RowOutcome | null {
-  const submitted = row.number === "" ? undefined : prior?.submitted.get(row.number);
-  if (submitted === undefined) return null;
-  return {
-    ...invalidOutcome(row),
-    status: "skipped",
-    ticket: submitted.ticket,
-    message: `submitted by an earlier run; not sent again (the row as it stands would be invalid: ${row.reason})`,
-  };
+  const state = stateOf(prior, row.number);
+  switch (state.kind) {
+    case "submitted":
+      return {
+        ...invalidOutcome(row),
+        status: "skipped",
+        ticket: state.ticket,
+        message: `submitted by an earlier run; not sent again (the row as it stands would be invalid: ${row.reason})`,
+      };
+    case "pending":
+    case "unknown":
+    case "rejected":
+    case "none":
+      return null;
+    default:
+      return unhandled(state);
+  }
 }
 
 function invalidOutcome(row: InvalidRow): RowOutcome {

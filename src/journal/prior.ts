@@ -3,26 +3,17 @@
  */
 import type { JournalRecord } from "./records.js";
 
-/** What earlier runs recorded about each number (10 digits). A number is in at most one map. */
+/** What earlier runs recorded about each number (10 digits): one state a number, read with `stateOf`. */
 export interface PriorState {
   /**
-   * Numbers an earlier run submitted, or confirmed by PortInStatus, with the ticket and the
-   * request id that carried them: never sent again, unless `status` learns the order ended.
+   * Each number's state, for walking them all (an order's numbers); a number earlier runs
+   * never sent, or whose request failed, has none. Read one number with `stateOf`.
    */
-  readonly submitted: ReadonlyMap<string, Submitted>;
-  /** Numbers whose request has an intent but no outcome: it may have reached the service. */
-  readonly pending: ReadonlyMap<string, { readonly requestId: string } & Sent & Resent>;
-  /** Numbers an earlier run recorded as `unknown` (500, 502, 504, timeout, cut connection) and not since resolved. */
-  readonly unknown: ReadonlyMap<string, { readonly requestId: string; readonly message: string } & Sent & Resent>;
-  /**
-   * Numbers whose latest request was rejected for them, or whose order `status` learned
-   * ended without porting: resent only once their row changed, or with --retry-rejected.
-   */
-  readonly rejected: ReadonlyMap<string, EarlierRejection>;
+  readonly states: ReadonlyMap<string, HeldState>;
   /**
    * The latest status a `status` check learned for each number's order (records.ts `status`),
-   * whatever map the number is in: a number whose status cannot be learned next time keeps
-   * this one, with when it was learned (docs/contract.md §6).
+   * whatever its state: a number whose status cannot be learned next time keeps this one,
+   * with when it was learned (docs/contract.md §6).
    */
   readonly lastStatus: ReadonlyMap<string, KnownStatus>;
 }
@@ -78,19 +69,58 @@ export interface EndedOrder {
   readonly at: string;
 }
 
-type NumberState =
+/**
+ * What earlier runs settled about one number (docs/contract.md §5). Every consumer switches on
+ * `kind` with `unhandled` in its default, so a new state is a compile error wherever it must
+ * be handled.
+ */
+export type NumberState =
+  /** Submitted by an earlier run, or confirmed by PortInStatus: never sent again, unless `status` learns the order ended. */
   | ({ readonly kind: "submitted" } & Submitted)
+  /** Its request has an intent but no outcome: it may have reached the service. */
   | ({ readonly kind: "pending"; readonly requestId: string } & Sent & Resent)
+  /** Recorded as `unknown` (500, 502, 504, timeout, cut connection) and not since resolved. */
   | ({ readonly kind: "unknown"; readonly requestId: string; readonly message: string } & Sent & Resent)
-  | ({ readonly kind: "rejected" } & EarlierRejection);
+  /**
+   * Its latest request was rejected for it, or `status` learned its order ended without
+   * porting: resent only once its row changed, or with --retry-rejected.
+   */
+  | ({ readonly kind: "rejected" } & EarlierRejection)
+  /** Nothing earlier runs hold: never sent, its request failed, or no journal. */
+  | { readonly kind: "none" };
+
+/** A state earlier runs recorded: every kind but `none`, which is the absence of one. */
+export type HeldState = Exclude<NumberState, { readonly kind: "none" }>;
+
+const NONE: NumberState = { kind: "none" };
+
+/** The state earlier runs left `number` in; `none` without a journal. */
+export function stateOf(prior: PriorState | null, number: string): NumberState {
+  return prior?.states.get(number) ?? NONE;
+}
+
+/** The default of an exhaustive `switch` on a NumberState's kind: a kind left out does not compile. */
+export function unhandled(state: never): never {
+  throw new Error(`unhandled number state ${JSON.stringify(state)}`);
+}
 
 /** `fingerprint` only when known: most journals hold millions of states. */
 const sent = (fingerprint: string | undefined): Sent => (fingerprint === undefined ? {} : { fingerprint });
 
 /** The ended order a number is being sent again after, carried from state to state until it is submitted. */
-function resentAfter(state: NumberState | undefined): Resent {
-  if (state?.kind === "rejected") return state.order === undefined ? {} : { after: state.order.ticket };
-  return state?.kind === "pending" || state?.kind === "unknown" ? (state.after === undefined ? {} : { after: state.after }) : {};
+function resentAfter(state: HeldState | undefined): Resent {
+  if (state === undefined) return {};
+  switch (state.kind) {
+    case "rejected":
+      return state.order === undefined ? {} : { after: state.order.ticket };
+    case "pending":
+    case "unknown":
+      return state.after === undefined ? {} : { after: state.after };
+    case "submitted":
+      return {};
+    default:
+      return unhandled(state);
+  }
 }
 
 /**
@@ -102,7 +132,7 @@ function resentAfter(state: NumberState | undefined): Resent {
 export function derivePriorState(records: Iterable<JournalRecord>): PriorState {
   const numbersByRequest = new Map<string, readonly string[]>();
   const fingerprintsByRequest = new Map<string, readonly string[]>();
-  const states = new Map<string, NumberState>();
+  const states = new Map<string, HeldState>();
   const lastStatus = new Map<string, KnownStatus>();
 
   for (const record of records) {
@@ -160,20 +190,5 @@ export function derivePriorState(records: Iterable<JournalRecord>): PriorState {
     }
   }
 
-  const submitted = new Map<string, Submitted>();
-  const pending = new Map<string, { requestId: string } & Sent & Resent>();
-  const unknown = new Map<string, { requestId: string; message: string } & Sent & Resent>();
-  const rejected = new Map<string, EarlierRejection>();
-  for (const [number, state] of states) {
-    if (state.kind === "submitted") {
-      submitted.set(number, { ticket: state.ticket, requestId: state.requestId, ...(state.outside ? { outside: true as const } : {}), ...sent(state.fingerprint) });
-    }
-    else if (state.kind === "pending") pending.set(number, { requestId: state.requestId, ...sent(state.fingerprint), ...resentAfter(state) });
-    else if (state.kind === "unknown") unknown.set(number, { requestId: state.requestId, message: state.message, ...sent(state.fingerprint), ...resentAfter(state) });
-    else {
-      const { requestId, message, httpStatus, fingerprint, order } = state;
-      rejected.set(number, { requestId, message, httpStatus, fingerprint, ...(order === undefined ? {} : { order }) });
-    }
-  }
-  return { submitted, pending, unknown, rejected, lastStatus };
+  return { states, lastStatus };
 }

@@ -69,7 +69,7 @@ const TAKER = `
     process.exit(2);
   });
   if (process.env.STALL === "holding") process.kill(process.pid, "SIGSTOP");
-  if (!journal.prior.submitted.has("4165552000")) {
+  if (journal.prior.states.get("4165552000")?.kind !== "submitted") {
     await journal.intent("r-" + process.pid, "dids", ["4165552000"]);
     await fetch(process.env.SERVICE + "v2/NumberPorts/Inbound/DIDs", { method: "POST", body: "{}" });
     await journal.outcome("r-" + process.pid, { status: "submitted", ticket: "PI-" + process.pid });

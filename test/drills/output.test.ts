@@ -8,6 +8,7 @@ import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
 import { against, readResults, runCli, tempDir } from "../e2e/harness.js";
 import { acceptedCounts, numbers, trunkSheetOf } from "../e2e/ledger.js";
+import { numbersIn } from "../support/states.js";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {
@@ -51,7 +52,7 @@ describe("drill: results and journal that cannot be written", () => {
     const postsBefore = s.received().length;
     expect(existsSync(unwritable)).toBe(false);
     const prior = await readJournal(state, { baseUrl: `${s.url}/`, user: s.user, version: "" });
-    expect(prior.submitted.size + prior.pending.size + prior.unknown.size).toBe(0);
+    expect(numbersIn(prior, "submitted").size + numbersIn(prior, "pending").size + numbersIn(prior, "unknown").size).toBe(0);
     expect(existsSync(`${state}.lock`)).toBe(false);
 
     const next = await runCli(["submit", sheet, "--state", state, ...against(s)]);

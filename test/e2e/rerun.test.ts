@@ -11,6 +11,7 @@ import type { RunningSandbox, SandboxOptions } from "../../src/sandbox/server.js
 import { against, readResults, runCli, tempDir } from "./harness.js";
 import type { ResultRow } from "./harness.js";
 import { acceptedCounts, numbers, postedNumbers, ticketsByNumber, trunkSheetOf } from "./ledger.js";
+import { numbersIn } from "../support/states.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -268,7 +269,7 @@ describe("a second SIGINT", () => {
     expect(s.accepted().flatMap((r) => r.numbers)).toEqual([accepted]);
     // Both requests in flight were left as intents without outcomes.
     const prior = await readJournal(state, { baseUrl: proxy.url, user: s.user, version: "" });
-    expect([...prior.pending.keys()].sort()).toEqual([accepted, lost].sort());
+    expect([...numbersIn(prior, "pending").keys()].sort()).toEqual([accepted, lost].sort());
 
     proxy.state.holding = false;
     const next = await runCli(["submit", sheet, ...options]);

@@ -4,6 +4,7 @@ import { openJournal, readJournal } from "../../src/journal/journal.js";
 import { derivePriorState } from "../../src/journal/prior.js";
 import { parseRecord } from "../../src/journal/records.js";
 import { IDENTITY, journalLines, statePath } from "./helpers.js";
+import { numbersIn } from "../support/states.js";
 
 describe("confirmations recorded in the journal", () => {
   it("turns a number whose request had no outcome, and one recorded unknown, into submitted with the service's ticket", async () => {
@@ -20,12 +21,12 @@ describe("confirmations recorded in the journal", () => {
     await run2.close();
 
     const prior = await readJournal(path, IDENTITY);
-    expect([...prior.submitted]).toEqual([
+    expect([...numbersIn(prior, "submitted")]).toEqual([
       ["4165550101", { ticket: "PI-000007", requestId: "R1" }],
       ["4165550103", { ticket: "PI-000008", requestId: "R2" }],
     ]);
-    expect([...prior.pending]).toEqual([["4165550102", { requestId: "R1" }]]);
-    expect(prior.unknown.size).toBe(0);
+    expect([...numbersIn(prior, "pending")]).toEqual([["4165550102", { requestId: "R1" }]]);
+    expect(numbersIn(prior, "unknown").size).toBe(0);
     expect((await journalLines(path)).filter((line) => line.type === "confirmed")).toEqual([
       expect.objectContaining({ number: "4165550101", ticket: "PI-000007", status: "SUBMITTED" }),
       expect.objectContaining({ number: "4165550103", ticket: "PI-000008", status: "SUBMITTED" }),
@@ -39,7 +40,7 @@ describe("confirmations recorded in the journal", () => {
       { type: "intent", requestId: "R2", operation: "dids", numbers: ["4165550101"], at: "t" },
       { type: "outcome", requestId: "R2", status: "rejected", message: "already has a pending port-in", at: "t" },
     ]);
-    expect(prior.submitted.get("4165550101")).toEqual({ ticket: "PI-000001", requestId: "R1" });
+    expect(numbersIn(prior, "submitted").get("4165550101")).toEqual({ ticket: "PI-000001", requestId: "R1" });
   });
 
   it("refuses to record a confirmation for something that is not a 10-digit number", async () => {
@@ -66,8 +67,8 @@ describe("confirmations recorded in the journal", () => {
     await writeFile(path, lines.map((line) => JSON.stringify(line) + "\n").join(""));
 
     const journal = await openJournal(path, IDENTITY);
-    expect(journal.prior.submitted.get("4165550101")).toEqual({ ticket: "PI-000001", requestId: "A" });
-    expect(journal.prior.pending.get("4165550102")).toEqual({ requestId: "B" });
+    expect(numbersIn(journal.prior, "submitted").get("4165550101")).toEqual({ ticket: "PI-000001", requestId: "A" });
+    expect(numbersIn(journal.prior, "pending").get("4165550102")).toEqual({ requestId: "B" });
     await journal.close();
   });
 });

@@ -8,6 +8,7 @@ import { derivePriorState } from "../../src/journal/prior.js";
 import type { JournalRecord } from "../../src/journal/records.js";
 import { parseRecord } from "../../src/journal/records.js";
 import { IDENTITY, journalLines, statePath } from "./helpers.js";
+import { numbersIn } from "../support/states.js";
 
 const A = "4165550101";
 const B = "4165550102";
@@ -33,8 +34,8 @@ const submitted = (requestId: string, numbers: readonly string[], ticket: string
 describe("an order that ended", () => {
   it("turns its submitted numbers into rejected ones, with the carrier's reason and the order", () => {
     const prior = derivePriorState([...submitted("R1", [A, B], "PI-1", ["fa", "fb"]), ended("PI-1", [A])]);
-    expect(prior.submitted.get(B)).toEqual({ ticket: "PI-1", requestId: "R1", fingerprint: "fb" });
-    expect(prior.rejected.get(A)).toEqual({
+    expect(numbersIn(prior, "submitted").get(B)).toEqual({ ticket: "PI-1", requestId: "R1", fingerprint: "fb" });
+    expect(numbersIn(prior, "rejected").get(A)).toEqual({
       requestId: "R1",
       message: "End user name does not match",
       httpStatus: null,
@@ -48,21 +49,21 @@ describe("an order that ended", () => {
         at: "2026-03-03T07:00:00.000Z",
       },
     });
-    expect(prior.submitted.has(A)).toBe(false);
+    expect(numbersIn(prior, "submitted").has(A)).toBe(false);
   });
 
   it("leaves a number submitted since under another ticket alone", () => {
     const prior = derivePriorState([...submitted("R1", [A], "PI-1"), ...submitted("R2", [A], "PI-2"), ended("PI-1", [A])]);
-    expect(prior.submitted.get(A)).toMatchObject({ ticket: "PI-2" });
-    expect(prior.rejected.size).toBe(0);
+    expect(numbersIn(prior, "submitted").get(A)).toMatchObject({ ticket: "PI-2" });
+    expect(numbersIn(prior, "rejected").size).toBe(0);
   });
 
   it("reopens an unsure number whose order it is, and a resubmission then makes it submitted again", () => {
     const records: JournalRecord[] = [{ type: "intent", requestId: "R1", operation: "dids", numbers: [A], at: "t" }, ended("PI-1", [A])];
-    expect(derivePriorState(records).rejected.get(A)).toMatchObject({ requestId: "R1", order: { ticket: "PI-1" } });
+    expect(numbersIn(derivePriorState(records), "rejected").get(A)).toMatchObject({ requestId: "R1", order: { ticket: "PI-1" } });
     const resent = derivePriorState([...records, ...submitted("R2", [A], "PI-2")]);
-    expect(resent.rejected.size).toBe(0);
-    expect(resent.submitted.get(A)).toMatchObject({ ticket: "PI-2", requestId: "R2" });
+    expect(numbersIn(resent, "rejected").size).toBe(0);
+    expect(numbersIn(resent, "submitted").get(A)).toMatchObject({ ticket: "PI-2", requestId: "R2" });
   });
 
   it("is written and read back through the journal, beside intents that carry each row's fingerprint", async () => {
@@ -79,8 +80,8 @@ describe("an order that ended", () => {
     expect(lines.map((line) => line.type)).toEqual(["header", "run", "intent", "outcome", "ended"]);
     expect(lines[2]).toMatchObject({ fingerprints: ["fa", "fb"] });
     const prior = await readJournal(path, IDENTITY);
-    expect(prior.rejected.get(A)).toMatchObject({ fingerprint: "fa", order: { ticket: "PI-1", reason: "r", summary: "s", details: "d" } });
-    expect(prior.submitted.get(B)).toMatchObject({ ticket: "PI-1", fingerprint: "fb" });
+    expect(numbersIn(prior, "rejected").get(A)).toMatchObject({ fingerprint: "fa", order: { ticket: "PI-1", reason: "r", summary: "s", details: "d" } });
+    expect(numbersIn(prior, "submitted").get(B)).toMatchObject({ ticket: "PI-1", fingerprint: "fb" });
   });
 
   it("refuses an intent whose fingerprints do not match its numbers, and ignores such a list read from a file", async () => {
@@ -89,7 +90,7 @@ describe("an order that ended", () => {
     await expect(run.intent("R1", "dids", [A, B], ["fa"])).rejects.toThrow(TypeError);
     await run.close();
     const prior = derivePriorState([{ type: "intent", requestId: "R1", operation: "dids", numbers: [A, B], fingerprints: ["fa"], at: "t" }]);
-    expect(prior.pending.get(A)).toEqual({ requestId: "R1" });
+    expect(numbersIn(prior, "pending").get(A)).toEqual({ requestId: "R1" });
   });
 
   it("is a record an older reader cannot mistake for another: an unknown member set fails nothing, a wrong type is no record", () => {
@@ -115,6 +116,6 @@ describe("status records", () => {
     const prior = derivePriorState([...submitted("R1", [A, B], "PI-1"), reading("SUBMITTED", null, "t1"), reading("CONFIRMED", "2026-03-05", "t2")]);
     expect(prior.lastStatus.get(A)).toEqual({ ticket: "PI-1", status: "CONFIRMED", portDate: "2026-03-05", reason: "", summary: "", details: "", at: "t2" });
     expect(prior.lastStatus.get(B)?.status).toBe("CONFIRMED");
-    expect(prior.submitted.get(A)?.ticket).toBe("PI-1");
+    expect(numbersIn(prior, "submitted").get(A)?.ticket).toBe("PI-1");
   });
 });

@@ -4,6 +4,7 @@ import { OutputError } from "../../src/errors.js";
 import { openJournal, readJournal } from "../../src/journal/journal.js";
 import type { AppendTarget } from "../../src/journal/journal.js";
 import { IDENTITY, journalLines, statePath } from "./helpers.js";
+import { numbersIn } from "../support/states.js";
 
 /** A real append handle that records what each fsync covered, and can be told to fail or to stall. */
 function instrumented() {
@@ -63,7 +64,7 @@ describe("group commit", () => {
     expect(log.syncs - syncsBefore).toBe(1);
     for (const [requestId, durable] of durableAtResolve) expect(durable).toContain(`"requestId":"${requestId}"`);
     await journal.close();
-    expect((await readJournal(path, IDENTITY)).pending.size).toBe(50);
+    expect(numbersIn(await readJournal(path, IDENTITY), "pending").size).toBe(50);
   });
 
   it("puts records that arrive during a flush into the next batch, resolved only by the next fsync", async () => {
@@ -121,8 +122,8 @@ describe("a full disk", () => {
     // The torn batch is on disk, half written; the next run reads past it and keeps what was confirmed.
     expect(await readFile(path, "utf8")).not.toMatch(/\n$/);
     const next = await openJournal(path, IDENTITY);
-    expect(next.prior.submitted.get("4165550101")).toEqual({ ticket: "T-1", requestId: "R1" });
-    expect(next.prior.pending.size).toBe(0);
+    expect(numbersIn(next.prior, "submitted").get("4165550101")).toEqual({ ticket: "T-1", requestId: "R1" });
+    expect(numbersIn(next.prior, "pending").size).toBe(0);
     await next.close();
     await journalLines(path);
   });

@@ -4,6 +4,7 @@ import { StateError } from "../../src/errors.js";
 import { newRequestId, openJournal, readJournal } from "../../src/journal/journal.js";
 import type { JournalIdentity } from "../../src/journal/journal.js";
 import { IDENTITY, journalLines, statePath } from "./helpers.js";
+import { numbersIn } from "../support/states.js";
 
 describe("the journal file", () => {
   it("starts with one header naming the tool, base URL and user, and adds one run record per run", async () => {
@@ -96,7 +97,7 @@ describe("what a re-run learns from earlier runs", () => {
   it("knows submitted numbers with their ticket, pending and unknown ones, and forgets failed and rejected ones", async () => {
     const path = await statePath();
     const first = await openJournal(path, IDENTITY);
-    expect(first.prior.submitted.size + first.prior.pending.size + first.prior.unknown.size).toBe(0);
+    expect(numbersIn(first.prior, "submitted").size + numbersIn(first.prior, "pending").size + numbersIn(first.prior, "unknown").size).toBe(0);
     await Promise.all([
       first.intent("A", "dids", ["4165550101", "4165550102"]),
       first.intent("B", "dids", ["4165550103"]),
@@ -113,13 +114,13 @@ describe("what a re-run learns from earlier runs", () => {
     const second = await openJournal(path, IDENTITY);
     const { prior } = second;
     await second.close();
-    expect([...prior.submitted]).toEqual([
+    expect([...numbersIn(prior, "submitted")]).toEqual([
       ["4165550101", { ticket: "T-100", requestId: "A" }],
       ["4165550102", { ticket: "T-100", requestId: "A" }],
     ]);
-    expect([...prior.pending]).toEqual([["4165550103", { requestId: "B" }]]);
-    expect([...prior.unknown]).toEqual([["4165550104", { requestId: "C", message: "502 Bad Gateway" }]]);
-    for (const map of [prior.submitted, prior.pending, prior.unknown]) {
+    expect([...numbersIn(prior, "pending")]).toEqual([["4165550103", { requestId: "B" }]]);
+    expect([...numbersIn(prior, "unknown")]).toEqual([["4165550104", { requestId: "C", message: "502 Bad Gateway" }]]);
+    for (const map of [numbersIn(prior, "submitted"), numbersIn(prior, "pending"), numbersIn(prior, "unknown")]) {
       expect(map.has("4165550105")).toBe(false);
       expect(map.has("4165550106")).toBe(false);
     }
@@ -132,7 +133,7 @@ describe("what a re-run learns from earlier runs", () => {
     await run1.close();
 
     const run2 = await openJournal(path, IDENTITY);
-    expect(run2.prior.pending.get("4165550101")).toEqual({ requestId: "R1" });
+    expect(numbersIn(run2.prior, "pending").get("4165550101")).toEqual({ requestId: "R1" });
     await run2.intent("R2", "dids", ["4165550101"]);
     await run2.outcome("R2", { status: "submitted", ticket: "T-2" });
     await run2.intent("R3", "dids", ["4165550102"]);
@@ -140,9 +141,9 @@ describe("what a re-run learns from earlier runs", () => {
     await run2.close();
 
     const prior = await readJournal(path, IDENTITY);
-    expect(prior.submitted.get("4165550101")).toEqual({ ticket: "T-2", requestId: "R2" });
-    expect(prior.pending.size).toBe(0);
-    expect(prior.unknown.size).toBe(0);
+    expect(numbersIn(prior, "submitted").get("4165550101")).toEqual({ ticket: "T-2", requestId: "R2" });
+    expect(numbersIn(prior, "pending").size).toBe(0);
+    expect(numbersIn(prior, "unknown").size).toBe(0);
   });
 
   it("keeps a submitted number submitted when a later request holding it is rejected", async () => {
@@ -154,13 +155,13 @@ describe("what a re-run learns from earlier runs", () => {
     await journal.outcome("R2", { status: "rejected", message: "a port-in already exists for 4165550101" });
     await journal.close();
 
-    expect((await readJournal(path, IDENTITY)).submitted.get("4165550101")).toEqual({ ticket: "T-1", requestId: "R1" });
+    expect(numbersIn(await readJournal(path, IDENTITY), "submitted").get("4165550101")).toEqual({ ticket: "T-1", requestId: "R1" });
   });
 
   it("reads an absent journal as an empty history without creating it", async () => {
     const path = await statePath();
     const prior = await readJournal(path, IDENTITY);
-    expect(prior.submitted.size + prior.pending.size + prior.unknown.size).toBe(0);
+    expect(numbersIn(prior, "submitted").size + numbersIn(prior, "pending").size + numbersIn(prior, "unknown").size).toBe(0);
     await expect(stat(path)).rejects.toMatchObject({ code: "ENOENT" });
   });
 
@@ -169,7 +170,7 @@ describe("what a re-run learns from earlier runs", () => {
     const running = await openJournal(path, IDENTITY);
     await running.intent("R1", "dids", ["4165550101"]);
 
-    expect((await readJournal(path, IDENTITY)).pending.has("4165550101")).toBe(true);
+    expect(numbersIn(await readJournal(path, IDENTITY), "pending").has("4165550101")).toBe(true);
     await running.close();
   });
 });
@@ -189,14 +190,14 @@ describe("a journal damaged by a crash or an edit", () => {
     await appendFile(path, '{"type":"intent","requestId":"R2","operation":"dids","numbers":["41655');
 
     const journal = await openJournal(path, IDENTITY);
-    expect(journal.prior.submitted.get("4165550101")).toEqual({ ticket: "T-1", requestId: "R1" });
-    expect(journal.prior.pending.size).toBe(0);
+    expect(numbersIn(journal.prior, "submitted").get("4165550101")).toEqual({ ticket: "T-1", requestId: "R1" });
+    expect(numbersIn(journal.prior, "pending").size).toBe(0);
     await journal.intent("R3", "dids", ["4165550199"]);
     await journal.close();
 
     const lines = await journalLines(path);
     expect(lines.map((line) => line.requestId ?? line.type)).toEqual(["header", "run", "R1", "R1", "run", "R3"]);
-    expect((await readJournal(path, IDENTITY)).pending.get("4165550199")).toEqual({ requestId: "R3" });
+    expect(numbersIn(await readJournal(path, IDENTITY), "pending").get("4165550199")).toEqual({ requestId: "R3" });
   });
 
   it("ignores a whole record that lost its newline, since its write was never confirmed", async () => {
@@ -204,7 +205,7 @@ describe("a journal damaged by a crash or an edit", () => {
     await appendFile(path, '{"type":"intent","requestId":"R2","operation":"dids","numbers":["4165550102"],"at":"2025-01-01T00:00:00Z"}');
 
     const journal = await openJournal(path, IDENTITY);
-    expect(journal.prior.pending.size).toBe(0);
+    expect(numbersIn(journal.prior, "pending").size).toBe(0);
     await journal.close();
     await journalLines(path);
   });
@@ -214,7 +215,7 @@ describe("a journal damaged by a crash or an edit", () => {
     await appendFile(path, Buffer.alloc(64));
 
     const journal = await openJournal(path, IDENTITY);
-    expect(journal.prior.submitted.has("4165550101")).toBe(true);
+    expect(numbersIn(journal.prior, "submitted").has("4165550101")).toBe(true);
     await journal.close();
     await journalLines(path);
   });
