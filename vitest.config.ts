@@ -8,5 +8,8 @@ export default defineConfig({
     // a busy CPU, where every spawn of the CLI takes several times longer than on a quiet one.
     testTimeout: 180_000,
     hookTimeout: 180_000,
+    // Most end-to-end tests wait on a spawned CLI and a sandbox's latency, not on this CPU: four
+    // files at a time took the suite from about 9 to 5 minutes on a quiet 2-core machine.
+    maxWorkers: 4,
   },
 });

@@ -29,7 +29,7 @@ const PRIOR = derivePriorState([
   { type: "intent", requestId: "C", operation: "dids", numbers: [UNKNOWN], fingerprints: [print(UNKNOWN)], at: "t" },
   { type: "outcome", requestId: "C", status: "unknown", httpStatus: 502, message: "502 Bad Gateway", at: "t" },
   { type: "intent", requestId: "D", operation: "dids", numbers: [REJECTED], fingerprints: [print(REJECTED)], at: "t" },
-  { type: "outcome", requestId: "D", status: "rejected", httpStatus: 400, rejected: [{ number: REJECTED, message: "not portable", fingerprint: print(REJECTED) }], at: "t" },
+  { type: "outcome", requestId: "D", status: "rejected", httpStatus: 400, rejected: [{ number: REJECTED, message: "the customer name does not match the losing carrier's records", fingerprint: print(REJECTED) }], at: "t" },
   { type: "intent", requestId: "E", operation: "dids", numbers: [ENDED], fingerprints: [print(ENDED)], at: "t" },
   { type: "outcome", requestId: "E", status: "submitted", ticket: "PI-000005", at: "t" },
   { type: "ended", ticket: "PI-000005", status: "REJECTED", reason: "name does not match", summary: "", details: "", numbers: [{ number: ENDED, fingerprint: print(ENDED) }], at: "t" },
@@ -52,7 +52,7 @@ const STORIES: Record<NumberState["kind"], readonly Story[]> = {
   pending: [{ number: PENDING, submit: { status: "unknown", ticket: "", next: "retry-unknown" }, status: { kind: "number", unsure: true } }],
   unknown: [{ number: UNKNOWN, submit: { status: "unknown", ticket: "", next: "retry-unknown" }, status: { kind: "number", unsure: true } }],
   rejected: [
-    { number: REJECTED, submit: { status: "rejected", ticket: "", next: "fix-or-retry-rejected" }, status: { kind: "none", why: "never submitted: the service rejected it (not portable); fix the row and run portin submit" } },
+    { number: REJECTED, submit: { status: "rejected", ticket: "", next: "fix-or-retry-rejected" }, status: { kind: "none", why: "never submitted: the service rejected it (the customer name does not match the losing carrier's records); fix the row and run portin submit" } },
     { number: ENDED, submit: { status: "rejected", ticket: "PI-000005", next: "fix-carrier-rejection" }, status: { kind: "ended", fingerprint: print(ENDED) } },
   ],
   none: [{ number: NEVER, submit: null, status: { kind: "none", why: "not submitted yet: portin submit sends it" } }],
