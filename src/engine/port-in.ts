@@ -14,7 +14,7 @@ import type { RowOutcome } from "../results/status.js";
 import { summarize } from "../results/summary.js";
 import { describeSystemError } from "../system-error.js";
 import type { RunSummary } from "../results/summary.js";
-import { copiesRowText, numberColumnOf, openResults } from "../results/writer.js";
+import { copiesRowText, openResults } from "../results/writer.js";
 import type { ResultColumnsAt } from "../results/writer.js";
 import type { DispatchReport, StopReason } from "../send/dispatch.js";
 import type { ServiceClient } from "../service/client.js";
@@ -26,7 +26,7 @@ import { rowOutcomes } from "./outcomes.js";
 import { planRun } from "./plan-run.js";
 import { runningSubmit } from "./running-submit.js";
 import { prepare } from "./prepare.js";
-import { writeResults } from "./write.js";
+import { resultsOptionsFor, writeResults } from "./write.js";
 import type { RunProgress } from "./progress.js";
 
 export interface PortInOptions {
@@ -128,14 +128,7 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
     });
     // Opened only now, after every row is read: a file refused mid-way leaves no results behind;
     // and before sending, so an unwritable results path stops the run before anything is sent.
-    const results = await openResults(options.results, options.sheet.layout.header, {
-      delimiter: options.sheet.layout.delimiter,
-      ...options.sheet.textFormat(),
-      stdout: io.stdout,
-      rows: prepared.rows.length,
-      resultColumns: options.resultColumns ?? "last",
-      numberColumn: numberColumnOf(options.sheet.layout),
-    });
+    const results = await openResults(options.results, options.sheet.layout.header, resultsOptionsFor(options.sheet, prepared.rows.length, io, options.resultColumns));
     let sent: DispatchReport | null = null;
     let held: ReadonlyMap<string, AccountHold> = new Map();
     if (options.command === "submit") {

@@ -16,13 +16,13 @@ import type { Journal } from "../journal/journal.js";
 import { STATUS_COLUMN_SET } from "../results/order-status.js";
 import { summarizeStatus } from "../results/status-summary.js";
 import type { StatusSummary } from "../results/status-summary.js";
-import { copiesRowText, numberColumnOf, openReport } from "../results/writer.js";
+import { copiesRowText, openReport } from "../results/writer.js";
 import type { ResultColumnsAt } from "../results/writer.js";
 import { recordHolds, readAccount } from "./account-orders.js";
 import { learnStatuses } from "./learn-status.js";
 import type { Service } from "./port-in.js";
 import { prepare } from "./prepare.js";
-import { writeResults } from "./write.js";
+import { resultsOptionsFor, writeResults } from "./write.js";
 
 export interface StatusOptions {
   /** Opened by the command, so that a bad header refuses the file before anything connects. */
@@ -79,15 +79,7 @@ export async function runStatus(options: StatusOptions, service: Service, io: Co
     const report = await openReport(
       options.output,
       options.sheet.layout.header,
-      {
-        delimiter: options.sheet.layout.delimiter,
-        ...options.sheet.textFormat(),
-        stdout: io.stdout,
-        rows: prepared.rows.length,
-        resultColumns: options.resultColumns ?? "last",
-        numberColumn: numberColumnOf(options.sheet.layout),
-        option: "--output",
-      },
+      resultsOptionsFor(options.sheet, prepared.rows.length, io, options.resultColumns, "--output"),
       STATUS_COLUMN_SET,
     );
     await writeResults(prepared, learned.statusOf, report, io);

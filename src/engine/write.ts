@@ -3,12 +3,31 @@
  * before, so a stopped run still accounts for every row.
  */
 import type { CommandIO } from "../io.js";
-import type { ResultsWriter } from "../results/writer.js";
+import type { Sheet } from "../input/sheet.js";
+import { numberColumnOf } from "../results/writer.js";
+import type { ResultColumnsAt, ResultsOptions, ResultsWriter } from "../results/writer.js";
 import type { PreparedRun } from "./prepare.js";
 import { terminalSafe } from "../terminal-text.js";
 
 /** A row left out of the results' own columns (its input changed during the run): padded with empty cells. */
 const NO_CELLS: readonly string[] = [];
+
+/**
+ * How results (or `status`'s report) of `sheet` are written: in the sheet's own delimiter, byte
+ * order mark and line end, its number column kept in view, `rows` rows. `option` names the flag
+ * that chose the path, for messages.
+ */
+export function resultsOptionsFor(sheet: Sheet, rows: number, io: CommandIO, resultColumns: ResultColumnsAt | undefined, option?: string): ResultsOptions {
+  return {
+    delimiter: sheet.layout.delimiter,
+    ...sheet.textFormat(),
+    stdout: io.stdout,
+    rows,
+    resultColumns: resultColumns ?? "last",
+    numberColumn: numberColumnOf(sheet.layout),
+    ...(option === undefined ? {} : { option }),
+  };
+}
 
 /** For `submit` and `plan` the outcome is a RowOutcome; for `status`, a row's order status. */
 export async function writeResults<T>(prepared: PreparedRun, outcomeOf: (index: number) => T, results: ResultsWriter<T>, io: CommandIO): Promise<void> {

@@ -6,20 +6,16 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { startSandbox, type RunningSandbox } from "../../src/sandbox/server.js";
 import { terminalSafe } from "../../src/terminal-text.js";
 import { against, FORM_CELLS, FORM_HEADER, runCli, tempDir, writeSheet } from "./harness.js";
+import { sandboxPerTest } from "./sandboxed.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
 });
 
-async function sandboxed(): Promise<RunningSandbox> {
-  const sandbox = await startSandbox();
-  cleanups.push(() => sandbox.close());
-  return sandbox;
-}
+const sandboxed = sandboxPerTest();
 
 /** Any ESC, BEL, C1 CSI or bidi override that reached stderr as itself. */
 // eslint-disable-next-line no-control-regex -- the characters this test looks for

@@ -6,23 +6,13 @@
 import { spawn } from "node:child_process";
 import { chmod, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startSandbox } from "../../src/sandbox/server.js";
-import type { RunningSandbox } from "../../src/sandbox/server.js";
+import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/version.js";
 import { CLI, against, tempDir } from "./harness.js";
+import { sandboxPerTest } from "./sandboxed.js";
 import { numbers, trunkSheetOf } from "./ledger.js";
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
-});
-
-async function sandboxed(): Promise<RunningSandbox> {
-  const sandbox = await startSandbox();
-  cleanups.push(() => sandbox.close());
-  return sandbox;
-}
+const sandboxed = sandboxPerTest();
 
 /** The built CLI started by a shell that set umask 022 first, as a login shell does. */
 function underUmask022(args: readonly string[]): Promise<{ code: number | null; stderr: string }> {

@@ -6,22 +6,12 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startSandbox } from "../../src/sandbox/server.js";
-import type { RunningSandbox } from "../../src/sandbox/server.js";
+import { describe, expect, it } from "vitest";
 import { against, FORM_CELLS, FORM_HEADER, readResults, runCli, tempDir, writeSheet } from "./harness.js";
+import { sandboxPerTest } from "./sandboxed.js";
 import { numbers, postedNumbers, trunkSheetOf } from "./ledger.js";
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
-});
-
-async function sandboxed(): Promise<RunningSandbox> {
-  const sandbox = await startSandbox();
-  cleanups.push(() => sandbox.close());
-  return sandbox;
-}
+const sandboxed = sandboxPerTest();
 
 /** 416-555-0199 is one of the sandbox account's unportable numbers. */
 const UNPORTABLE = "4165550199";
