@@ -1,6 +1,6 @@
 /**
- * `GET /_sandbox/requests`, the sandbox's log of accepted requests, served in pages (issue
- * 11): the whole log as one JSON text grew past what V8 can hold in one string ("Invalid
+ * `GET /_sandbox/requests`, the sandbox's log of accepted requests, served in pages
+ * (docs/contract.md §2): the whole log as one JSON text grew past what V8 can hold in one string ("Invalid
  * string length") and took the sandbox down with its ledger.
  *
  * Query parameters (README, Security): `after=SEQ`, the seq of the last request already read
