@@ -10,7 +10,7 @@ function counts(spec: Partial<Record<RowStatus, number>>): Record<RowStatus, num
 }
 
 function report(statuses: RowStatus[], stopped: RunReport["stopped"] = null): RunReport {
-  const summary = summarize({ command: "submit", outcomes: statuses.map((status) => ({ status })), requests: [], elapsedMs: 1, results: "-", service: "s" });
+  const summary = summarize({ command: "submit", outcomes: statuses.map((status) => ({ status })), requests: [], elapsedMs: 1, results: "-", service: { kind: "remote", baseUrl: "s" } });
   return { summary, stopped, unwritten: null };
 }
 

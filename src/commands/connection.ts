@@ -4,10 +4,11 @@
  */
 import type { Argv } from "yargs";
 import { UsageError } from "../errors.js";
-import { BUILT_IN_SANDBOX } from "../journal/identity.js";
 import { checkBaseUrl } from "../service/base-url.js";
 import { createClient, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from "../service/client.js";
 import type { ServiceClient } from "../service/client.js";
+import { remoteService, SANDBOX_SERVICE } from "../service/service.js";
+import type { Service } from "../service/service.js";
 import { USER_AGENT } from "../version.js";
 import type { CommandIO } from "../io.js";
 import { wholeNumber } from "./values.js";
@@ -22,12 +23,9 @@ export interface ConnectionArgs {
 
 export interface Connection {
   readonly client: ServiceClient;
-  /** As the journal records it: the sandbox's URL when no --base-url was given. */
-  readonly baseUrl: string;
-  /** What the run journal records: the base URL, or BUILT_IN_SANDBOX. */
-  readonly serviceName: string;
+  /** The real service at its base URL, or the built-in sandbox (whose port the journal never records). */
+  readonly service: Service;
   readonly user: string;
-  readonly sandbox: boolean;
   /** Stops the in-process sandbox; nothing to do for the real service. */
   close(): Promise<void>;
 }
@@ -109,7 +107,7 @@ export async function connect(args: ConnectionArgs, io: CommandIO, extra: Connec
     };
     try {
       const client = createClient({ ...common, baseUrl: sandbox.url, user: sandbox.user, password: sandbox.password, allowInsecureHttp: false });
-      return { client, baseUrl: sandbox.url, serviceName: BUILT_IN_SANDBOX, user: sandbox.user, sandbox: true, close };
+      return { client, service: SANDBOX_SERVICE, user: sandbox.user, close };
     } catch (error) {
       await sandbox.close();
       throw error;
@@ -123,5 +121,5 @@ export async function connect(args: ConnectionArgs, io: CommandIO, extra: Connec
     throw new UsageError(`--password is missing for user '${args.user}' at ${base.href}: give --password or set PORTIN_PASSWORD`);
   }
   const client = createClient({ ...common, baseUrl: args.baseUrl, user: args.user, password: args.password, allowInsecureHttp: args.allowInsecureHttp });
-  return { client, baseUrl: base.href, serviceName: base.href, user: args.user, sandbox: false, close: () => Promise.resolve() };
+  return { client, service: remoteService(base.href), user: args.user, close: () => Promise.resolve() };
 }

@@ -157,10 +157,10 @@ async function runOn({ sheet, defaults }: CommandSheet, command: "submit" | "pla
   const connection = given ?? (await connect(args, io, { retries: args.retries, onRetry: () => void progress.retried++, sandboxOrders: sandboxOrdersPath(args.input) }));
   let display: ProgressDisplay | null = null;
   try {
-    const paths = await resolveRunPaths(args, command, connection.sandbox, io);
+    const paths = await resolveRunPaths(args, command, connection.service.kind === "sandbox", io);
     // Started once the start-of-run notices are out, so that the bar never cuts through them.
     display = showProgress(progress, io.stderr, { isTTY: (io.stderr as { isTTY?: boolean }).isTTY === true, quiet: args.quiet });
-    const identity = { baseUrl: connection.serviceName, user: connection.user, version: VERSION };
+    const identity = { service: connection.service, user: connection.user, version: VERSION };
     const report = await runPortIn(
       {
         command,

@@ -7,7 +7,6 @@ import type { Argv } from "yargs";
 import { UsageError } from "../errors.js";
 import type { CommandResult } from "../exit-codes.js";
 import type { CommandIO } from "../io.js";
-import { BUILT_IN_SANDBOX } from "../journal/identity.js";
 import { journalService } from "../journal/read.js";
 import { besideInput, defaultStatePath } from "../paths.js";
 import { runReport } from "../report/report.js";
@@ -71,7 +70,7 @@ async function run(args: ReportArgs, io: CommandIO): Promise<CommandResult> {
 /** Beside the sheet; a journal of the built-in sandbox gets its own name, so it cannot overwrite a real migration's page. */
 async function defaultOutput(input: string, state: string | null): Promise<string> {
   if (input === "-") throw new UsageError("a sheet on standard input has no folder to write the report beside: give --output FILE.html");
-  const sandbox = state !== null && (await journalService(state)) === BUILT_IN_SANDBOX;
+  const sandbox = state !== null && (await journalService(state))?.kind === "sandbox";
   return besideInput(input, sandbox ? ".sandbox.report.html" : ".report.html");
 }
 

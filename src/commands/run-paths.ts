@@ -7,7 +7,6 @@ import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { UsageError } from "../errors.js";
 import type { CommandIO } from "../io.js";
-import { BUILT_IN_SANDBOX } from "../journal/identity.js";
 import { journalService } from "../journal/read.js";
 import { besideInput, defaultResultsPath, defaultStatePath, defaultStatusPath } from "../paths.js";
 import { terminalSafe } from "../terminal-text.js";
@@ -105,9 +104,9 @@ function defaultsBeside(input: string): string | null {
 async function noticeRealJournal(input: string, results: string, io: CommandIO): Promise<void> {
   const journal = defaultStatePath(input);
   const service = journal === null ? null : await journalService(journal);
-  if (service === null || service === BUILT_IN_SANDBOX) return;
+  if (service === null || service.kind === "sandbox") return;
   io.stderr.write(
-    `portin: this sheet has a journal for ${service} (${journal}): did you mean to set PORTIN_BASE_URL? ` +
+    `portin: this sheet has a journal for ${service.baseUrl} (${journal}): did you mean to set PORTIN_BASE_URL? ` +
       `This sandbox run leaves it and the real results untouched and writes ${results === "-" ? "standard output" : results}\n`,
   );
 }

@@ -106,8 +106,8 @@ export async function status(args: StatusArgs, io: CommandIO, given?: Connection
 async function runOn({ sheet, defaults }: CommandSheet, args: StatusArgs, io: CommandIO, given: Connection | undefined): Promise<CommandResult> {
   const connection = given ?? (await connect(args, io, { retries: args.retries, sandboxOrders: sandboxOrdersPath(args.input) }));
   try {
-    const paths = await resolveStatusPaths(args, connection.sandbox, io);
-    const identity = { baseUrl: connection.serviceName, user: connection.user, version: VERSION };
+    const paths = await resolveStatusPaths(args, connection.service.kind === "sandbox", io);
+    const identity = { service: connection.service, user: connection.user, version: VERSION };
     const report = await runStatus({ sheet, ...paths, defaults, concurrency: args.concurrency, expandRanges: args.expandRanges, resultColumns: args.resultColumns }, { client: connection.client, identity }, io);
     noticeLeftOut(sheet, io);
     // What changed comes first: a cron mail's first lines say what happened overnight.

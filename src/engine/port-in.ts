@@ -161,7 +161,7 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
       requests: sent === null ? plan.requests : [...plan.requests, ...sent.resent].filter((request) => sent.results.has(request.sequence)),
       elapsedMs: performance.now() - started,
       results: options.results,
-      service: service.identity.baseUrl,
+      service: service.identity.service,
     });
     // A signal that came after the last request started still means the run was interrupted.
     const interrupted: StopReason | null = io.signal.aborted ? { kind: "signal", signal: String(io.signal.reason) } : null;

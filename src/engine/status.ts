@@ -90,7 +90,7 @@ export async function runStatus(options: StatusOptions, service: Service, io: Co
       requests: learned.requests,
       elapsedMs: performance.now() - started,
       output: options.output,
-      service: service.identity.baseUrl,
+      service: service.identity.service,
     });
     // Read back once this check's readings are on disk: the journal holds every earlier one too.
     const changes = journal === null || options.state === null ? null : changesSince(statusReadings((await readJournalFile(options.state)).records), since);

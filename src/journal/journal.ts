@@ -8,8 +8,9 @@ import { open, truncate } from "node:fs/promises";
 import { dirname } from "node:path";
 import { OutputError, StateError } from "../errors.js";
 import { PRIVATE_FILE_MODE } from "../private-files.js";
-import { serviceKey } from "../service/base-url.js";
-import { BUILT_IN_SANDBOX, FRESH_JOURNAL_SENDS_AGAIN } from "./identity.js";
+import { sameService, serviceLabel } from "../service/service.js";
+import type { Service } from "../service/service.js";
+import { FRESH_JOURNAL_SENDS_AGAIN, headerBaseUrl, serviceOfHeader } from "./identity.js";
 import type { JournalIdentity } from "./identity.js";
 import { GroupCommitWriter } from "./group-commit.js";
 import type { AppendTarget } from "./group-commit.js";
@@ -112,7 +113,7 @@ export async function openJournal(path: string, identity: JournalIdentity, optio
         type: "header",
         version: JOURNAL_FORMAT_VERSION,
         tool: `portin/${identity.version}`,
-        baseUrl: identity.baseUrl,
+        baseUrl: headerBaseUrl(identity.service),
         user: identity.user,
         createdAt: now,
       });
@@ -214,18 +215,19 @@ function checkHeader(path: string, header: HeaderRecord, identity: JournalIdenti
         `upgrade portin and run again (${FRESH_JOURNAL_SENDS_AGAIN})`,
     );
   }
-  if (serviceKey(header.baseUrl) !== serviceKey(identity.baseUrl) || header.user !== identity.user) {
+  const written = serviceOfHeader(header.baseUrl);
+  if (!sameService(written, identity.service) || header.user !== identity.user) {
     throw new StateError(
-      `state file ${path} was written for ${header.baseUrl} as user '${header.user}', but this run is for ${identity.baseUrl} as user '${identity.user}': ` +
-        `run against the service the journal was written for${rerunHint(header)} (${FRESH_JOURNAL_SENDS_AGAIN})`,
+      `state file ${path} was written for ${serviceLabel(written)} as user '${header.user}', but this run is for ${serviceLabel(identity.service)} as user '${identity.user}': ` +
+        `run against the service the journal was written for${rerunHint(written, header.user)} (${FRESH_JOURNAL_SENDS_AGAIN})`,
     );
   }
 }
 
 /** How to name the journal's own service on the command line. */
-function rerunHint(header: HeaderRecord): string {
-  if (header.baseUrl === BUILT_IN_SANDBOX) return " (leave out --base-url and PORTIN_BASE_URL)";
-  return ` (--base-url ${header.baseUrl} --user ${header.user})`;
+function rerunHint(service: Service, user: string): string {
+  if (service.kind === "sandbox") return " (leave out --base-url and PORTIN_BASE_URL)";
+  return ` (--base-url ${service.baseUrl} --user ${user})`;
 }
 
 async function cutTornTail(path: string, soundLength: number): Promise<void> {

@@ -3,7 +3,8 @@
  */
 import { open, readFile } from "node:fs/promises";
 import { StateError } from "../errors.js";
-import { FRESH_JOURNAL_SENDS_AGAIN } from "./identity.js";
+import type { Service } from "../service/service.js";
+import { FRESH_JOURNAL_SENDS_AGAIN, serviceOfHeader } from "./identity.js";
 import { parseRecord } from "./records.js";
 import type { HeaderRecord, JournalRecord } from "./records.js";
 
@@ -99,7 +100,7 @@ const HEADER_READ_BYTES = 16 * 1024;
  * The service a journal was written for, read from its header line alone; null when there is
  * no such file or it is not a journal. For notices, never for decisions: openJournal checks.
  */
-export async function journalService(path: string): Promise<string | null> {
+export async function journalService(path: string): Promise<Service | null> {
   const file = await open(path, "r").catch(() => null);
   if (file === null) return null;
   try {
@@ -107,7 +108,7 @@ export async function journalService(path: string): Promise<string | null> {
     const { bytesRead } = await file.read(buffer, 0, HEADER_READ_BYTES, 0);
     const end = buffer.subarray(0, bytesRead).indexOf(NEWLINE);
     const record = end === -1 ? null : parseRecord(buffer.toString("utf8", 0, end));
-    return record?.type === "header" ? record.baseUrl : null;
+    return record?.type === "header" ? serviceOfHeader(record.baseUrl) : null;
   } catch {
     return null;
   } finally {

@@ -3,10 +3,10 @@
  * next, how many orders were asked about; as text for stderr, or one JSON document for
  * stdout with --json.
  */
-import { BUILT_IN_SANDBOX } from "../journal/identity.js";
 import type { StatusChanges } from "../journal/history.js";
+import type { Service } from "../service/service.js";
 import type { OrderState, OrderStatus } from "./order-status.js";
-import { formatElapsed } from "./summary.js";
+import { formatElapsed, serviceJson, serviceLine } from "./summary.js";
 
 export interface StatusSummary {
   /** Rows per `status` cell, in STATE_ORDER then first-seen order. */
@@ -20,7 +20,7 @@ export interface StatusSummary {
   readonly elapsedMs: number;
   /** The output path, or "-" for standard output. */
   readonly output: string;
-  readonly service: string;
+  readonly service: Service;
 }
 
 export interface StatusSummaryInput {
@@ -28,7 +28,7 @@ export interface StatusSummaryInput {
   readonly requests: number;
   readonly elapsedMs: number;
   readonly output: string;
-  readonly service: string;
+  readonly service: Service;
 }
 
 const STATE_ORDER: readonly OrderState[] = ["ended", "not-found", "unchecked", "open", "completed", "not-submitted"];
@@ -81,7 +81,7 @@ export function formatStatusSummary(s: StatusSummary): string {
   const where = s.output === "-" ? "the report on standard output" : s.output;
   const lines = [`portin status: ${rows} ${rows === 1 ? "row" : "rows"}${byStatus.length > 0 ? `: ${byStatus.join(", ")}` : ""}`];
   lines.push(`asked about ${s.orders} ${s.orders === 1 ? "order" : "orders"} with ${s.requests} PortInStatus ${s.requests === 1 ? "request" : "requests"} in ${formatElapsed(s.elapsedMs)}`);
-  lines.push(`service: ${s.service === BUILT_IN_SANDBOX ? `${BUILT_IN_SANDBOX} (nothing real was ported)` : s.service}`);
+  lines.push(serviceLine(s.service));
   lines.push(`output: ${s.output === "-" ? "standard output" : s.output}`);
   for (const c of s.counts) lines.push(`next: ${adviceFor(c.status, c.state, c.rows, where)}`);
   return lines.join("\n");
@@ -100,8 +100,7 @@ export function statusSummaryJson(s: StatusSummary, exitCode: number, changes: S
     requests: s.requests,
     elapsedMs: s.elapsedMs,
     output: s.output,
-    service: s.service,
-    sandbox: s.service === BUILT_IN_SANDBOX,
+    ...serviceJson(s.service),
     exitCode,
   });
 }

@@ -4,7 +4,8 @@
  */
 import { describeOperation } from "../catalog/operations.js";
 import type { Operation } from "../catalog/operations.js";
-import { BUILT_IN_SANDBOX } from "../journal/identity.js";
+import { serviceLabel } from "../service/service.js";
+import type { Service } from "../service/service.js";
 import { ROW_STATUSES, USUAL_NEXT_STEP } from "./status.js";
 import type { NextStep, RowOutcome, RowStatus } from "./status.js";
 
@@ -22,8 +23,8 @@ export interface RunSummary {
   readonly elapsedMs: number;
   /** The results path, or "-" for standard output. */
   readonly results: string;
-  /** The base URL, or "the built-in sandbox": a sandbox run must never read as a real one. */
-  readonly service: string;
+  /** A sandbox run must never read as a real one (serviceLine). */
+  readonly service: Service;
 }
 
 export interface SummaryInput {
@@ -34,7 +35,7 @@ export interface SummaryInput {
   readonly requests: Iterable<{ readonly operation: Operation }>;
   readonly elapsedMs: number;
   readonly results: string;
-  readonly service: string;
+  readonly service: Service;
 }
 
 /** How the summary names the rows that never got as far as an operation (most invalid rows). */
@@ -99,11 +100,21 @@ export function formatSummary(s: RunSummary): string {
   lines.push(...operationTable(s));
 
   const where = s.results === "-" ? "the results on standard output" : s.results;
-  lines.push(`service: ${s.service === BUILT_IN_SANDBOX ? `${BUILT_IN_SANDBOX} (nothing real was ported)` : s.service}`);
+  lines.push(serviceLine(s.service));
   lines.push(`results: ${s.results === "-" ? "standard output" : s.results}`);
 
   for (const { step, rows } of s.next) lines.push(`next: ${adviceFor(step, rows, where)}`);
   return lines.join("\n");
+}
+
+/** The summary's `service:` line, which says so when nothing real was ported. */
+export function serviceLine(service: Service): string {
+  return `service: ${serviceLabel(service)}${service.kind === "sandbox" ? " (nothing real was ported)" : ""}`;
+}
+
+/** The service in a --json summary: its label, and whether it was the sandbox. */
+export function serviceJson(service: Service): { readonly service: string; readonly sandbox: boolean } {
+  return { service: serviceLabel(service), sandbox: service.kind === "sandbox" };
 }
 
 /** The rows of each status per operation, and its requests, as an aligned table; "" when no row reached any. */
@@ -144,8 +155,7 @@ export function summaryJson(s: RunSummary, exitCode: number): string {
     rowsByOperation: s.rowsByOperation,
     elapsedMs: s.elapsedMs,
     results: s.results,
-    service: s.service,
-    sandbox: s.service === BUILT_IN_SANDBOX,
+    ...serviceJson(s.service),
     exitCode,
   });
 }

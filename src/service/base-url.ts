@@ -62,7 +62,7 @@ export function serviceKey(raw: string): string {
   try {
     url = new URL(raw.trim());
   } catch {
-    // "the built-in sandbox", or a header an older portin wrote: compared as text.
+    // A header an older portin wrote, or one edited by hand: compared as text.
     return raw.trim().replace(/\/+$/, "").toLowerCase();
   }
   const host = LOOPBACK_ALIASES.has(url.hostname.toLowerCase()) ? "loopback" : url.hostname;

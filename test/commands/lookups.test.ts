@@ -146,7 +146,7 @@ describe("connection options", () => {
   it("connects to the base URL it was given, as that user", async () => {
     const { io, err } = memoryIO();
     const connection = await connect(args(), io);
-    expect(connection).toMatchObject({ baseUrl: `${service.url}/rest.svc`, user: "acme", sandbox: false });
+    expect(connection).toMatchObject({ service: { kind: "remote", baseUrl: `${service.url}/rest.svc` }, user: "acme" });
     expect(await connection.client.trunks()).toHaveLength(2);
     await connection.close();
     expect(err()).toBe("");

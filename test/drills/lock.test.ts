@@ -62,7 +62,7 @@ async function leaveLock(lockPath: string, before: Before): Promise<void> {
  */
 const TAKER = `
   const { openJournal } = await import(process.env.JOURNAL_MODULE);
-  const identity = { baseUrl: process.env.SERVICE, user: "drill", version: "0" };
+  const identity = { service: { kind: "remote", baseUrl: process.env.SERVICE }, user: "drill", version: "0" };
   if (process.env.STALL === "before") process.kill(process.pid, "SIGSTOP");
   const journal = await openJournal(process.env.STATE, identity).catch((error) => {
     process.stderr.write(error.message + "\\n");

@@ -51,7 +51,7 @@ describe("drill: results and journal that cannot be written", () => {
     expect(s.received()).toEqual([]);
     const postsBefore = s.received().length;
     expect(existsSync(unwritable)).toBe(false);
-    const prior = await readJournal(state, { baseUrl: `${s.url}/`, user: s.user, version: "" });
+    const prior = await readJournal(state, { service: { kind: "remote", baseUrl: `${s.url}/` }, user: s.user, version: "" });
     expect(numbersIn(prior, "submitted").size + numbersIn(prior, "pending").size + numbersIn(prior, "unknown").size).toBe(0);
     expect(existsSync(`${state}.lock`)).toBe(false);
 

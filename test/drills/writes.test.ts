@@ -104,7 +104,7 @@ describe("drill: a write that fails after sending began", () => {
       `portin: the results are missing, not the sending: 6 rows submitted by this run, under ${tickets.map((t) => `${t} (2 rows)`).join(", ")}; ` +
         `the journal ${state} holds them with their tickets`,
     );
-    const prior = await readJournal(state, { baseUrl: `${s.url}/`, user: s.user, version: "" });
+    const prior = await readJournal(state, { service: { kind: "remote", baseUrl: `${s.url}/` }, user: s.user, version: "" });
     expect([...numbersIn(prior, "submitted").keys()].sort()).toEqual(list);
 
     // The folder that refused the rename refused removing the temporary too: the message says so, and the next run removes it.

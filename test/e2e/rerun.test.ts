@@ -117,14 +117,14 @@ describe("re-running with the same --state", () => {
     const state = join(dir, "numbers.state.jsonl");
     const sheet = await trunkSheetOf(dir, "numbers.csv", numbers(6));
     await runCli(["submit", sheet, "--state", state, "--max-per-request", "1", "--concurrency", "1", ...against(s)]);
-    const journalBefore = await readJournal(state, { baseUrl: s.url, user: s.user, version: "" });
+    const journalBefore = await readJournal(state, { service: { kind: "remote", baseUrl: s.url }, user: s.user, version: "" });
 
     const plan = await runCli(["plan", sheet, "--state", state, "--retry-unknown", ...against(s)]);
     expect(plan.code).toBe(0);
     const rows = await readResults(join(dir, "numbers.plan.csv"));
     expect(rows.filter((row) => row.result_status === "skipped").map((row) => row.result_number)).toEqual([...ticketsByNumber(s).keys()]);
     expect(rows.filter((row) => row.result_status === "planned")).toHaveLength(6 - ticketsByNumber(s).size);
-    expect(await readJournal(state, { baseUrl: s.url, user: s.user, version: "" })).toEqual(journalBefore);
+    expect(await readJournal(state, { service: { kind: "remote", baseUrl: s.url }, user: s.user, version: "" })).toEqual(journalBefore);
   });
 
   it("refuses a journal written for another base URL, naming both, and sends nothing", async () => {
@@ -268,7 +268,7 @@ describe("a second SIGINT", () => {
     const [lost] = proxy.state.kept;
     expect(s.accepted().flatMap((r) => r.numbers)).toEqual([accepted]);
     // Both requests in flight were left as intents without outcomes.
-    const prior = await readJournal(state, { baseUrl: proxy.url, user: s.user, version: "" });
+    const prior = await readJournal(state, { service: { kind: "remote", baseUrl: proxy.url }, user: s.user, version: "" });
     expect([...numbersIn(prior, "pending").keys()].sort()).toEqual([accepted, lost].sort());
 
     proxy.state.holding = false;

@@ -46,7 +46,7 @@ async function setup(signal = new AbortController().signal): Promise<Setup> {
   stderr.on("data", (chunk: Buffer) => (stderrText += chunk.toString()));
   return {
     sandbox,
-    service: { client, identity: { baseUrl: sandbox.url, user: sandbox.user, version: "test" } },
+    service: { client, identity: { service: { kind: "remote", baseUrl: sandbox.url }, user: sandbox.user, version: "test" } },
     dir: await tempDir(),
     io: { stdout: new PassThrough(), stderr, stdin: new PassThrough(), signal, stderrText: () => stderrText },
   };

@@ -34,7 +34,7 @@ let run = 0;
 beforeAll(async () => {
   sandbox = await startSandbox();
   const client = createClient({ baseUrl: sandbox.url, user: sandbox.user, password: sandbox.password, timeoutMs: 5_000, retries: 0, allowInsecureHttp: false, userAgent: "portin/test" });
-  service = { client, identity: { baseUrl: sandbox.url, user: sandbox.user, version: "test" } };
+  service = { client, identity: { service: { kind: "remote", baseUrl: sandbox.url }, user: sandbox.user, version: "test" } };
   dir = await tempDir();
 });
 afterAll(async () => {

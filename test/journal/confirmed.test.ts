@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { openJournal, readJournal } from "../../src/journal/journal.js";
 import { derivePriorState } from "../../src/journal/prior.js";
 import { parseRecord } from "../../src/journal/records.js";
-import { IDENTITY, journalLines, statePath } from "./helpers.js";
+import { BASE_URL, IDENTITY, journalLines, statePath } from "./helpers.js";
 import { numbersIn } from "../support/states.js";
 
 describe("confirmations recorded in the journal", () => {
@@ -58,7 +58,7 @@ describe("confirmations recorded in the journal", () => {
   it("still reads a journal written before confirmation records existed", async () => {
     const path = await statePath();
     const lines = [
-      { type: "header", version: 1, tool: "portin/0.1.0", baseUrl: IDENTITY.baseUrl, user: IDENTITY.user, createdAt: "2025-01-01T00:00:00.000Z" },
+      { type: "header", version: 1, tool: "portin/0.1.0", baseUrl: BASE_URL, user: IDENTITY.user, createdAt: "2025-01-01T00:00:00.000Z" },
       { type: "run", pid: 4242, startedAt: "2025-01-01T00:00:00.000Z" },
       { type: "intent", requestId: "A", operation: "dids", numbers: ["4165550101"], at: "2025-01-01T00:00:01.000Z" },
       { type: "outcome", requestId: "A", status: "submitted", ticket: "PI-000001", httpStatus: 200, message: "", at: "2025-01-01T00:00:02.000Z" },

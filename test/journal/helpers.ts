@@ -4,7 +4,11 @@ import { join } from "node:path";
 import { afterEach } from "vitest";
 import type { JournalIdentity } from "../../src/journal/journal.js";
 
-export const IDENTITY: JournalIdentity = { baseUrl: "https://api.thinktel.ca/rest.svc", user: "migrations", version: "9.9.9" };
+export const BASE_URL = "https://api.thinktel.ca/rest.svc";
+export const IDENTITY: JournalIdentity = { service: { kind: "remote", baseUrl: BASE_URL }, user: "migrations", version: "9.9.9" };
+
+/** IDENTITY, for the service at `baseUrl`. */
+export const identityAt = (baseUrl: string): JournalIdentity => ({ ...IDENTITY, service: { kind: "remote", baseUrl } });
 
 const made: string[] = [];
 afterEach(async () => {

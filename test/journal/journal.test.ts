@@ -2,8 +2,9 @@ import { appendFile, readFile, stat, writeFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { StateError } from "../../src/errors.js";
 import { newRequestId, openJournal, readJournal } from "../../src/journal/journal.js";
+import { journalService } from "../../src/journal/read.js";
 import type { JournalIdentity } from "../../src/journal/journal.js";
-import { IDENTITY, journalLines, statePath } from "./helpers.js";
+import { BASE_URL, IDENTITY, identityAt, journalLines, statePath } from "./helpers.js";
 import { numbersIn } from "../support/states.js";
 
 describe("the journal file", () => {
@@ -13,7 +14,7 @@ describe("the journal file", () => {
 
     const lines = await journalLines(path);
     expect(lines.filter((line) => line.type === "header")).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ type: "header", version: 1, tool: "portin/9.9.9", baseUrl: IDENTITY.baseUrl, user: "migrations" });
+    expect(lines[0]).toMatchObject({ type: "header", version: 1, tool: "portin/9.9.9", baseUrl: BASE_URL, user: "migrations" });
     expect(lines.filter((line) => line.type === "run")).toEqual([
       expect.objectContaining({ pid: process.pid }),
       expect.objectContaining({ pid: process.pid }),
@@ -38,7 +39,7 @@ describe("the journal file", () => {
     const path = await statePath();
     await (await openJournal(path, IDENTITY)).close();
 
-    const other = { ...IDENTITY, baseUrl: "https://staging.thinktel.ca/rest.svc" };
+    const other = identityAt("https://staging.thinktel.ca/rest.svc");
     const refusal = await openJournal(path, other).catch((error: unknown) => error);
     expect(refusal).toBeInstanceOf(StateError);
     expect(refusal).toMatchObject({ exitCode: 2 });
@@ -66,10 +67,10 @@ describe("the journal file", () => {
     ["http://localhost:80/rest.svc", "http://[::1]/rest.svc"],
   ])("takes %s and %s for the same service", async (written, given) => {
     const path = await statePath();
-    await (await openJournal(path, { ...IDENTITY, baseUrl: written })).close();
+    await (await openJournal(path, identityAt(written))).close();
 
-    await (await openJournal(path, { ...IDENTITY, baseUrl: given })).close();
-    await expect(readJournal(path, { ...IDENTITY, baseUrl: given })).resolves.toBeDefined();
+    await (await openJournal(path, identityAt(given))).close();
+    await expect(readJournal(path, identityAt(given))).resolves.toBeDefined();
   });
 
   it.each([
@@ -79,9 +80,9 @@ describe("the journal file", () => {
     ["http://127.0.0.1:4711", "http://127.0.0.2:4711"],
   ])("refuses %s as another service than %s", async (written, given) => {
     const path = await statePath();
-    await (await openJournal(path, { ...IDENTITY, baseUrl: written })).close();
+    await (await openJournal(path, identityAt(written))).close();
 
-    await expect(openJournal(path, { ...IDENTITY, baseUrl: given })).rejects.toBeInstanceOf(StateError);
+    await expect(openJournal(path, identityAt(given))).rejects.toBeInstanceOf(StateError);
   });
 
   it("releases the lock when it refuses a journal, so the right identity can open it next", async () => {
@@ -90,6 +91,60 @@ describe("the journal file", () => {
     await expect(openJournal(path, { ...IDENTITY, user: "other" })).rejects.toBeInstanceOf(StateError);
 
     await (await openJournal(path, IDENTITY)).close();
+  });
+});
+
+describe("a journal of the built-in sandbox", () => {
+  /** As every portin so far has written it: the sandbox named by text, since its port changes every run. */
+  const SANDBOX_HEADER = { type: "header", version: 1, tool: "portin/0.1.0", baseUrl: "the built-in sandbox", user: "sandbox", createdAt: "2026-03-02T09:00:00.000Z" };
+  const SANDBOX: JournalIdentity = { service: { kind: "sandbox" }, user: "sandbox", version: "9.9.9" };
+
+  async function writtenBefore(): Promise<string> {
+    const path = await statePath();
+    const records = [
+      SANDBOX_HEADER,
+      { type: "run", pid: 1, startedAt: "2026-03-02T09:00:00.000Z" },
+      { type: "intent", requestId: "A", operation: "dids", numbers: ["4165550101"], at: "2026-03-02T09:00:01.000Z" },
+      { type: "outcome", requestId: "A", status: "submitted", ticket: "PI-7", httpStatus: 200, message: "Accepted", at: "2026-03-02T09:00:02.000Z" },
+    ];
+    await writeFile(path, records.map((record) => `${JSON.stringify(record)}\n`).join(""));
+    return path;
+  }
+
+  it("is read for a run on the sandbox, whatever port it listens on, with what it recorded", async () => {
+    const path = await writtenBefore();
+    expect([...numbersIn(await readJournal(path, SANDBOX), "submitted")]).toEqual([["4165550101", { ticket: "PI-7", requestId: "A" }]]);
+    const journal = await openJournal(path, SANDBOX);
+    await journal.close();
+    expect([...numbersIn(journal.prior, "submitted")]).toEqual([["4165550101", { ticket: "PI-7", requestId: "A" }]]);
+    expect(await journalService(path)).toEqual({ kind: "sandbox" });
+    expect((await journalLines(path))[0]).toEqual(SANDBOX_HEADER);
+  });
+
+  it("is written with the same header, so an older portin still reads it", async () => {
+    const path = await statePath();
+    await (await openJournal(path, SANDBOX)).close();
+    expect((await journalLines(path))[0]).toMatchObject({ type: "header", baseUrl: "the built-in sandbox", user: "sandbox" });
+    expect(await journalService(path)).toEqual({ kind: "sandbox" });
+  });
+
+  it("is refused for a real service, saying how to run on the sandbox again", async () => {
+    const path = await writtenBefore();
+    const refusal = await openJournal(path, { ...IDENTITY, user: "sandbox" }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(StateError);
+    expect((refusal as Error).message).toBe(
+      `state file ${path} was written for the built-in sandbox as user 'sandbox', but this run is for ${BASE_URL} as user 'sandbox': ` +
+        "run against the service the journal was written for (leave out --base-url and PORTIN_BASE_URL) (a new --state path would start a fresh journal and send every number again)",
+    );
+  });
+
+  it("is not the sandbox's when a real service wrote it", async () => {
+    const path = await statePath();
+    await (await openJournal(path, IDENTITY)).close();
+    expect(await journalService(path)).toEqual({ kind: "remote", baseUrl: BASE_URL });
+    await expect(openJournal(path, { ...SANDBOX, user: "migrations" })).rejects.toThrow(
+      `was written for ${BASE_URL} as user 'migrations', but this run is for the built-in sandbox as user 'migrations'`,
+    );
   });
 });
 

@@ -13,7 +13,7 @@ function row(status: string, state: OrderState, ticket = "PI-1"): OrderStatus {
 }
 
 function report(rows: OrderStatus[], stopped: StatusReport["stopped"] = null): StatusReport {
-  return { summary: summarizeStatus({ statuses: rows, requests: 1, elapsedMs: 5, output: "acme.status.csv", service: "https://api.example/" }), changes: null, stopped };
+  return { summary: summarizeStatus({ statuses: rows, requests: 1, elapsedMs: 5, output: "acme.status.csv", service: { kind: "remote", baseUrl: "https://api.example/" } }), changes: null, stopped };
 }
 
 describe("the status columns", () => {
@@ -60,7 +60,7 @@ describe("the status summary", () => {
         requests: 3,
         elapsedMs: 1500,
         output: "acme.status.csv",
-        service: "the built-in sandbox",
+        service: { kind: "sandbox" },
       }),
     );
     expect(text.split("\n")).toEqual([
@@ -76,7 +76,7 @@ describe("the status summary", () => {
   });
 
   it("gives a long run's time as submit's summary does, in hours and minutes", () => {
-    const summary = summarizeStatus({ statuses: [row("SUBMITTED", "open", "PI-1")], requests: 1, elapsedMs: 5_400_000, output: "acme.status.csv", service: "https://api.example/" });
+    const summary = summarizeStatus({ statuses: [row("SUBMITTED", "open", "PI-1")], requests: 1, elapsedMs: 5_400_000, output: "acme.status.csv", service: { kind: "remote", baseUrl: "https://api.example/" } });
     expect(formatStatusSummary(summary)).toContain("asked about 1 order with 1 PortInStatus request in 1 h 30 min\n");
   });
 });

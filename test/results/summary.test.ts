@@ -4,6 +4,7 @@ import type { Operation } from "../../src/catalog/operations.js";
 import { ROW_STATUSES } from "../../src/results/status.js";
 import type { RowOutcome, RowStatus } from "../../src/results/status.js";
 import { formatSummary, summarize, summaryJson } from "../../src/results/summary.js";
+import type { Service } from "../../src/service/service.js";
 
 function op(id: string): Operation {
   const found = OPERATIONS.find((operation) => operation.id === id);
@@ -19,7 +20,7 @@ function counts(spec: Partial<Record<RowStatus, number>>): Record<RowStatus, num
   return { submitted: 0, planned: 0, skipped: 0, invalid: 0, rejected: 0, failed: 0, unknown: 0, ...spec };
 }
 
-const SERVICE = "https://api.thinktel.ca/rest.svc";
+const SERVICE: Service = { kind: "remote", baseUrl: "https://api.thinktel.ca/rest.svc" };
 const dids = op("dids");
 const lines = op("residential-lines");
 
@@ -107,7 +108,7 @@ describe("formatSummary", () => {
   });
 
   it("says when the service was the built-in sandbox, so a sandbox run never reads as a real one", () => {
-    expect(formatSummary({ ...base, service: "the built-in sandbox" })).toContain("service: the built-in sandbox (nothing real was ported)\n");
+    expect(formatSummary({ ...base, service: { kind: "sandbox" } })).toContain("service: the built-in sandbox (nothing real was ported)\n");
   });
 
   it("leaves out the rate when nothing was sent", () => {
@@ -177,7 +178,7 @@ describe("summaryJson", () => {
         requests: [{ operation: dids }],
         elapsedMs: 12.6,
         results: "-",
-        service: "the built-in sandbox",
+        service: { kind: "sandbox" },
       }),
       1,
     );
