@@ -14,7 +14,8 @@ import type { RowOutcome } from "../results/status.js";
 import { summarize } from "../results/summary.js";
 import { describeSystemError } from "../system-error.js";
 import type { RunSummary } from "../results/summary.js";
-import { copiesRowText, openResults } from "../results/writer.js";
+import { InputCopy } from "../results/input-copy.js";
+import { openResults } from "../results/writer.js";
 import type { ResultColumnsAt } from "../results/writer.js";
 import type { DispatchReport, StopReason } from "../send/dispatch.js";
 import type { ServiceClient } from "../service/client.js";
@@ -100,12 +101,8 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
   const started = performance.now();
   const progress = options.progress ?? null;
   const portability = options.checkPortability === true ? { concurrency: options.concurrency } : null;
-  const prepared = await prepare(options.sheet, service.client, options.defaults, {
-    expandRanges: options.expandRanges ?? false,
-    progress,
-    portability,
-    copyRowText: copiesRowText(options.results, options.resultColumns),
-  });
+  const copy = new InputCopy(options.sheet, options.results, options.resultColumns);
+  const prepared = await prepare(options.sheet, service.client, options.defaults, { expandRanges: options.expandRanges ?? false, progress, portability, copy });
   if (progress !== null) progress.phase = "checking";
   // `plan` only reads the journal: a dry run must not block, or be blocked by, a real run.
   const journal = options.command === "submit" && options.state !== null ? await openJournal(options.state, service.identity) : null;
@@ -143,7 +140,7 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
     const outcomeOf = rowOutcomes(prepared.rows, plan, sent, held);
     let unwritten: UnwrittenResults | null = null;
     try {
-      await writeResults(prepared, outcomeOf, results, io);
+      await writeResults(copy, outcomeOf, results, io);
     } catch (error) {
       // Before sending, a results file that cannot be written stops the run as before; after,
       // it must not hide what was sent.
@@ -169,6 +166,6 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
   } finally {
     await journal?.close();
     // Already closed by the write stage, unless the run stopped before it.
-    await prepared.keptCells.close();
+    await copy.close();
   }
 }

@@ -3,8 +3,7 @@
  * the sheet read and validated. All of it happens before anything is sent (docs/contract.md §4).
  */
 import type { Sheet } from "../input/sheet.js";
-import { CellSpool } from "../input/spool.js";
-import { verbatimTest } from "../results/cells.js";
+import type { InputCopy } from "../results/input-copy.js";
 import type { ServiceClient } from "../service/client.js";
 import { loadDefaults, NO_DEFAULTS } from "../validate/defaults.js";
 import type { DefaultsFile } from "../validate/defaults.js";
@@ -20,23 +19,14 @@ export interface PreparedRun {
   readonly sheet: Sheet;
   /** Every data row, in input order, checked. */
   readonly rows: readonly CheckedRow[];
-  /**
-   * The cells of the rows the results cannot copy from the input as they stand (a row to
-   * mask, defuse or pad, or every row of an input that cannot be read twice: standard input,
-   * a workbook): a million rows' cells would take ~1 GB, so the others are re-read from the
-   * file when the results are written, and these are spooled to disk past a few megabytes.
-   */
-  readonly keptCells: CellSpool;
-  /** The sheet's data row that results row `index` comes from: they differ once a range row has been expanded. */
-  readonly sourceRow: (index: number) => number;
 }
 
 export interface PrepareOptions {
   /**
-   * Whether the results may copy a row's own text from the input (results/writer.ts
-   * copiesRowText): false keeps every row's cells, as a workbook's results need them.
+   * Where each row's own cells go for the results (results/input-copy.ts), told every row as
+   * it is read; closed here when prepare fails. Absent: the rows are only checked.
    */
-  readonly copyRowText?: boolean;
+  readonly copy?: InputCopy | null;
   /** `--expand-ranges`: a range row becomes one row per number (validate/ranges.ts). */
   readonly expandRanges?: boolean;
   readonly progress?: RunProgress | null;
@@ -60,14 +50,8 @@ export async function prepare(sheet: Sheet, client: ServiceClient, defaultsFile:
   const defaults = defaultsFile === null ? NO_DEFAULTS : await loadDefaults(defaultsFile, lookups.providers, calendar);
   const validator = createValidator({ layout: sheet.layout, lookups, defaults, calendar });
   const rows: CheckedRow[] = [];
-  const copyable = options.copyRowText === false ? (): boolean => false : verbatimTest(sheet.layout.header);
-  const keptCells = new CellSpool();
-  const keep = async (index: number, cells: readonly string[]): Promise<void> => {
-    const written = keptCells.keep(index, cells);
-    if (written !== undefined) await written;
-  };
+  const copy = options.copy ?? null;
   const numberAt = sheet.layout.columns.find((column) => column.role.kind === "number")?.index ?? -1;
-  const expansions = new Expansions();
   const progress = options.progress ?? null;
   if (progress !== null) Object.assign(progress, { totalBytes: sheet.size, bytesRead: () => sheet.bytesRead() });
   try {
@@ -77,28 +61,26 @@ export async function prepare(sheet: Sheet, client: ServiceClient, defaultsFile:
       if (range !== null) {
         // Each number gets its own row and results row: the range row's cells, with the number
         // cell naming that number, so the results read as a sheet that listed them one by one.
-        for (const number of range) {
-          const cells = row.cells.map((cell, at) => (at === numberAt ? number : cell));
-          await keep(rows.length, cells);
-          rows.push(await validator.check({ index: rows.length, line: row.line, cells }));
-        }
-        expansions.add(rows.length, range.length - 1);
+        const expanded = range.map((number) => row.cells.map((cell, at) => (at === numberAt ? number : cell)));
+        await copy?.expanded(expanded);
+        for (const cells of expanded) rows.push(await validator.check({ index: rows.length, line: row.line, cells }));
         continue;
       }
-      if (!sheet.rereadable || !copyable(row.cells)) await keep(rows.length, row.cells);
-      rows.push(await validator.check(expansions.extra === 0 ? row : { ...row, index: rows.length }));
+      const kept = copy?.row(row.cells);
+      if (kept !== undefined) await kept;
+      rows.push(await validator.check(row.index === rows.length ? row : { ...row, index: rows.length }));
     }
+    // docs/contract.md §3: two rows that disagree about one number are both invalid.
+    for (const [index, reason] of validator.overruled()) {
+      const row = rows[index];
+      if (row?.valid === true) rows[index] = { valid: false, index, line: row.line, number: row.number, numberKind: row.numberKind, operation: row.operation, reason };
+    }
+    if (list !== null && portability !== null) await refuseUnportable(rows, await list, client, portability.concurrency);
   } catch (error) {
-    await keptCells.close();
+    await copy?.close();
     throw error;
   }
-  // docs/contract.md §3: two rows that disagree about one number are both invalid.
-  for (const [index, reason] of validator.overruled()) {
-    const row = rows[index];
-    if (row?.valid === true) rows[index] = { valid: false, index, line: row.line, number: row.number, numberKind: row.numberKind, operation: row.operation, reason };
-  }
-  if (list !== null && portability !== null) await refuseUnportable(rows, await list, client, portability.concurrency);
-  return { sheet, rows, keptCells, sourceRow: (index) => expansions.sourceOf(index) };
+  return { sheet, rows };
 }
 
 /** The numbers of a number cell written as a range, or null: only a cell that is not one number is looked at. */
@@ -106,29 +88,6 @@ function expandable(cell: string | undefined): readonly string[] | null {
   if (cell === undefined || parseNanp(cell).ok) return null;
   const range = readRange(cell.trim());
   return range?.kind === "range" ? range.numbers : null;
-}
-
-/** Where results rows and the sheet's data rows part, after each expanded range: a few entries, not one per row. */
-class Expansions {
-  /** Results rows from `from` on come `extra` rows after the sheet's. */
-  private readonly marks: { readonly from: number; readonly extra: number }[] = [];
-  extra = 0;
-
-  add(from: number, rows: number): void {
-    this.extra += rows;
-    this.marks.push({ from, extra: this.extra });
-  }
-
-  sourceOf(index: number): number {
-    let lo = 0;
-    let hi = this.marks.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if ((this.marks[mid]?.from ?? 0) <= index) lo = mid + 1;
-      else hi = mid;
-    }
-    return index - (lo === 0 ? 0 : (this.marks[lo - 1]?.extra ?? 0));
-  }
 }
 
 async function fetchLookups(client: ServiceClient): Promise<Lookups> {

@@ -16,7 +16,8 @@ import type { Journal } from "../journal/journal.js";
 import { STATUS_COLUMN_SET } from "../results/order-status.js";
 import { summarizeStatus } from "../results/status-summary.js";
 import type { StatusSummary } from "../results/status-summary.js";
-import { copiesRowText, openReport } from "../results/writer.js";
+import { InputCopy } from "../results/input-copy.js";
+import { openReport } from "../results/writer.js";
 import type { ResultColumnsAt } from "../results/writer.js";
 import { recordHolds, readAccount } from "./account-orders.js";
 import { learnStatuses } from "./learn-status.js";
@@ -54,7 +55,8 @@ export async function runStatus(options: StatusOptions, service: Service, io: Co
   // Readings at or after this instant are this check's: the changes compare them with the ones before.
   const since = new Date().toISOString();
   // Validated as submit would, so that a row never sent can say why.
-  const prepared = await prepare(options.sheet, service.client, options.defaults, { expandRanges: options.expandRanges, copyRowText: copiesRowText(options.output, options.resultColumns) });
+  const copy = new InputCopy(options.sheet, options.output, options.resultColumns);
+  const prepared = await prepare(options.sheet, service.client, options.defaults, { expandRanges: options.expandRanges, copy });
   let journal: Journal | null = null;
   try {
     // Locked like a submit: the records status appends rest on what it read, which a run in between could change.
@@ -82,7 +84,7 @@ export async function runStatus(options: StatusOptions, service: Service, io: Co
       resultsOptionsFor(options.sheet, prepared.rows.length, io, options.resultColumns, "--output"),
       STATUS_COLUMN_SET,
     );
-    await writeResults(prepared, learned.statusOf, report, io);
+    await writeResults(copy, learned.statusOf, report, io);
     const summary = summarizeStatus({
       statuses: (function* () {
         for (let i = 0; i < prepared.rows.length; i++) yield learned.statusOf(i);
@@ -98,6 +100,6 @@ export async function runStatus(options: StatusOptions, service: Service, io: Co
   } finally {
     await journal?.close();
     // Already closed by the write stage, unless the run stopped before it.
-    await prepared.keptCells.close();
+    await copy.close();
   }
 }

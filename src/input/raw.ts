@@ -1,8 +1,8 @@
 /**
  * The data rows' text as it stands in the file, re-read after parsing from the byte offsets
  * csv-parse reported (records.ts). The results copy a row's cells from here instead of
- * holding every row's cells in memory through the run: a 1,000,000-row sheet's cells are
- * ~1 GB as strings, and stringifying them again costs as much as parsing them.
+ * holding every row's cells in memory through the run (results/input-copy.ts): a 1,000,000-row
+ * sheet's cells are ~1 GB as strings, and stringifying them again costs as much as parsing them.
  */
 import type { FileHandle } from "node:fs/promises";
 import type { RecordEnds } from "./records.js";

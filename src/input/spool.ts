@@ -1,6 +1,6 @@
 /**
  * Rows' cells kept aside between reading the sheet and writing the results, for rows the
- * results cannot copy from the input as it stands (engine/prepare.ts): every row of a workbook
+ * results cannot copy from the input as it stands (results/input-copy.ts): every row of a workbook
  * or of standard input, which cannot be read twice byte for byte. A 200,000-row workbook's
  * cells are ~300 MB as strings, so past a few megabytes they go to a temporary file, one record
  * a row (row-record.ts), and come back in row order. Memory stays bounded whatever the sheet's length.

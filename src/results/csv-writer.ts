@@ -83,7 +83,7 @@ class CsvResultsWriter<T> implements ResultsWriter<T> {
   writeVerbatim(text: Uint8Array, outcome: T): Promise<void> {
     if (this.failure !== null) return Promise.reject(this.failure);
     if (this.closing !== null) throw new Error("results written after close()");
-    // The engine keeps cells instead when the result columns go first (writer.ts copiesRowText).
+    // InputCopy keeps the cells instead when the result columns go first (input-copy.ts copiesRowText).
     if (this.at !== "last") throw new Error("a row's text handed over for results whose result columns go first");
     this.stageRecords();
     this.stageBytes(text);

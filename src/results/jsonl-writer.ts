@@ -66,7 +66,7 @@ class JsonlResultsWriter<T> implements ResultsWriter<T> {
   }
 
   writeVerbatim(): Promise<void> {
-    // The engine keeps cells for any results but CSV (writer.ts copiesRowText).
+    // InputCopy keeps the cells for any results but CSV (input-copy.ts copiesRowText).
     throw new Error("a row's text handed over for JSON Lines results");
   }
 

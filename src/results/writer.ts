@@ -66,16 +66,6 @@ const ENCODERS: Readonly<Record<ResultsFormat, OpenEncoder>> = {
 };
 
 /**
- * Whether results at `destination` can copy a row's own cells as the input's text (CSV,
- * writeVerbatim): a workbook's XML needs the cells, and parsing each row's text again for
- * them took 7.5 s against 2.0 s for a 200,000-row sheet, so the engine keeps them instead.
- */
-export function copiesRowText(destination: string, resultColumns: ResultColumnsAt = "last"): boolean {
-  // Only a CSV with the result columns last is the input's text followed by more.
-  return resultsFormat(destination) === "csv" && resultColumns === "last";
-}
-
-/**
  * Opens the destination in its format, chosen by its extension (`.csv`, `.xlsx`, `.jsonl`;
  * stdout is CSV), and writes the header row. The commands refuse any other extension before
  * anything is read (commands/values.ts resultsPath).

@@ -1,0 +1,124 @@
+/**
+ * The input's own cells of every results row (docs/contract.md §6), from reading the sheet to
+ * writing the results: the one owner of how they get there. A row the results take as it
+ * stands (cells.ts verbatimTest: the header's width, nothing to mask, defuse or pad) is read
+ * again from the file as text when the results are written (input/raw.ts): a million rows'
+ * cells would take ~1 GB held through the run, and stringifying them again costs as much as
+ * parsing them. Every other row's cells are kept (input/spool.ts, on disk past a few
+ * megabytes): a row to mask, defuse or pad, each row a range was written out as
+ * (--expand-ranges), and every row when the input cannot be read twice byte for byte
+ * (standard input, a workbook, a sheet not in UTF-8) or the results are not the input's text
+ * followed by more (copiesRowText).
+ *
+ * `prepare` (engine/prepare.ts) is handed one and tells it each results row as it reads the
+ * sheet; the write stage has it write each row's cells before the row's outcome.
+ */
+import type { CommandIO } from "../io.js";
+import type { Sheet } from "../input/sheet.js";
+import { CellSpool } from "../input/spool.js";
+import { resultsFormat } from "../paths.js";
+import { terminalSafe } from "../terminal-text.js";
+import { verbatimTest } from "./cells.js";
+import type { ResultColumnsAt, ResultsWriter } from "./writer.js";
+
+/** A row left out of the results' own columns (its input changed during the run): padded with empty cells. */
+const NO_CELLS: readonly string[] = [];
+
+/**
+ * Whether results at `destination` can copy a row's own cells as the input's text (CSV,
+ * writeVerbatim): a workbook's XML needs the cells, and parsing each row's text again for
+ * them took 7.5 s against 2.0 s for a 200,000-row sheet, so the cells are kept instead.
+ */
+function copiesRowText(destination: string, resultColumns: ResultColumnsAt = "last"): boolean {
+  // Only a CSV with the result columns last is the input's text followed by more.
+  return resultsFormat(destination) === "csv" && resultColumns === "last";
+}
+
+export class InputCopy {
+  private readonly kept = new CellSpool();
+  private readonly copyable: (cells: readonly string[]) => boolean;
+  /** Results rows so far. */
+  private rows = 0;
+  /** Where results rows and the sheet's data rows part: one entry per range written out, not one per row. */
+  private readonly expansions = new Expansions();
+
+  /** For results of `sheet` written to `destination` with the result columns `resultColumns`. */
+  constructor(
+    private readonly sheet: Sheet,
+    destination: string,
+    resultColumns: ResultColumnsAt = "last",
+  ) {
+    this.copyable = sheet.rereadable && copiesRowText(destination, resultColumns) ? verbatimTest(sheet.layout.header) : () => false;
+  }
+
+  /**
+   * The next results row: the sheet's next data row, as read. Returns a promise only when its
+   * cells go to disk: await it then (most rows cost no turn of the event loop).
+   */
+  row(cells: readonly string[]): Promise<void> | undefined {
+    const index = this.rows++;
+    return this.copyable(cells) ? undefined : this.kept.keep(index, cells);
+  }
+
+  /**
+   * The next results rows: the sheet's next data row written out as several (a range, one
+   * row per number), `cells` each. Their cells are not the file's, so they are kept.
+   */
+  async expanded(rows: readonly (readonly string[])[]): Promise<void> {
+    for (const cells of rows) await this.kept.keep(this.rows++, cells);
+    this.expansions.add(this.rows, rows.length - 1);
+  }
+
+  /**
+   * Writes every results row: its input cells (copied from the file as text where the row
+   * allows it), then `outcomeOf(index)`. Says on stderr when the file changed during the run,
+   * whose rows then go without their cells rather than with someone else's.
+   */
+  async writeTo<T>(results: ResultsWriter<T>, outcomeOf: (index: number) => T, io: CommandIO): Promise<void> {
+    const input = await this.sheet.reread();
+    if (this.sheet.rereadable && input === null) {
+      io.stderr.write(`portin: ${terminalSafe(this.sheet.layout.source)} changed during the run: its cells are left out of the results\n`);
+    }
+    try {
+      for (let i = 0; i < this.rows; i++) {
+        const cells = await this.kept.get(i);
+        const source = cells === undefined && input !== null ? this.expansions.sourceOf(i) : -1;
+        const text = input !== null && source >= 0 ? (input.rowAt(source) ?? (await input.read(source))) : null;
+        if (text !== null) await results.writeVerbatim(text, outcomeOf(i));
+        else await results.write(cells ?? NO_CELLS, outcomeOf(i));
+      }
+    } finally {
+      await input?.close();
+      await this.close();
+    }
+  }
+
+  /** Removes the kept cells' temporary file. Idempotent. */
+  close(): Promise<void> {
+    return this.kept.close();
+  }
+}
+
+/** Where results rows and the sheet's data rows part, after each expanded range: a few entries, not one per row. */
+class Expansions {
+  /** Results rows from `from` on come `extra` rows after the sheet's. */
+  private readonly marks: { readonly from: number; readonly extra: number }[] = [];
+  private extra = 0;
+
+  add(from: number, rows: number): void {
+    this.extra += rows;
+    this.marks.push({ from, extra: this.extra });
+  }
+
+  /** The sheet's data row that results row `index` comes from. */
+  sourceOf(index: number): number {
+    let lo = 0;
+    let hi = this.marks.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.marks[mid]?.from ?? 0) <= index) lo = mid + 1;
+      else hi = mid;
+    }
+    return index - (lo === 0 ? 0 : (this.marks[lo - 1]?.extra ?? 0));
+  }
+}

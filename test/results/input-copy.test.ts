@@ -1,0 +1,104 @@
+/**
+ * The one owner of a results row's own cells (results/input-copy.ts): which rows are copied
+ * from the file as text, which are kept, and which data row a results row comes from once a
+ * range has been written out as several rows.
+ */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openSheet } from "../../src/input/sheet.js";
+import { InputCopy } from "../../src/results/input-copy.js";
+import type { ResultsWriter } from "../../src/results/writer.js";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "portin-input-copy-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** What each results row was handed: the input's text, or cells. */
+type Written = { readonly text: string; readonly outcome: number } | { readonly cells: readonly string[]; readonly outcome: number };
+
+function recorder(): ResultsWriter<number> & { readonly written: Written[] } {
+  const written: Written[] = [];
+  return {
+    written,
+    write: (cells, outcome) => {
+      written.push({ cells: [...cells], outcome });
+      return Promise.resolve();
+    },
+    writeVerbatim: (text, outcome) => {
+      written.push({ text: Buffer.from(text).toString("utf8"), outcome });
+      return Promise.resolve();
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+function io(): { readonly stdout: PassThrough; readonly stderr: PassThrough; readonly stdin: PassThrough; readonly signal: AbortSignal; readonly stderrText: () => string } {
+  const stderr = new PassThrough();
+  let text = "";
+  stderr.on("data", (chunk: Buffer) => (text += chunk.toString("utf8")));
+  return { stdout: new PassThrough(), stderr, stdin: new PassThrough(), signal: new AbortController().signal, stderrText: () => text };
+}
+
+const SHEET = "number,note\r\n4165550101,plain\r\n4165550102-04,a range\r\n4165550105,=1+1\r\n4165550106,after\r\n";
+
+/** Reads `path` as prepare does with --expand-ranges: a range row becomes one results row per number. */
+async function readInto(path: string, destination: string): Promise<InputCopy> {
+  const sheet = await openSheet(path);
+  const copy = new InputCopy(sheet, destination);
+  for await (const row of sheet.rows) {
+    if (row.cells[0] === "4165550102-04") await copy.expanded(["4165550102", "4165550103", "4165550104"].map((number) => [number, "a range"]));
+    else await copy.row(row.cells);
+  }
+  return copy;
+}
+
+describe("the input's own cells of each results row", () => {
+  it("copies the file's text for rows the results take as they stand, and the right row's after a range was written out", async () => {
+    const path = join(dir, "acme.csv");
+    await writeFile(path, SHEET);
+    const copy = await readInto(path, join(dir, "acme.results.csv"));
+    const results = recorder();
+    const out = io();
+    await copy.writeTo(results, (index) => index * 10, out);
+    expect(results.written).toEqual([
+      { text: "4165550101,plain", outcome: 0 },
+      { cells: ["4165550102", "a range"], outcome: 10 },
+      { cells: ["4165550103", "a range"], outcome: 20 },
+      { cells: ["4165550104", "a range"], outcome: 30 },
+      // A formula to defuse: the results change it, so its cells are kept.
+      { cells: ["4165550105", "=1+1"], outcome: 40 },
+      { text: "4165550106,after", outcome: 50 },
+    ]);
+    expect(out.stderrText()).toBe("");
+  });
+
+  it("keeps every row's cells for results that are not the input's text followed by more", async () => {
+    const path = join(dir, "acme.csv");
+    await writeFile(path, SHEET);
+    for (const destination of [join(dir, "acme.results.xlsx"), join(dir, "acme.results.jsonl")]) {
+      const copy = await readInto(path, destination);
+      const results = recorder();
+      await copy.writeTo(results, (index) => index, io());
+      expect(results.written.map((row) => ("cells" in row ? row.cells[0] : `text ${row.text}`))).toEqual(["4165550101", "4165550102", "4165550103", "4165550104", "4165550105", "4165550106"]);
+    }
+  });
+
+  it("leaves a copied row's cells out, and says so, when the file changed during the run", async () => {
+    const path = join(dir, "acme.csv");
+    await writeFile(path, SHEET);
+    const copy = await readInto(path, join(dir, "acme.results.csv"));
+    await writeFile(path, `${SHEET}4165550107,added\r\n`);
+    const results = recorder();
+    const out = io();
+    await copy.writeTo(results, (index) => index, out);
+    expect(results.written.map((row) => ("cells" in row ? row.cells : row.text))).toEqual([[], ["4165550102", "a range"], ["4165550103", "a range"], ["4165550104", "a range"], ["4165550105", "=1+1"], []]);
+    expect(out.stderrText()).toBe(`portin: ${path} changed during the run: its cells are left out of the results\n`);
+  });
+});
