@@ -80,13 +80,16 @@ export async function prepare(sheet: Sheet, client: ServiceClient, defaultsFile:
         for (const number of range) {
           const cells = row.cells.map((cell, at) => (at === numberAt ? number : cell));
           await keep(rows.length, cells);
-          rows.push(await validator.check({ index: rows.length, line: row.line, cells }));
+          const checked = validator.check({ index: rows.length, line: row.line, cells });
+          rows.push(checked instanceof Promise ? await checked : checked);
         }
         expansions.add(rows.length, range.length - 1);
         continue;
       }
       if (!sheet.rereadable || !copyable(row.cells)) await keep(rows.length, row.cells);
-      rows.push(await validator.check(expansions.extra === 0 ? row : { ...row, index: rows.length }));
+      // Awaited only when it must wait (a file read): an await per row is a microtask per row.
+      const checked = validator.check(expansions.extra === 0 ? row : { ...row, index: rows.length });
+      rows.push(checked instanceof Promise ? await checked : checked);
     }
   } catch (error) {
     await keptCells.close();

@@ -25,12 +25,19 @@ export function createDuplicates(): Duplicates {
     if (h === undefined) formHashes.set(form, (h = textHash(JSON.stringify(form))));
     return h;
   };
+  // A sheet names a few targets on many rows: each hashed once.
+  const targetHashes = new Map<string, number>();
+  const targetHashOf = (target: string): number => {
+    let h = targetHashes.get(target);
+    if (h === undefined) targetHashes.set(target, (h = textHash(target)));
+    return h;
+  };
   const overruled = new Map<number, string>();
   return {
     overruled,
     judge(outcome) {
       if (!outcome.valid) return outcome;
-      const mine = { line: outcome.line, index: outcome.index, targetHash: textHash(outcome.target), formHash: formHashOf(outcome.portForm) };
+      const mine = { line: outcome.line, index: outcome.index, targetHash: targetHashOf(outcome.target), formHash: formHashOf(outcome.portForm) };
       const earlier = taken.take(outcome.number, mine);
       if (earlier === null) return outcome;
       const { number, numberKind, operation } = outcome;

@@ -39,8 +39,12 @@ export interface ValidatorContext {
 }
 
 export interface Validator {
-  /** Rows may be checked concurrently; duplicates are still decided in the order of the calls. */
-  check(row: SheetRow): Promise<CheckedRow>;
+  /**
+   * Rows may be checked concurrently; duplicates are still decided in the order of the calls.
+   * A Promise only while a row naming files, or a row queued behind one, waits: a sheet's
+   * other rows are judged without a microtask each (a million rows, a million awaits saved).
+   */
+  check(row: SheetRow): CheckedRow | Promise<CheckedRow>;
   /**
    * Rows `check` found valid that a later row with the same number but another target or
    * PortForm contradicts: index -> the reason they are invalid after all. Complete once every
@@ -106,7 +110,7 @@ export function createValidator(context: ValidatorContext): Validator {
     overruled: () => duplicates.overruled,
     check(row) {
       const outcome = evaluate(row);
-      if (tail === null && !(outcome instanceof Promise)) return Promise.resolve(duplicates.judge(outcome));
+      if (tail === null && !(outcome instanceof Promise)) return duplicates.judge(outcome);
       const previous: Promise<unknown> = tail ?? Promise.resolve();
       const result = previous.then(() => outcome).then((settled) => duplicates.judge(settled));
       tail = result;
