@@ -16,6 +16,9 @@ export const SECTION_OF: Readonly<Record<MemberInfo["scope"], Section>> = { port
 
 export const labelOf = (member: MemberInfo): string => `${member.scope}.${member.name}`;
 
+/** How the carrier checks (carrier-ready.ts) name a PortForm member in a row's message. */
+export const portFormLabel = (member: string): string => `portform.${member}`;
+
 /** Why `op` cannot send `member`, or undefined when it can (docs/contract.md §1.2 member tables). */
 export function refusalOf(member: MemberInfo, op: Operation): string | undefined {
   const label = labelOf(member);

@@ -38,7 +38,13 @@ export class TakenNumbers {
       }
       if (found === EMPTY) {
         this.keys[slot] = key;
-        this.takers.set([taker.line, taker.index, taker.targetHash, taker.formHash], slot * 4);
+        // Element by element: no array allocated per number taken.
+        const t = this.takers;
+        const at = slot * 4;
+        t[at] = taker.line;
+        t[at + 1] = taker.index;
+        t[at + 2] = taker.targetHash;
+        t[at + 3] = taker.formHash;
         if (++this.size * 2 > this.keys.length) this.grow();
         return null;
       }

@@ -294,6 +294,18 @@ describe("invalid rows", () => {
       [0, "number 4165550101 is also on row 4 with a different target: portin cannot know which row is right; correct or remove one of them"],
     ]);
   });
+
+  it("judges rows that name no file at once, duplicates included, without a Promise to await", () => {
+    const validator = createValidator({ layout: layoutOf(["number", "pilot_number"]), lookups: LOOKUPS, defaults: WITH_CUSTOMER });
+    const [first, again] = rowsOf([
+      ["4165550101", "4165550000"],
+      ["4165550101", "4165550000"],
+    ]);
+    if (!first || !again) throw new Error("rows");
+    const checked = [validator.check(first), validator.check(again)];
+    expect(checked.some((c) => c instanceof Promise)).toBe(false);
+    expect(checked).toMatchObject([{ valid: true }, { valid: false, reason: "duplicate of row 2 (4165550101)" }]);
+  });
 });
 
 describe("member values", () => {
@@ -543,9 +555,11 @@ describe("files", () => {
       ["4165550101", "4165550001", "", "", "", ""],
     ]);
     if (!first || !second) throw new Error("rows");
+    // Both calls wait: the first reads a file, the second queues behind it.
     const pending = [validator.check(first), validator.check(second)];
+    expect(pending.every((p) => p instanceof Promise)).toBe(true);
     release();
-    const [a, b] = await Promise.all(pending);
+    const [a, b] = await Promise.all(pending.map((p) => Promise.resolve(p)));
     expect(a?.valid).toBe(true);
     // The later call is the one that finds the number taken, though its own checks finished first.
     expect(b).toMatchObject({ valid: false, reason: expect.stringMatching(/^number 4165550101 is also on row 2 with a different target and PortForm: /) as unknown });
