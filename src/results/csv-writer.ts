@@ -9,7 +9,7 @@ import { placeResults, resultTail, resultsHeader, rowShaper } from "./cells.js";
 import type { ColumnSet } from "./columns.js";
 import { fileSink, finishSink, outputError, stdoutSink } from "./sink.js";
 import type { Sink } from "./sink.js";
-import type { ResultsOptions, ResultsWriter } from "./writer.js";
+import type { ResultsOptions, ResultsWriter } from "./encoder.js";
 
 /** Opens the destination and writes the header row. */
 export async function openCsvResults<T>(destination: string, header: readonly string[], options: ResultsOptions, columns: ColumnSet<T>): Promise<ResultsWriter<T>> {

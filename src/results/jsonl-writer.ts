@@ -9,7 +9,7 @@ import { placeResults, resultsHeader, rowShaper } from "./cells.js";
 import type { ColumnSet } from "./columns.js";
 import { fileSink, finishSink, outputError, stdoutSink } from "./sink.js";
 import type { Sink } from "./sink.js";
-import type { ResultsOptions, ResultsWriter } from "./writer.js";
+import type { ResultsOptions, ResultsWriter } from "./encoder.js";
 
 /** Lines reach the sink in chunks of about this many characters. */
 const CHUNK_CHARS = 64 * 1024;

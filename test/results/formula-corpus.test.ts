@@ -4,7 +4,8 @@
  * cells, written by the plain path and the fast one alike.
  */
 import { describe, expect, it } from "vitest";
-import { escapeFormula, resultsHeader, resultTail, rowShaper, verbatimTest } from "../../src/results/cells.js";
+import { resultsHeader, resultTail, rowShaper, verbatimTest } from "../../src/results/cells.js";
+import { escapeFormula } from "../../src/results/formula.js";
 import type { RowOutcome } from "../../src/results/status.js";
 import { FORMULA_PAYLOADS, runsAsFormula } from "../support/formula-payloads.js";
 
