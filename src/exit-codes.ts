@@ -1,7 +1,8 @@
 /**
  * Every exit code portin returns is decided here (docs/contract.md §7), from what a command
- * reports or from the error that stopped it. cli.ts turns them into the process's exit code;
- * `submit`, `plan` and `status` also print theirs in the --json summary.
+ * reports or from the error that stopped it. cli.ts turns them into the process's exit code,
+ * api.ts hands them to a library's caller, and `submit`, `plan` and `status` also print
+ * theirs in the --json summary.
  */
 import type { RunReport } from "./engine/port-in.js";
 import type { StatusReport } from "./engine/status.js";

@@ -17,7 +17,7 @@ import { MAX_ROWS } from "./limits.js";
 import { findHeader } from "./header-search.js";
 import { HEADER_VERDICT } from "./header-verdict.js";
 import { nextRecord } from "./row-record.js";
-import type { ReadSheet, TextFormat } from "./sheet.js";
+import type { ReadSheet, TextFormat } from "./reader.js";
 import type { SheetLayout, SheetRow } from "./types.js";
 import { checkWorkbookFile, damagedWorkbook, otherSheetsHint } from "./workbook-file.js";
 import type { CellProblem, ReaderData, ReaderMessage } from "./workbook-reader.js";

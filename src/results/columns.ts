@@ -2,7 +2,7 @@
  * The result columns (docs/contract.md §6), in order, each with how it reads a row's outcome:
  * the one shape every results encoder writes after the input's own cells.
  */
-import { escapeFormula } from "./cells.js";
+import { escapeFormula } from "./formula.js";
 import type { RowOutcome } from "./status.js";
 
 interface ResultColumn {

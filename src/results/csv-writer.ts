@@ -4,12 +4,12 @@
  */
 import { stringify } from "csv-stringify/sync";
 import type { Options as StringifyOptions } from "csv-stringify/sync";
-import type { OutputError } from "../errors.js";
 import { placeResults, resultTail, resultsHeader, rowShaper } from "./cells.js";
+import { ChunkedSink, READY } from "./chunked-sink.js";
 import type { ColumnSet } from "./columns.js";
-import { fileSink, finishSink, outputError, stdoutSink } from "./sink.js";
+import type { ResultsOptions, ResultsWriter } from "./encoder.js";
+import { fileSink, stdoutSink } from "./sink.js";
 import type { Sink } from "./sink.js";
-import type { ResultsOptions, ResultsWriter } from "./writer.js";
 
 /** Opens the destination and writes the header row. */
 export async function openCsvResults<T>(destination: string, header: readonly string[], options: ResultsOptions, columns: ColumnSet<T>): Promise<ResultsWriter<T>> {
@@ -24,8 +24,6 @@ export async function openCsvResults<T>(destination: string, header: readonly st
   await writer.writeHeader(header);
   return writer;
 }
-
-const READY: Promise<void> = Promise.resolve();
 
 // Rows reach the sink in chunks: csv-stringify's stream costs about as much per record as
 // the stringifying itself, and a run may hold 1,000,000 rows. 64 KB is ~400 rows of a wide sheet.
@@ -43,12 +41,10 @@ class CsvResultsWriter<T> implements ResultsWriter<T> {
   private staged = 0;
   /** A chunk buffer the stream has finished with, reused rather than left to the GC. */
   private spare: Buffer | null = null;
-  private lastWrite: Promise<void> = READY;
-  private failure: OutputError | null = null;
-  private closing: Promise<void> | null = null;
+  private readonly out: ChunkedSink;
 
   constructor(
-    private readonly sink: Sink,
+    sink: Sink,
     header: readonly string[],
     private readonly csv: StringifyOptions,
     bom: boolean,
@@ -61,7 +57,7 @@ class CsvResultsWriter<T> implements ResultsWriter<T> {
     this.delimiter = typeof csv.delimiter === "string" ? csv.delimiter : ",";
     this.lineEnd = typeof csv.record_delimiter === "string" ? csv.record_delimiter : "\n";
     if (bom) this.stageText("\uFEFF");
-    sink.stream.on("error", (error) => this.fail(error));
+    this.out = new ChunkedSink(sink);
   }
 
   writeHeader(header: readonly string[]): Promise<void> {
@@ -73,16 +69,16 @@ class CsvResultsWriter<T> implements ResultsWriter<T> {
   }
 
   private push(record: string[]): Promise<void> {
-    if (this.failure !== null) return Promise.reject(this.failure);
-    if (this.closing !== null) throw new Error("results written after close()");
+    const refused = this.out.refusal();
+    if (refused !== null) return Promise.reject(refused);
     this.records.push(record);
     for (const cell of record) this.recordChars += cell.length + 1;
     return this.staged + this.recordChars < CHUNK_BYTES ? READY : this.flush();
   }
 
   writeVerbatim(text: Uint8Array, outcome: T): Promise<void> {
-    if (this.failure !== null) return Promise.reject(this.failure);
-    if (this.closing !== null) throw new Error("results written after close()");
+    const refused = this.out.refusal();
+    if (refused !== null) return Promise.reject(refused);
     // InputCopy keeps the cells instead when the result columns go first (input-copy.ts copiesRowText).
     if (this.at !== "last") throw new Error("a row's text handed over for results whose result columns go first");
     this.stageRecords();
@@ -92,8 +88,7 @@ class CsvResultsWriter<T> implements ResultsWriter<T> {
   }
 
   close(): Promise<void> {
-    this.closing ??= this.finish();
-    return this.closing;
+    return this.out.close(() => (this.records.length > 0 || this.staged > 0 ? this.flush() : READY));
   }
 
   private stageRecords(): void {
@@ -132,30 +127,8 @@ class CsvResultsWriter<T> implements ResultsWriter<T> {
     this.stage = this.spare ?? Buffer.allocUnsafe(CHUNK_BYTES * 2);
     this.spare = null;
     this.staged = 0;
-    let accepted = true;
-    // The write callback runs even when the stream fails or is destroyed, so no waiter hangs.
-    const written = new Promise<void>((resolve) => {
-      accepted = this.sink.stream.write(bytes, (error) => {
-        if (error) this.fail(error);
-        else if (chunk.length === CHUNK_BYTES * 2) this.spare = chunk;
-        resolve();
-      });
+    return this.out.send(bytes, () => {
+      if (chunk.length === CHUNK_BYTES * 2) this.spare = chunk;
     });
-    this.lastWrite = written;
-    if (accepted) return READY;
-    return written.then(() => (this.failure === null ? undefined : Promise.reject(this.failure)));
-  }
-
-  private async finish(): Promise<void> {
-    if (this.failure === null) {
-      // A failure here is recorded in `failure`, which is checked below.
-      if (this.records.length > 0 || this.staged > 0) this.flush().catch(() => undefined);
-      await this.lastWrite;
-    }
-    await finishSink(this.sink, () => this.failure);
-  }
-
-  private fail(error: unknown): void {
-    this.failure ??= outputError(this.sink.label, error, this.sink.option);
   }
 }

@@ -4,20 +4,18 @@
  * its values the same cells the CSV encoder writes. A header name that repeats, or an empty
  * one, gets a key of its own (`notes_2`, `column_3`) so no cell is lost.
  */
-import type { OutputError } from "../errors.js";
 import { placeResults, resultsHeader, rowShaper } from "./cells.js";
+import { ChunkedSink, READY } from "./chunked-sink.js";
 import type { ColumnSet } from "./columns.js";
-import { fileSink, finishSink, outputError, stdoutSink } from "./sink.js";
+import type { ResultsOptions, ResultsWriter } from "./encoder.js";
+import { fileSink, stdoutSink } from "./sink.js";
 import type { Sink } from "./sink.js";
-import type { ResultsOptions, ResultsWriter } from "./writer.js";
 
 /** Lines reach the sink in chunks of about this many characters. */
 const CHUNK_CHARS = 64 * 1024;
 
-const READY: Promise<void> = Promise.resolve();
-
 export async function openJsonlResults<T>(destination: string, header: readonly string[], options: ResultsOptions, columns: ColumnSet<T>): Promise<ResultsWriter<T>> {
-  const sink = destination === "-" ? stdoutSink(options.stdout) : await fileSink(destination);
+  const sink = destination === "-" ? stdoutSink(options.stdout) : await fileSink(destination, options.option);
   return new JsonlResultsWriter(sink, header, options, columns);
 }
 
@@ -37,12 +35,10 @@ class JsonlResultsWriter<T> implements ResultsWriter<T> {
   /** Each key already as JSON, with its colon: `"number":`. */
   private readonly keys: readonly string[];
   private text = "";
-  private lastWrite: Promise<void> = READY;
-  private failure: OutputError | null = null;
-  private closing: Promise<void> | null = null;
+  private readonly out: ChunkedSink;
 
   constructor(
-    private readonly sink: Sink,
+    sink: Sink,
     header: readonly string[],
     options: Pick<ResultsOptions, "resultColumns">,
     columns: ColumnSet<T>,
@@ -52,12 +48,12 @@ class JsonlResultsWriter<T> implements ResultsWriter<T> {
     const shape = rowShaper(header, columns);
     this.shape = at === "last" ? shape : (cells, outcome) => placeResults(shape(cells, outcome), width, at);
     this.keys = uniqueKeys(resultsHeader(header, columns.names, at)).map((key) => `${JSON.stringify(key)}:`);
-    sink.stream.on("error", (error) => this.fail(error));
+    this.out = new ChunkedSink(sink);
   }
 
   write(cells: readonly string[], outcome: T): Promise<void> {
-    if (this.failure !== null) return Promise.reject(this.failure);
-    if (this.closing !== null) throw new Error("results written after close()");
+    const refused = this.out.refusal();
+    if (refused !== null) return Promise.reject(refused);
     const record = this.shape(cells, outcome);
     let line = "{";
     for (let i = 0; i < this.keys.length; i++) line += `${i === 0 ? "" : ","}${this.keys[i] as string}${JSON.stringify(record[i] ?? "")}`;
@@ -71,36 +67,13 @@ class JsonlResultsWriter<T> implements ResultsWriter<T> {
   }
 
   close(): Promise<void> {
-    this.closing ??= this.finish();
-    return this.closing;
+    return this.out.close(() => (this.text === "" ? READY : this.flush()));
   }
 
   /** Resolves at once when the sink takes the chunk, else once it has written it (drained). */
   private flush(): Promise<void> {
     const chunk = this.text;
     this.text = "";
-    let accepted = true;
-    const written = new Promise<void>((resolve) => {
-      accepted = this.sink.stream.write(chunk, (error) => {
-        if (error) this.fail(error);
-        resolve();
-      });
-    });
-    this.lastWrite = written;
-    if (accepted) return READY;
-    return written.then(() => (this.failure === null ? undefined : Promise.reject(this.failure)));
-  }
-
-  private async finish(): Promise<void> {
-    if (this.failure === null) {
-      // A failure here is recorded in `failure`, which finishSink checks.
-      if (this.text !== "") this.flush().catch(() => undefined);
-      await this.lastWrite;
-    }
-    await finishSink(this.sink, () => this.failure);
-  }
-
-  private fail(error: unknown): void {
-    this.failure ??= outputError(this.sink.label, error);
+    return this.out.send(chunk);
   }
 }

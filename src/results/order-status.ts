@@ -3,7 +3,7 @@
  * order stands, as the service says it, or why there is none to ask about; and the
  * `status_*` columns that carry it after the input's own cells.
  */
-import { escapeFormula } from "./cells.js";
+import { escapeFormula } from "./formula.js";
 import type { ColumnSet } from "./columns.js";
 
 /**

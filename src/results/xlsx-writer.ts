@@ -18,7 +18,7 @@ import { placeResults, resultsHeader, rowShaper } from "./cells.js";
 import type { ColumnSet } from "./columns.js";
 import { fileSink, finishSink, outputError } from "./sink.js";
 import type { Sink } from "./sink.js";
-import type { ResultsOptions, ResultsWriter } from "./writer.js";
+import type { ResultsOptions, ResultsWriter } from "./encoder.js";
 import { WorkerZip } from "./xlsx-zip.js";
 import {
   CONTENT_TYPES,

@@ -6,7 +6,6 @@
 import type { ExtraDetail, MemberType, MemberValue } from "../catalog/members.js";
 import type { Provider } from "../catalog/account.js";
 import { closestNames } from "../closest.js";
-import type { FileAttacher } from "./files.js";
 import { parseNanp } from "./nanp.js";
 import { excelInteger, looseCountry, looseLocale, looseTime, MORE_BOOLEANS, portablePath, providersByWords, readDate, SECOND_LOCALE_NONE } from "./writings.js";
 
@@ -15,6 +14,12 @@ export type Converted = { readonly ok: true; readonly value: MemberValue } | { r
 /** A trimmed, non-empty cell, or the parts of a list already split (from a JSON array). */
 export type RawValue = string | readonly string[];
 export type Converter = (raw: RawValue) => Converted | Promise<Converted>;
+
+/** Turns `File…` cells into attachments: declared where it is used, and implemented by files.ts. */
+export interface FileAttacher {
+  /** Paths relative to the attacher's folder; the reason names the path as written. */
+  attach(paths: readonly string[]): Promise<Converted>;
+}
 
 export interface ConvertEnv {
   readonly providers: readonly Provider[];

@@ -14,7 +14,7 @@ import { open, realpath, stat } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import { basename, extname, isAbsolute, relative, resolve, sep } from "node:path";
 import type { FileAttachment } from "../catalog/members.js";
-import type { Converted } from "./convert.js";
+import type { Converted, FileAttacher } from "./convert.js";
 import { describeSystemError } from "../system-error.js";
 import { contentProblem } from "./file-content.js";
 
@@ -144,11 +144,6 @@ export async function readRegularFile(path: string): Promise<Uint8Array> {
   } finally {
     await file.close();
   }
-}
-
-export interface FileAttacher {
-  /** Paths relative to the attacher's folder; the reason names the path as written. */
-  attach(paths: readonly string[]): Promise<Converted>;
 }
 
 type Attached = FileAttachment | { readonly failure: string };

@@ -1,6 +1,7 @@
 /**
- * Issue 11, as a user meets it: a sheet from a customer names files outside its folder.
- * The built CLI must make those rows invalid, in `plan` as in `submit`, and send nothing of them.
+ * Attachments confined to the sheet's folder (docs/contract.md §3), as a user meets them: a
+ * sheet from a customer names files outside its folder. The built CLI must make those rows
+ * invalid, in `plan` as in `submit`, and send nothing of them.
  */
 import { execFileSync } from "node:child_process";
 import { link, mkdir, readFile, symlink, truncate, writeFile } from "node:fs/promises";

@@ -1,8 +1,8 @@
 /**
- * A rejected order reopens its rows (issue 9 item 2): `status` records the carrier's
- * rejection in the journal, and the next `submit` (and `plan`) treats those rows like rows
- * the service rejected at submission: resent, exactly once, when they changed or with
- * --retry-rejected; unchanged, `rejected` with the carrier's reason.
+ * A rejected order reopens its rows (docs/contract.md §5, "State of each number"): `status`
+ * records the carrier's rejection in the journal, and the next `submit` (and `plan`) treats
+ * those rows like rows the service rejected at submission: resent, exactly once, when they
+ * changed or with --retry-rejected; unchanged, `rejected` with the carrier's reason.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";

@@ -1,8 +1,8 @@
 /**
- * Issue 11: formula-injection payloads in every place a results cell comes from — the
- * sheet's header and cells, a number that does not parse, and the service's ticket and
- * message — and every cell of the results, read back as a spreadsheet reads them, checked
- * not to start a formula (SPEC §6, with its phone-number exemption).
+ * Formula-injection payloads (docs/contract.md §6, "Formula defusing") in every place a results
+ * cell comes from — the sheet's header and cells, a number that does not parse, and the
+ * service's ticket and message — and every cell of the results, read back as a spreadsheet
+ * reads them, checked not to start a formula (SPEC §6, with its phone-number exemption).
  */
 import { createServer } from "node:http";
 import type { Server } from "node:http";

@@ -1,6 +1,6 @@
 /**
- * Issue 11's limits as a user meets them: one line naming the file and line, exit 2,
- * no stack trace, no results file, and never a hang on an endless input.
+ * The limits (README.md, "Limits") as a user meets them: one line naming the file and line,
+ * exit 2, no stack trace, no results file, and never a hang on an endless input.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";

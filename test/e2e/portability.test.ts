@@ -1,7 +1,8 @@
 /**
- * `--check-portability` (issue 9 item 4): numbers outside the service's portable NPA-NXX
- * list are invalid before anything is planned; the list once per run, one Check per distinct
- * NPA-NXX when the list fails, exit 2 when both fail; never a port-in POST from `plan`.
+ * `--check-portability` (docs/contract.md §3, "Portability"): numbers outside the service's
+ * portable NPA-NXX list are invalid before anything is planned; the list once per run, one
+ * Check per distinct NPA-NXX when the list fails, exit 2 when both fail; never a port-in POST
+ * from `plan`.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";

@@ -1,6 +1,7 @@
 /**
- * `portin status` against the sandbox (issue 9 item 1): the built CLI, a sandbox whose
- * calendar the test moves on, and what the report, the summary and the exit code say.
+ * `portin status` against the sandbox (docs/contract.md §6, "The status report"): the built
+ * CLI, a sandbox whose calendar the test moves on, and what the report, the summary and the
+ * exit code say.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";

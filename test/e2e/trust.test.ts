@@ -1,6 +1,7 @@
 /**
- * A run that cannot mislead (issue 8): one service one journal, sandbox runs and dry runs in
- * files of their own, rejections per number, stale temporaries cleared.
+ * A run that cannot mislead (docs/contract.md §5 "Identity", §8): one service one journal,
+ * sandbox runs and dry runs in files of their own, rejections per number, stale temporaries
+ * cleared.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";

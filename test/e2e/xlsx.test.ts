@@ -1,6 +1,7 @@
 /**
- * Workbooks through the built CLI (issue 10, items 1 and 2): .xlsx in, .xlsx or CSV out, and the
- * crossings, against a sandbox on loopback; damaged workbooks refused in one line.
+ * Workbooks through the built CLI (docs/contract.md §3 "Workbooks", §6 "Workbook results"):
+ * .xlsx in, .xlsx or CSV out, and the crossings, against a sandbox on loopback; damaged
+ * workbooks refused in one line.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";

@@ -1,6 +1,6 @@
 /**
- * A few fuzz runs of the built CLI end to end (issue 11): `submit` of an arbitrary sheet to
- * a sandbox. Whatever the sheet:
+ * A few fuzz runs of the built CLI end to end (README.md, "Testing hostile input"): `submit` of
+ * an arbitrary sheet to a sandbox. Whatever the sheet:
  * - the exit code is 0, 1 or 2, and stderr never holds a stack trace or an internal error;
  * - exit 2 means the sheet was refused whole: one line, no results file, nothing sent;
  * - otherwise every data row has exactly one results row with a status, and every number

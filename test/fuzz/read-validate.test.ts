@@ -1,5 +1,6 @@
 /**
- * Property tests of reading and validation, in process (issue 11). For any bytes:
+ * Property tests of reading and validation, in process (README.md, "Testing hostile input").
+ * For any bytes:
  * - the sheet is either refused whole, with an InputError (exit 2) of one line naming the
  *   input and a line or column, or read into rows numbered in order;
  * - nothing else is thrown, and no run hangs (fast-check's per-run timeout);

@@ -1,8 +1,8 @@
 /**
- * Property tests of reading a workbook (issue 11, once XLSX input exists): a real workbook,
+ * Property tests of reading a workbook (docs/contract.md §3, "Workbooks"): a real workbook,
  * truncated anywhere or with bytes overwritten anywhere, is either refused whole with one
- * InputError line naming the file, or read into rows numbered in order. Nothing else is
- * thrown, and nothing hangs (fast-check's per-run timeout; the reader's own stall guard).
+ * InputError line naming the file, or read into rows numbered in order. Nothing else is thrown,
+ * and nothing hangs (fast-check's per-run timeout; the reader's own stall guard).
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

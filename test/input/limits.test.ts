@@ -1,7 +1,7 @@
 /**
- * Issue 11: a cell, a row and a sheet each have a maximum; past it the file is refused
- * whole with one line naming the file and line, never an out-of-memory or a hang.
- * Each limit is read at exactly N and refused at N + 1.
+ * A cell, a row and a sheet each have a maximum (README.md, "Limits"); past it the file is
+ * refused whole with one line naming the file and line, never an out-of-memory or a hang. Each
+ * limit is read at exactly N and refused at N + 1.
  */
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { escapeFormula, isPasswordHeader, resultsHeader, rowShaper } from "../../src/results/cells.js";
+import { isPasswordHeader, resultsHeader, rowShaper } from "../../src/results/cells.js";
+import { escapeFormula } from "../../src/results/formula.js";
 import { RESULT_COLUMN_NAMES } from "../../src/results/columns.js";
 import type { RowOutcome } from "../../src/results/status.js";
 

@@ -1,10 +1,11 @@
 /**
- * Issue 11: every results cell checked against a corpus of formula-injection payloads,
- * through each way a cell is made: the input's own cells and header, and the result_*
- * cells, written by the plain path and the fast one alike.
+ * Every results cell (docs/contract.md §6, "Formula defusing") checked against a corpus of
+ * formula-injection payloads, through each way a cell is made: the input's own cells and
+ * header, and the result_* cells, written by the plain path and the fast one alike.
  */
 import { describe, expect, it } from "vitest";
-import { escapeFormula, resultsHeader, resultTail, rowShaper, verbatimTest } from "../../src/results/cells.js";
+import { resultsHeader, resultTail, rowShaper, verbatimTest } from "../../src/results/cells.js";
+import { escapeFormula } from "../../src/results/formula.js";
 import type { RowOutcome } from "../../src/results/status.js";
 import { FORMULA_PAYLOADS, runsAsFormula } from "../support/formula-payloads.js";
 

@@ -5,9 +5,12 @@ import { Writable } from "node:stream";
 import { parse } from "csv-parse/sync";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { OutputError } from "../../src/errors.js";
-import { RESULT_COLUMN_NAMES } from "../../src/results/columns.js";
+import { RESULT_COLUMN_NAMES, RESULT_COLUMN_SET } from "../../src/results/columns.js";
+import type { ResultsWriter } from "../../src/results/encoder.js";
+import { openJsonlResults } from "../../src/results/jsonl-writer.js";
+import { STATUS_COLUMN_SET } from "../../src/results/order-status.js";
 import type { RowOutcome } from "../../src/results/status.js";
-import { openResults } from "../../src/results/writer.js";
+import { openReport, openResults } from "../../src/results/writer.js";
 import { defaultResultsPath } from "../../src/paths.js";
 
 function outcome(overrides: Partial<RowOutcome> = {}): RowOutcome {
@@ -170,6 +173,15 @@ describe("openResults to an unwritable destination", () => {
     expect(await readdir(dir)).toEqual(["results.csv"]);
   });
 
+  it.each(["csv", "jsonl", "xlsx"])("names the status report and --output for a .%s report whose destination is a directory", async (ext) => {
+    const folder = join(dir, `acme.status.${ext}`);
+    await mkdir(folder);
+    await expect(openReport(folder, ["number"], { ...LF_NO_BOM, delimiter: ",", stdout: unusedStdout, option: "--output" }, STATUS_COLUMN_SET)).rejects.toMatchObject({
+      name: "OutputError",
+      message: `cannot write the status report to ${folder}: it is a directory (use --output PATH)`,
+    });
+  });
+
   it("refuses a path under a regular file", async () => {
     const file = join(dir, "plain");
     await writeFile(file, "");
@@ -194,13 +206,17 @@ describe("openResults to standard output", () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
-  it("reports a broken pipe as an OutputError naming standard output", async () => {
+  // Standard output is CSV; the JSON Lines encoder writes its stream the same way (chunked-sink.ts).
+  it.each([
+    ["CSV", (stdout: Writable) => openResults("-", ["number"], { ...LF_NO_BOM, delimiter: ",", stdout })],
+    ["JSON Lines", (stdout: Writable) => openJsonlResults("-", ["number"], { ...LF_NO_BOM, delimiter: ",", stdout }, RESULT_COLUMN_SET)],
+  ] as const)("reports a broken pipe under %s as an OutputError naming standard output", async (_, open) => {
     const broken = new Writable({
       write(_chunk, _encoding, callback) {
         callback(Object.assign(new Error("write EPIPE"), { code: "EPIPE" }));
       },
     });
-    const writer = await openResults("-", ["number"], { ...LF_NO_BOM, delimiter: ",", stdout: broken });
+    const writer: ResultsWriter = await open(broken);
     // The row may be taken before the pipe's failure is known; close() is where it must surface.
     await writer.write(["4165550101"], outcome()).catch(() => undefined);
     const closing = writer.close();
@@ -208,7 +224,10 @@ describe("openResults to standard output", () => {
     await expect(closing).rejects.toThrow("cannot write results to standard output: the reader closed the pipe");
   });
 
-  it("holds writers back while the output is full, and lets them go when it drains", async () => {
+  it.each([
+    ["CSV", (stdout: Writable) => openResults("-", ["number", "note"], { ...LF_NO_BOM, delimiter: ",", stdout })],
+    ["JSON Lines", (stdout: Writable) => openJsonlResults("-", ["number", "note"], { ...LF_NO_BOM, delimiter: ",", stdout }, RESULT_COLUMN_SET)],
+  ] as const)("holds %s writers back while the output is full, and lets them go when it drains", async (_, open) => {
     const pending: (() => void)[] = [];
     const slow = new Writable({
       highWaterMark: 1024,
@@ -216,7 +235,7 @@ describe("openResults to standard output", () => {
         pending.push(() => callback());
       },
     });
-    const writer = await openResults("-", ["number", "note"], { ...LF_NO_BOM, delimiter: ",", stdout: slow });
+    const writer: ResultsWriter = await open(slow);
     let blocked: Promise<void> | null = null;
     let written = 0;
     while (blocked === null && written < 100_000) {

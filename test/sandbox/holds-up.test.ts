@@ -1,7 +1,7 @@
 /**
- * Issue 11: the built-in sandbox holds up under large and odd requests. It keeps what it
- * needs of a request, not its attachment bytes; serves its log in bounded pages; refuses a
- * body past its limit with a 413 naming it; and no request takes it down.
+ * The built-in sandbox holds up under large and odd requests (README.md, "Limits"). It keeps
+ * what it needs of a request, not its attachment bytes; serves its log in bounded pages;
+ * refuses a body past its limit with a 413 naming it; and no request takes it down.
  */
 import { createHash } from "node:crypto";
 import { request } from "node:http";

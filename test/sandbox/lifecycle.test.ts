@@ -1,8 +1,8 @@
 /**
- * The sandbox lives a port-in's days (issue 9): orders are confirmed with a port date, or
- * rejected by the losing carrier, a business day later, and complete on their port date; its
- * calendar is moved on by tests and by `POST /_sandbox/clock`. Its two portability endpoints
- * answer from the account file.
+ * The sandbox lives a port-in's days (docs/contract.md §2, "The sandbox's port-ins"): orders
+ * are confirmed with a port date, or rejected by the losing carrier, a business day later, and
+ * complete on their port date; its calendar is moved on by tests and by `POST /_sandbox/clock`.
+ * Its two portability endpoints answer from the account file.
  */
 import { afterEach, describe, expect, test } from "vitest";
 import { operationById } from "../../src/catalog/operations.js";

@@ -1,6 +1,7 @@
 /**
- * Issue 11: the service's answers are read with a size cap before parsing, so a base URL
- * that is not the service (a file server, a proxy loop, a gzip bomb) cannot fill memory.
+ * The service's answers are read with a size cap before parsing (README.md, "Limits"), so a
+ * base URL that is not the service (a file server, a proxy loop, a gzip bomb) cannot fill
+ * memory.
  */
 import { gzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";

@@ -1,6 +1,7 @@
 /**
- * Issue 11: a `portform.File…` cell may only name a regular file inside the sheet's folder.
- * Each refused path is checked never to reach the reader: nothing outside is ever read.
+ * A `portform.File…` cell may only name a regular file inside the sheet's folder
+ * (docs/contract.md §3). Each refused path is checked never to reach the reader: nothing
+ * outside is ever read.
  */
 import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, symlink, truncate, writeFile } from "node:fs/promises";
