@@ -3,7 +3,7 @@
  * outcome to what its rows become (docs/contract.md §4). The journal's intent is durable before a
  * request leaves; its outcome is recorded after the answer.
  */
-import pLimit from "p-limit";
+import PQueue from "p-queue";
 import { PortinError } from "../errors.js";
 import type { PortRequest } from "../plan/plan.js";
 import type { SubmitOutcome } from "../service/outcome.js";
@@ -130,11 +130,9 @@ export async function dispatch(requests: readonly PortRequest[], options: Dispat
     if (result.resentAs !== null && (await mayStart())) await sendOne(result.resentAs, false);
   };
 
-  const limit = pLimit(options.concurrency);
-  const queued = new Set<Promise<void>>();
-  // p-limit's queue is unbounded: the loop below enqueues only while fewer than
-  // `concurrency` requests wait in it, and a request leaving the queue wakes the loop.
-  let wakeProducer: (() => void) | null = null;
+  // p-queue bounds what is in flight and, through onSizeLessThan, what waits for a slot: at most
+  // `concurrency` requests are queued behind those in flight, so a sheet of millions is not.
+  const queue = new PQueue({ concurrency: options.concurrency });
 
   /** Waits for the start rate; false once the run has stopped starting requests. */
   const mayStart = async (): Promise<boolean> => {
@@ -143,25 +141,20 @@ export async function dispatch(requests: readonly PortRequest[], options: Dispat
     return !stopped && !crash.happened;
   };
 
-  const start = async (request: PortRequest): Promise<void> => {
-    wakeProducer?.();
-    wakeProducer = null;
-    if (await mayStart()) await sendOne(request, true);
-  };
-
   for (const request of requests) {
-    while (limit.pendingCount >= options.concurrency) await new Promise<void>((resolve) => (wakeProducer = resolve));
+    await queue.onSizeLessThan(options.concurrency);
     if (options.signal.aborted) stopped ??= { kind: "signal", signal: String(options.signal.reason) };
     if (stopped || crash.happened) break;
-    const task: Promise<void> = limit(() => start(request))
+    queue
+      .add(async () => {
+        if (await mayStart()) await sendOne(request, true);
+      })
       .catch((error: unknown) => {
         // A bug (not an outcome: submit never throws for those) stops the run once in-flight requests end.
         if (!crash.happened) Object.assign(crash, { error, happened: true });
-      })
-      .finally(() => queued.delete(task));
-    queued.add(task);
+      });
   }
-  await Promise.all(queued);
+  await queue.onIdle();
   await Promise.all(commits);
   if (crash.happened) throw crash.error;
   return { results, resent, stopped };
