@@ -35,7 +35,8 @@ async function main(argv: string[]): Promise<number> {
     process.on(signal, () => {
       if (interrupt.signal.aborted) {
         // A second signal: the user means it. In-flight requests stay intents without
-        // outcomes in the journal, so the next run reports them `unknown`.
+        // outcomes in the journal (and waiting ones, if the first signal's withdrawal of them
+        // has not reached the disk yet: docs/contract.md §4), so the next run asks about them.
         process.stderr.write(`portin: ${signal} again: exiting now\n`);
         process.exit(exitCodeForSignal(signal));
       }

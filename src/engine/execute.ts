@@ -4,6 +4,7 @@
  */
 import type { Journal } from "../journal/journal.js";
 import { newRequestId } from "../journal/journal.js";
+import { stateOf } from "../journal/prior.js";
 import type { PortRequest } from "../plan/plan.js";
 import { dispatch } from "../send/dispatch.js";
 import type { DispatchProgress, DispatchReport } from "../send/dispatch.js";
@@ -21,9 +22,13 @@ export interface ExecuteOptions {
 }
 
 export function execute(requests: readonly PortRequest[], options: ExecuteOptions): Promise<DispatchReport> {
+  const prior = options.journal?.prior ?? null;
   return dispatch(requests, {
     submit: (request) => options.client.submit(request.operation, buildBody(request)),
     journal: options.journal,
+    // Numbers the journal holds nothing for: a withdrawn intent's `failed` outcome leaves them so.
+    // Others (pending, unknown, rejected, sent again by a flag) keep their intent for their turn.
+    writeAhead: (request) => request.numbers.every((row) => stateOf(prior, row.number).kind === "none"),
     newRequestId,
     concurrency: options.concurrency,
     ratePerSecond: options.rate,

@@ -4,7 +4,7 @@
  * fetched once per run; when it cannot be had, each distinct NPA-NXX of the sheet is checked
  * instead; when that fails too, the run stops (exit 2): the user asked for the check.
  */
-import pLimit from "p-limit";
+import PQueue from "p-queue";
 import { AuthError, LookupError } from "../errors.js";
 import type { ServiceClient } from "../service/client.js";
 import type { CheckedRow, InvalidRow } from "../validate/types.js";
@@ -60,23 +60,27 @@ export async function refuseUnportable(
 async function checkEach(rows: readonly CheckedRow[], listFailure: string, client: Pick<ServiceClient, "checkNpaNxx">, concurrency: number): Promise<(prefix: string) => boolean> {
   const prefixes = new Set<string>();
   for (const row of rows) if (row.valid) prefixes.add(row.number.slice(0, 6));
-  const limit = pLimit(concurrency);
+  const queue = new PQueue({ concurrency });
   const answers = new Map<string, boolean>();
   const failures: { prefix: string; reason: string }[] = [];
-  // A few hundred exchanges at most per sheet: queueing them all is bounded by the sheet itself.
-  await Promise.all(
-    [...prefixes].map((prefix) =>
-      limit(async () => {
-        if (failures.length > 0) return;
-        try {
-          answers.set(prefix, (await client.checkNpaNxx(prefix)).portable);
-        } catch (error) {
-          if (error instanceof AuthError) throw error;
-          failures.push({ prefix, reason: error instanceof Error ? error.message : String(error) });
-        }
-      }),
-    ),
-  );
+  const refusals: AuthError[] = [];
+  for (const prefix of prefixes) {
+    // Like every queue of requests: at most `concurrency` wait behind those in flight.
+    await queue.onSizeLessThan(concurrency);
+    if (failures.length > 0 || refusals.length > 0) break;
+    void queue.add(async () => {
+      if (failures.length > 0 || refusals.length > 0) return;
+      try {
+        answers.set(prefix, (await client.checkNpaNxx(prefix)).portable);
+      } catch (error) {
+        if (error instanceof AuthError) refusals.push(error);
+        else failures.push({ prefix, reason: error instanceof Error ? error.message : String(error) });
+      }
+    });
+  }
+  await queue.onIdle();
+  const [refused] = refusals;
+  if (refused !== undefined) throw refused;
   const [failure] = failures;
   if (failure !== undefined) {
     const { prefix, reason } = failure;

@@ -4,7 +4,7 @@
  * the order's other numbers, and a circuit breaker counting failed attempts, so that a service
  * whose PortInStatus is down costs a few requests and seconds, not a round of retries per number.
  */
-import pLimit from "p-limit";
+import PQueue from "p-queue";
 import { portInPhase } from "../catalog/account.js";
 import type { PortInStatus } from "../catalog/account.js";
 import { AuthError } from "../errors.js";
@@ -75,8 +75,11 @@ export class StatusAsker {
    */
   async run<K>(keys: Iterable<K>, ask: (key: K, watch: AttemptWatch) => Promise<PortInStatus | null>, settled: (key: K) => boolean = () => false): Promise<Map<K, Asked>> {
     const answers = new Map<K, Asked>();
-    const limit = pLimit(this.options.concurrency);
-    const inFlight = new Set<Promise<void>>();
+    // Once a question ends while attempts are failing, one question at a time: a service coming
+    // back is found as soon (an answer resets `failures`, and the width with it), and a down one
+    // costs fewer requests.
+    const width = (): number => (this.failures > 0 ? 1 : this.options.concurrency);
+    const queue = new PQueue({ concurrency: width() });
     const refusals: AuthError[] = [];
     const all: K[] = [];
 
@@ -104,19 +107,17 @@ export class StatusAsker {
         else if (!told) this.failedAttempt();
         answers.set(key, { kind: "failed", reason: error instanceof Error ? error.message : String(error), at: new Date().toISOString() });
       }
+      queue.concurrency = width();
     };
 
     for (const key of keys) {
       all.push(key);
-      // p-limit queues without bound: keep at most `concurrency` questions enqueued at once.
-      // While attempts are failing, let those in flight settle before asking another, one at
-      // a time: a service coming back is found as soon, and a down one costs fewer requests.
-      while (inFlight.size >= this.options.concurrency || (this.failures > 0 && inFlight.size > 0)) await Promise.race(inFlight);
+      // One question waits for a slot at most, so that the checks below stay current.
+      await queue.onSizeLessThan(1);
       if (this.open || this.options.signal.aborted || refusals.length > 0) continue;
-      const task: Promise<void> = limit(() => one(key)).finally(() => inFlight.delete(task));
-      inFlight.add(task);
+      void queue.add(() => one(key));
     }
-    await Promise.all(inFlight);
+    await queue.onIdle();
     const [refused] = refusals;
     if (refused) throw refused;
 

@@ -3,7 +3,7 @@
  * outcome to what its rows become (docs/contract.md §4). The journal's intent is durable before a
  * request leaves; its outcome is recorded after the answer.
  */
-import pLimit from "p-limit";
+import PQueue from "p-queue";
 import { PortinError } from "../errors.js";
 import type { PortRequest } from "../plan/plan.js";
 import type { SubmitOutcome } from "../service/outcome.js";
@@ -47,6 +47,12 @@ export interface DispatchOptions {
   readonly concurrency: number;
   readonly ratePerSecond: number | null;
   readonly signal: AbortSignal;
+  /**
+   * Whether `request`'s intent may be written while it waits for a slot, off the path of the
+   * requests in flight: true only when a `failed` outcome leaves its numbers exactly as they
+   * were, which is what it gets if it never leaves (docs/contract.md §4). Absent: never.
+   */
+  readonly writeAhead?: (request: PortRequest) => boolean;
   /** Told as requests start, end, and are added (a resend): for a progress display. */
   readonly progress?: DispatchProgress;
 }
@@ -71,6 +77,15 @@ export interface DispatchReport {
   readonly stopped: StopReason | null;
 }
 
+/** A request's intent: null once it is durable, or why it cannot be. */
+interface Intent {
+  readonly requestId: string;
+  readonly durable: Promise<PortinError | null>;
+}
+
+/** The outcome of a request whose intent went ahead of it but which never left: the next run sends it. */
+export const WITHDRAWN = "not sent: the run stopped before this request left; the next run sends it";
+
 export async function dispatch(requests: readonly PortRequest[], options: DispatchOptions): Promise<DispatchReport> {
   const results = new Map<number, RequestResult>();
   const rate = new StartRate(options.ratePerSecond);
@@ -80,6 +95,25 @@ export async function dispatch(requests: readonly PortRequest[], options: Dispat
 
   const resent: PortRequest[] = [];
   let nextSequence = requests.length + 1;
+
+  /** Intents written ahead whose request no slot has taken yet. */
+  const waiting = new Set<{ readonly request: PortRequest; readonly intent: Intent }>();
+
+  /**
+   * Stops starting requests, and withdraws the intents written ahead at once rather than as
+   * slots free: a second signal or a kill a moment later then leaves only the requests that
+   * were in flight without an outcome.
+   */
+  const stop = (reason: StopReason | null): void => {
+    stopped ??= reason;
+    for (const { request, intent } of waiting) {
+      const commit: Promise<void> = withdraw(request, intent).finally(() => commits.delete(commit));
+      commits.add(commit);
+    }
+    waiting.clear();
+  };
+  const onAbort = () => stop({ kind: "signal", signal: String(options.signal.reason) });
+  options.signal.addEventListener("abort", onAbort, { once: true });
 
   const recordOutcome = async (requestId: string, request: PortRequest, result: RequestResult): Promise<void> => {
     try {
@@ -91,20 +125,31 @@ export async function dispatch(requests: readonly PortRequest[], options: Dispat
         ...(result.status === "rejected" ? { rejected: rejectedNumbers(request, result) } : {}),
       });
     } catch (error) {
-      stopped ??= { kind: "journal", error: asPortinError(error) };
+      stop({ kind: "journal", error: asPortinError(error) });
     }
   };
 
-  const sendOne = async (request: PortRequest, mayResend: boolean): Promise<void> => {
+  const writeIntent = (request: PortRequest): Intent => {
     const requestId = options.newRequestId();
-    if (options.journal) {
-      const numbers = request.numbers.map((row) => row.number);
-      try {
-        await options.journal.intent(requestId, request.operation.id, numbers, request.numbers.map(rowFingerprint));
-      } catch (error) {
-        stopped ??= { kind: "journal", error: asPortinError(error) };
-        return;
-      }
+    if (!options.journal) return { requestId, durable: Promise.resolve(null) };
+    const numbers = request.numbers.map((row) => row.number);
+    const written = options.journal.intent(requestId, request.operation.id, numbers, request.numbers.map(rowFingerprint));
+    return { requestId, durable: written.then(() => null, asPortinError) };
+  };
+
+  /** A request whose intent went ahead and that will not leave: its `failed` outcome clears the intent. */
+  const withdraw = async (request: PortRequest, intent: Intent): Promise<void> => {
+    if ((await intent.durable) !== null) return;
+    const result: RequestResult = { status: "failed", httpStatus: null, ticket: "", message: WITHDRAWN, named: null, resentAs: null };
+    await recordOutcome(intent.requestId, request, result);
+  };
+
+  const sendOne = async (request: PortRequest, mayResend: boolean, intent: Intent = writeIntent(request)): Promise<void> => {
+    const { requestId } = intent;
+    const failure = await intent.durable;
+    if (failure !== null) {
+      stop({ kind: "journal", error: failure });
+      return;
     }
     options.progress?.started();
     const outcome = await options.submit(request).finally(() => options.progress?.finished());
@@ -117,7 +162,7 @@ export async function dispatch(requests: readonly PortRequest[], options: Dispat
       result = { ...result, resentAs: again };
     }
     results.set(request.sequence, result);
-    if (outcome.kind === "auth") stopped ??= { kind: "auth", message: outcome.message };
+    if (outcome.kind === "auth") stop({ kind: "auth", message: outcome.message });
     if (options.journal) {
       // The slot is free once the answer is in: the outcome is made durable in the background,
       // usually in the same fsync as the next request's intent. A crash before that fsync
@@ -130,38 +175,41 @@ export async function dispatch(requests: readonly PortRequest[], options: Dispat
     if (result.resentAs !== null && (await mayStart())) await sendOne(result.resentAs, false);
   };
 
-  const limit = pLimit(options.concurrency);
-  const queued = new Set<Promise<void>>();
-  // p-limit's queue is unbounded: the loop below enqueues only while fewer than
-  // `concurrency` requests wait in it, and a request leaving the queue wakes the loop.
-  let wakeProducer: (() => void) | null = null;
+  // p-queue bounds what is in flight and, through onSizeLessThan, what waits for a slot: at most
+  // `concurrency` requests are queued behind those in flight, so a sheet of millions is not.
+  // A queued request's intent is written as it joins the queue, where writeAhead allows: the
+  // fsync is then done before its slot frees, and the slot sends at once instead of waiting
+  // for it; at most `concurrency` such intents wait (docs/contract.md §4).
+  const queue = new PQueue({ concurrency: options.concurrency });
 
   /** Waits for the start rate; false once the run has stopped starting requests. */
   const mayStart = async (): Promise<boolean> => {
     await rate.wait(options.signal);
-    if (options.signal.aborted) stopped ??= { kind: "signal", signal: String(options.signal.reason) };
+    if (options.signal.aborted) stop({ kind: "signal", signal: String(options.signal.reason) });
     return !stopped && !crash.happened;
   };
 
-  const start = async (request: PortRequest): Promise<void> => {
-    wakeProducer?.();
-    wakeProducer = null;
-    if (await mayStart()) await sendOne(request, true);
-  };
-
   for (const request of requests) {
-    while (limit.pendingCount >= options.concurrency) await new Promise<void>((resolve) => (wakeProducer = resolve));
-    if (options.signal.aborted) stopped ??= { kind: "signal", signal: String(options.signal.reason) };
+    await queue.onSizeLessThan(options.concurrency);
+    if (options.signal.aborted) stop({ kind: "signal", signal: String(options.signal.reason) });
     if (stopped || crash.happened) break;
-    const task: Promise<void> = limit(() => start(request))
+    const ahead = options.journal && options.writeAhead?.(request) === true ? { request, intent: writeIntent(request) } : undefined;
+    if (ahead) waiting.add(ahead);
+    queue
+      .add(async () => {
+        // Gone from `waiting`: stop() has withdrawn it.
+        if (ahead && !waiting.delete(ahead)) return;
+        if (await mayStart()) await sendOne(request, true, ahead?.intent);
+        else if (ahead) await withdraw(request, ahead.intent);
+      })
       .catch((error: unknown) => {
         // A bug (not an outcome: submit never throws for those) stops the run once in-flight requests end.
         if (!crash.happened) Object.assign(crash, { error, happened: true });
-      })
-      .finally(() => queued.delete(task));
-    queued.add(task);
+        stop(null);
+      });
   }
-  await Promise.all(queued);
+  await queue.onIdle();
+  options.signal.removeEventListener("abort", onAbort);
   await Promise.all(commits);
   if (crash.happened) throw crash.error;
   return { results, resent, stopped };

@@ -1,6 +1,6 @@
 /**
  * `--rate N`: at most N request starts per second, spaced evenly rather than in bursts so
- * that a throttling service sees a steady stream. p-limit bounds concurrency, not rate.
+ * that a throttling service sees a steady stream. p-queue bounds concurrency here, not rate.
  */
 export class StartRate {
   private readonly intervalMs: number;

@@ -47,7 +47,7 @@ describe("plan beside a running submit", () => {
       return method === "POST" && path.includes("/NumberPorts/Inbound/") ? "hang" : "forward";
     };
     const dir = await tempDir();
-    const lines = Array.from({ length: 4 }, (_, i) => `416-555-${2000 + i},4165550100,${FORM_CELLS}`);
+    const lines = Array.from({ length: 6 }, (_, i) => `416-555-${2000 + i},4165550100,${FORM_CELLS}`);
     const sheet = await writeSheet(dir, "sheet.csv", `number,pilot_number,${FORM_HEADER}\n${lines.join("\n")}\n`);
     const journal = join(dir, "sheet.state.jsonl");
     const connection = through(proxy, s);
@@ -60,7 +60,8 @@ describe("plan beside a running submit", () => {
       child?.kill("SIGKILL");
       await submit;
     });
-    await until(() => intentsWithoutOutcome(journal).length === 2 && proxy.held.length === 2);
+    // Two requests in flight, and two waiting for a slot with their intents written (docs/contract.md §4).
+    await until(() => intentsWithoutOutcome(journal).length === 4 && proxy.held.length === 2);
     const inFlight = intentsWithoutOutcome(journal);
 
     const plan = await runCli(["plan", sheet, "--state", journal, "--results", join(dir, "plan.csv"), ...connection]);
@@ -76,6 +77,7 @@ describe("plan beside a running submit", () => {
       });
     }
     // The rows the submit has not sent yet are planned, as the stderr line says.
+    expect(rows.filter((row) => row.result_status === "planned")).toHaveLength(2);
     expect(rows.filter((row) => row.result_status === "planned").map((row) => row.result_number)).toEqual(
       rows.map((row) => row.result_number).filter((number) => !inFlight.includes(number ?? "")),
     );

@@ -1,11 +1,12 @@
 import { createServer, request as httpRequest } from "node:http";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readJournal } from "../../src/journal/journal.js";
+import { WITHDRAWN } from "../../src/send/dispatch.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox, SandboxOptions } from "../../src/sandbox/server.js";
 import { against, readResults, runCli, tempDir } from "./harness.js";
@@ -239,6 +240,14 @@ async function holdingProxy(sandbox: RunningSandbox) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, state };
 }
 
+/** Outcomes of requests whose intent was written ahead and that never left. */
+function withdrawals(state: string): number {
+  if (!existsSync(state)) return 0;
+  return readFileSync(state, "utf8")
+    .split("\n")
+    .filter((line) => line.endsWith("}") && (JSON.parse(line) as { message?: string }).message === WITHDRAWN).length;
+}
+
 describe("a second SIGINT", () => {
   it("exits at once; the next run reports what was in flight unknown unless PortInStatus shows the service has it, and --retry-unknown resends the rest", async () => {
     const s = await sandboxed();
@@ -256,7 +265,13 @@ describe("a second SIGINT", () => {
           if (proxy.state.kept.length > 0 && s.accepted().length > 0) {
             clearInterval(poll);
             child.kill("SIGINT");
-            setTimeout(() => child.kill("SIGINT"), 100);
+            // The second once the first has withdrawn the two requests waiting with their intents written (docs/contract.md §4).
+            const second = setInterval(() => {
+              if (withdrawals(state) < 2) return;
+              clearInterval(second);
+              child.kill("SIGINT");
+            }, 10);
+            child.on("exit", () => clearInterval(second));
           }
         }, 10);
         child.on("exit", () => clearInterval(poll));

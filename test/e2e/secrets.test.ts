@@ -13,7 +13,7 @@ import { createServer } from "node:http";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import pLimit from "p-limit";
+import PQueue from "p-queue";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
@@ -110,9 +110,9 @@ it("keeps the password and item.SipPassword out of every output and file, on eve
   const state = (name: string) => join(dir, `${name}.state.jsonl`);
 
   // Runs that share no file go four at a time: the suite's time is mostly these spawns.
-  const limit = pLimit(4);
+  const queue = new PQueue({ concurrency: 4 });
   const side = (what: string, args: readonly string[], codes: readonly number[], options: { env?: Record<string, string>; stdin?: string } = {}): Promise<void> =>
-    limit(async () => expect(codes, what).toContain((await portin(what, args, options)).code));
+    queue.add(async () => expect(codes, what).toContain((await portin(what, args, options)).code));
   const independent: Promise<void>[] = [
     // Lookup commands, with the password as an option and in the environment, and --help.
     ...["trunks", "offerings", "providers"].flatMap((command) => [

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { PortRequest } from "../../src/plan/plan.js";
-import { dispatch } from "../../src/send/dispatch.js";
+import { dispatch, WITHDRAWN } from "../../src/send/dispatch.js";
+import { openJournal, readJournal } from "../../src/journal/journal.js";
+import { stateOf } from "../../src/journal/prior.js";
+import { IDENTITY, journalLines, statePath } from "../journal/helpers.js";
 import type { DispatchJournal } from "../../src/send/dispatch.js";
 import { OPERATIONS } from "../../src/catalog/operations.js";
 import type { SubmitOutcome } from "../../src/service/outcome.js";
@@ -121,6 +124,94 @@ describe("dispatch", () => {
     expect(finished).toBe(false);
     for (const resolve of pendingOutcomes) resolve();
     expect((await running).results.size).toBe(3);
+  });
+
+  it("writes a waiting request's intent while the requests ahead of it are in flight, and sends none before its own intent is on disk", async () => {
+    const durable = new Set<string>();
+    const events: string[] = [];
+    const journal: DispatchJournal = {
+      intent: async (_id, _operation, numbers) => {
+        events.push("intent");
+        await sleep(5);
+        for (const number of numbers) durable.add(number);
+      },
+      outcome: () => Promise.resolve(),
+    };
+    const early: string[] = [];
+    const report = await dispatch(requests(8), {
+      ...base,
+      journal,
+      concurrency: 2,
+      writeAhead: () => true,
+      submit: async (request) => {
+        const number = request.numbers[0]?.number ?? "";
+        if (!durable.has(number)) early.push(number);
+        await sleep(20);
+        events.push("answer");
+        return ACCEPTED;
+      },
+    });
+    expect(early).toEqual([]);
+    expect(report.results.size).toBe(8);
+    // Before the first answer: the intents of the two requests in flight and of the two waiting for a slot, no more.
+    expect(events.slice(0, events.indexOf("answer"))).toEqual(["intent", "intent", "intent", "intent"]);
+  });
+
+  it("writes no intent ahead for a request writeAhead refuses: its intent waits for its turn", async () => {
+    const events: string[] = [];
+    const journal: DispatchJournal = {
+      intent: (_id, _operation, numbers) => (events.push(`intent ${numbers[0] ?? ""}`), Promise.resolve()),
+      outcome: () => Promise.resolve(),
+    };
+    const list = requests(3);
+    await dispatch(list, {
+      ...base,
+      journal,
+      concurrency: 1,
+      writeAhead: (request) => request.sequence !== 2,
+      submit: async (request) => {
+        await sleep(5);
+        events.push(`answer ${request.numbers[0]?.number ?? ""}`);
+        return ACCEPTED;
+      },
+    });
+    const [one, two, three] = list.map((request) => request.numbers[0]?.number ?? "");
+    // Request 2's intent only once request 1's answer freed the slot; request 3's while request 2 is in flight.
+    expect(events.indexOf(`intent ${two}`)).toBeGreaterThan(events.indexOf(`answer ${one}`));
+    expect(events.indexOf(`intent ${three}`)).toBeLessThan(events.indexOf(`answer ${two}`));
+    expect(events).toHaveLength(6);
+  });
+
+  it("withdraws the intents written ahead as soon as the run stops: a failed outcome each, so the next run sends their numbers", async () => {
+    const path = await statePath();
+    const journal = await openJournal(path, IDENTITY);
+    const interrupt = new AbortController();
+    const list = requests(6);
+    const report = await dispatch(list, {
+      ...base,
+      signal: interrupt.signal,
+      journal,
+      concurrency: 2,
+      writeAhead: () => true,
+      submit: async () => {
+        interrupt.abort("SIGINT");
+        await sleep(10);
+        return ACCEPTED;
+      },
+    });
+    await journal.close();
+    expect(report.stopped).toMatchObject({ kind: "signal" });
+    expect([...report.results.keys()].sort()).toEqual([1, 2]);
+    const lines = (await journalLines(path)) as { type: string; status?: string; message?: string }[];
+    expect(lines.filter((line) => line.type === "intent")).toHaveLength(4);
+    expect(lines.filter((line) => line.type === "outcome").map((line) => [line.status, line.message])).toEqual([
+      ["failed", WITHDRAWN],
+      ["failed", WITHDRAWN],
+      ["submitted", "Accepted"],
+      ["submitted", "Accepted"],
+    ]);
+    const prior = await readJournal(path, IDENTITY);
+    expect(list.map((request) => stateOf(prior, request.numbers[0]?.number ?? "").kind)).toEqual(["submitted", "submitted", "none", "none", "none", "none"]);
   });
 
   it("stops starting requests when an outcome cannot be recorded, and says why", async () => {
