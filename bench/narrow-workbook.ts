@@ -7,7 +7,8 @@
  * seed (BENCH_SEED) vary which cells are numbers, shared or inline strings, and whether the
  * shared strings come before the worksheet in the zip (exceljs reads them first) or after it,
  * as Excel writes them (exceljs then keeps the worksheet in a temporary file until it has them).
- * The XML parts are written here with yazl: exceljs's writer makes no inline strings.
+ * The XML parts are written here with yazl: exceljs's writer shares every string or none, and
+ * writes an unshared one as `t="str"`, never as an inline string.
  */
 import { createWriteStream, existsSync, mkdirSync, renameSync } from "node:fs";
 import { once } from "node:events";

@@ -14,6 +14,8 @@ import { FIXTURES } from "../e2e/harness.js";
 import { writeWorkbook } from "../support/workbooks.js";
 import type { SheetSpec } from "../support/workbooks.js";
 import { refusal } from "./helpers.js";
+import { ensureNarrowBook } from "../../bench/narrow-workbook.js";
+import type { BookShape } from "../../bench/narrow-workbook.js";
 
 const dir = mkdtempSync(join(tmpdir(), "portin-workbook-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -146,6 +148,30 @@ describe("cells a row cannot use", () => {
     const path = await book([{ name: "Numbers", rows: [["number", "note", "account #"], [4165550101, { error: "#REF!" }, "7.74122E+11"]] }]);
     const { rows } = await readAll(path);
     expect(rows.map((r) => [[...r.cells], r.problem])).toEqual([[["4165550101", "#REF!", "7.74122E+11"], undefined]]);
+  });
+
+  it("reads inline strings as shared ones, as other writers than exceljs store them", async () => {
+    // The bench's narrow workbook, its XML written by hand: each cell kind in each column.
+    const shapes: BookShape[] = [
+      { number: "number", pilot: "number", reference: "shared", note: "inline", stringsFirst: true },
+      { number: "inline", pilot: "shared", reference: "inline", note: "shared", stringsFirst: true },
+      { number: "shared", pilot: "inline", reference: "shared", note: "inline", stringsFirst: true },
+    ];
+    const read = await Promise.all(shapes.map(async (shape, at) => readAll(await ensureNarrowBook(join(dir, `narrow-${at}.xlsx`), shape, 6))));
+    for (const { layout, rows } of read) {
+      expect(layout.header).toEqual(["number", "pilot_number", "portform.CustomerReferenceNumber", "note"]);
+      expect(rows.map((row) => [row.line, ...row.cells, row.problem])).toEqual([
+        [2, "4162000000", "4165550100", "PO-0008", "moved from Bell, desk 0", undefined],
+        [3, "6472000000", "5145550100", "PO-0009", "desk 1", undefined],
+        [4, "4372000000", "6045550100", expect.stringMatching(/^PO-00\d\d$/), "desk 2", undefined],
+        [5, "9052000000", "4165550100", expect.stringMatching(/^PO-00\d\d$/), "desk 3", undefined],
+        [6, "2892000000", "5145550100", expect.stringMatching(/^PO-00\d\d$/), "desk 4", undefined],
+        [7, "3652000000", "6045550100", expect.stringMatching(/^PO-00\d\d$/), "moved from Bell, desk 5", undefined],
+      ]);
+    }
+    // Whatever the cell kinds, the same text.
+    expect(read[1]?.rows.map((row) => row.cells)).toEqual(read[0]?.rows.map((row) => row.cells));
+    expect(read[2]?.rows.map((row) => row.cells)).toEqual(read[0]?.rows.map((row) => row.cells));
   });
 
   it("reads a sheet longer than the reading thread's batches: every row in order, each problem on its own row", async () => {
