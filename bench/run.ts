@@ -3,11 +3,12 @@
  * measured in one run and printed as one table. Everything runs the built CLI as a user
  * would, against `portin sandbox` in a separate process.
  * Environment: BENCH_RUNS (default 3) runs of each plan and CPU measurement, medians
- * reported with min and max; BENCH_ONLY=plan,narrow,mixed,dispatch,cpu,small,xlsx,startup to run
- * some parts; BENCH_SEED and BENCH_SHAPES (default 2) for the random sheet shapes of `mixed`.
+ * reported with min and max; BENCH_ONLY=plan,narrow,mixed,dispatch,cpu,small,xlsx,xlsx-narrow,startup
+ * to run some parts; BENCH_SEED and BENCH_SHAPES (default 2) for the random shapes of `mixed`
+ * and `xlsx-narrow`.
  */
 import { cpus } from "node:os";
-import { join } from "node:path";
+import { extname, join } from "node:path";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
@@ -20,6 +21,8 @@ import { describeShape, drawShape, ISSUE_SHAPE, MIXED_DEFAULTS, mixedHeader, mix
 import type { Shape } from "./mixed.js";
 import { CACHE_DIR, ensureNarrowSheet, ensureSheet, writeSheet } from "./sheet.js";
 import { ensureWorkbook } from "./workbook.js";
+import { bookName, describeBook, drawBook, ensureNarrowBook, ISSUE_BOOK } from "./narrow-workbook.js";
+import type { BookShape } from "./narrow-workbook.js";
 
 const CLI = fileURLToPath(new URL("../src/cli.js", import.meta.url));
 const FLOOR = fileURLToPath(new URL("./floor.js", import.meta.url));
@@ -218,6 +221,60 @@ async function benchXlsx(): Promise<void> {
   );
 }
 
+/** The seed of the random shapes, printed so that a run can be replayed (BENCH_SEED). */
+const SEED = Number(process.env["BENCH_SEED"] ?? Math.floor(Math.random() * 2 ** 31));
+const SHAPES = Math.max(0, Number(process.env["BENCH_SHAPES"] ?? 2));
+
+/**
+ * `plan` of the narrow workbook (bench/narrow-workbook.ts), the issue's shape then BENCH_SHAPES
+ * drawn from BENCH_SEED, each against exceljs's own streaming reader reading it, run i beside
+ * run i: four cells a row, where exceljs's own cost no longer hides portin's.
+ */
+async function benchNarrowXlsx(): Promise<void> {
+  log(`narrow workbook shapes: seed ${SEED} (replay: BENCH_SEED=${SEED})`);
+  const next = random(SEED + 1);
+  const books: BookShape[] = [ISSUE_BOOK, ...Array.from({ length: SHAPES }, () => drawBook(next))];
+  const defaults = join(CACHE_DIR, "mixed.defaults.json");
+  writeFileSync(defaults, JSON.stringify(MIXED_DEFAULTS, null, 2) + "\n");
+  const toXlsx = join(OUT, "narrow-book.plan.xlsx");
+  const toCsv = join(OUT, "narrow-book.plan.csv");
+  for (const shape of books) {
+    const label = `narrow .xlsx (${describeBook(shape)}), ${fmt(XLSX_ROWS)} rows`;
+    const book = await ensureNarrowBook(join(CACHE_DIR, `${bookName(shape)}-${XLSX_ROWS}.xlsx`), shape, XLSX_ROWS);
+    const floors: Measured[] = [];
+    const plans: Measured[][] = [[], []];
+    await withSandbox(0, async (sandbox) => {
+      for (let run = 1; run <= RUNS; run++) {
+        log(`${label}, run ${run} of ${RUNS}: exceljs reading it…`);
+        floors.push(check(await measureNode([XLSX_FLOOR, book]), "the exceljs floor"));
+        for (const [at, results] of [toXlsx, toCsv].entries()) {
+          log(`${label}, run ${run} of ${RUNS}: portin plan, results ${extname(results)}…`);
+          const plan = check(await measureNode([CLI, "plan", book, "--results", results, "--defaults", defaults, ...sandbox.flags]), "portin plan");
+          if (!plan.stderr.includes(`${XLSX_ROWS} planned`)) throw new Error(`portin plan did not plan every row:\n${plan.stderr}`);
+          log(`  exceljs ${fmt(floors.at(-1)?.wallMs ?? NaN)} ms, plan ${fmt(plan.wallMs)} ms, ${fmt(plan.maxRssMb)} MB`);
+          plans[at]?.push(plan);
+        }
+      }
+    });
+    const runs = (measured: readonly Measured[]): string => measured.map((p) => fmt(p.wallMs / 1000, 1)).join(", ");
+    for (const [at, what] of ["results .xlsx", "results .csv"].entries()) {
+      const mine = plans[at] ?? [];
+      table.push({
+        measure: `plan, ${label}, ${what} (wall; CPU user+sys)`,
+        portin: `${fmt(median(mine.map((p) => p.wallMs)) / 1000, 1)} s (runs: ${runs(mine)}); CPU ${fmt(median(mine.map((p) => p.cpuMs)) / 1000, 1)} s; ${fmt(median(mine.map((p) => p.maxRssMb)))} MB`,
+        reference: `exceljs reading it ${fmt(median(floors.map((p) => p.wallMs)) / 1000, 1)} s (runs: ${runs(floors)}); CPU ${fmt(median(floors.map((p) => p.cpuMs)) / 1000, 1)} s`,
+        ratio: spread(mine.map((p, i) => p.wallMs / (floors[i]?.wallMs ?? NaN)), (r) => `${fmt(r, 2)}x`),
+        target: "<= 1.5x",
+      });
+    }
+  }
+  await rm(toXlsx, { force: true });
+  await rm(toCsv, { force: true });
+  notes.push(
+    `Narrow workbook (bench/narrow-workbook.ts): ${fmt(XLSX_ROWS)} rows of \`number, pilot_number, portform.CustomerReferenceNumber, note\` on three trunks, 5% toll-free, 40 references, the PortForm's other members from --defaults; first the issue's shape (numbers and pilots as number cells, the reference a shared string, the note an inline string), then ${SHAPES} shapes from seed ${SEED} (BENCH_SEED=${SEED} replays them) varying each column's cell kind and where the shared strings sit in the zip. The reference is bench/xlsx-floor.ts on the same file, run i beside run i; ratios min/median/max of those pairs.`,
+  );
+}
+
 /** Sheets sent to one sandbox never share a number: each gets its own range. */
 let nextFirst = 2_000_000;
 async function sendSheet(name: string, rows: number): Promise<string> {
@@ -265,8 +322,8 @@ async function benchDispatch(): Promise<void> {
  * BENCH_SHAPES shapes drawn from BENCH_SEED, each planned against its floor.
  */
 async function benchMixed(): Promise<void> {
-  const seed = Number(process.env["BENCH_SEED"] ?? Math.floor(Math.random() * 2 ** 31));
-  const count = Math.max(0, Number(process.env["BENCH_SHAPES"] ?? 2));
+  const seed = SEED;
+  const count = SHAPES;
   log(`mixed shapes: seed ${seed} (replay: BENCH_SEED=${seed})`);
   const next = random(seed);
   const shapes: Shape[] = [ISSUE_SHAPE, ...Array.from({ length: count }, () => drawShape(next))];
@@ -378,8 +435,8 @@ function render(): string {
 
 mkdirSync(OUT, { recursive: true });
 const started = performance.now();
-// BENCH_ONLY=startup,plan,narrow,mixed,dispatch,cpu,small,xlsx runs some parts, for working on one of them.
-const only = new Set((process.env["BENCH_ONLY"] ?? "startup,plan,narrow,mixed,dispatch,cpu,small,xlsx").split(","));
+// BENCH_ONLY=startup,plan,narrow,mixed,dispatch,cpu,small,xlsx,xlsx-narrow runs some parts, for working on one of them.
+const only = new Set((process.env["BENCH_ONLY"] ?? "startup,plan,narrow,mixed,dispatch,cpu,small,xlsx,xlsx-narrow").split(","));
 if (only.has("startup")) await benchStartup();
 if (only.has("plan")) await benchPlan();
 if (only.has("narrow")) await benchNarrow();
@@ -388,6 +445,7 @@ if (only.has("dispatch")) await benchDispatch();
 if (only.has("cpu")) await benchCpu();
 if (only.has("small")) await benchSmall();
 if (only.has("xlsx")) await benchXlsx();
+if (only.has("xlsx-narrow")) await benchNarrowXlsx();
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 process.stdout.write(`\nportin benchmark: node ${process.version}, ${cpus().length} x ${cpu}; plan, dispatch and CPU figures are medians of ${RUNS} runs, (min-max) beside them\n\n`);
 process.stdout.write(render() + "\n\n");

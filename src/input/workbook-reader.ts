@@ -7,8 +7,8 @@
  *
  * It finds the worksheet, posts the header row's text, then the data rows in batches of
  * records (row-record.ts), each row's cells already as a CSV export would hold them (cell-text.ts),
- * with the cells that cannot be used named. It runs at most a few batches ahead of the
- * main thread's reading, so a long sheet never piles up in memory.
+ * with the cells that cannot be used named. It runs at most a few megabytes of records ahead of
+ * the main thread's reading, so a long sheet never piles up in memory.
  */
 import { createReadStream } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
@@ -32,9 +32,10 @@ export interface ReaderData {
    * (HEADER_VERDICT). It stops the thread by terminating it, which wakes an Atomics.wait.
    */
   readonly progress: Int32Array;
-  /** Rows a batch carries, and batches posted before the main thread has read them. */
+  /** Rows a batch carries, and at most how many batches, and record bytes, posted before the main thread has read them. */
   readonly batchRows: number;
   readonly ahead: number;
+  readonly aheadBytes: number;
 }
 
 /** A cell that cannot be used where it is sent, named as Excel names it; the main thread decides whether its column is sent. */
@@ -118,7 +119,7 @@ function failureMessage(path: string, error: unknown): ReaderMessage {
   return { kind: "refused", message: damagedWorkbook(path, why) };
 }
 
-async function read({ path, sheetName, progress, batchRows, ahead }: ReaderData, post: (message: ReaderMessage) => void): Promise<void> {
+async function read({ path, sheetName, progress, batchRows, ahead, aheadBytes }: ReaderData, post: (message: ReaderMessage) => void): Promise<void> {
   const input = createReadStream(path);
   const book = new ExcelJS.stream.xlsx.WorkbookReader(input, READER_OPTIONS) as unknown as StreamedBook;
   try {
@@ -139,7 +140,7 @@ async function read({ path, sheetName, progress, batchRows, ahead }: ReaderData,
       post({ kind: "header", sheet: sheet.name, otherSheets, ...header });
       reading.offered++;
       if (verdict(progress) === HEADER_VERDICT.header) {
-        reading.batches = new Batches({ progress, batchRows, ahead }, post, () => input.bytesRead, { width: header.cells.length, prefix: sheetPrefix(sheet.name), date1904 }, path);
+        reading.batches = new Batches({ progress, batchRows, ahead, aheadBytes }, post, () => input.bytesRead, { width: header.cells.length, prefix: sheetPrefix(sheet.name), date1904 }, path);
       }
     });
     if (reading.offered === 0) {
@@ -226,15 +227,18 @@ interface RowShape {
   readonly date1904: boolean;
 }
 
-/** Gathers rows into batches and posts each, waiting while the main thread is `ahead` batches behind. */
+/** Gathers rows into batches and posts each, waiting while the main thread is `ahead` batches or `aheadBytes` behind. */
 class Batches {
   private readonly records = new RecordWriter(BATCH_BYTES);
   private rows = 0;
   private problems: CellProblem[] = [];
   private posted = 0;
+  /** The bytes of each batch posted and not yet known read, oldest first, and their sum. */
+  private readonly unread: number[] = [];
+  private unreadBytes = 0;
 
   constructor(
-    private readonly flow: Pick<ReaderData, "progress" | "batchRows" | "ahead">,
+    private readonly flow: Pick<ReaderData, "progress" | "batchRows" | "ahead" | "aheadBytes">,
     private readonly post: (message: ReaderMessage) => void,
     private readonly bytesRead: () => number,
     private readonly shape: RowShape,
@@ -270,18 +274,30 @@ class Batches {
     if (this.rows === this.flow.batchRows) this.flush();
   }
 
-  /** Posts the gathered rows, once the main thread is fewer than `ahead` batches behind. */
+  /**
+   * Posts the gathered rows, once the main thread is fewer than `ahead` batches behind and the
+   * batches it has not read leave room for these bytes. Bounded by bytes, a narrow sheet's small
+   * batches run further ahead: the thread reads on while the main thread is slow on some rows
+   * (the first row of each exchange asks libphonenumber-js, validate/nanp.ts), rather than
+   * waiting, then leaving the main thread waiting (README, Performance, Workbooks).
+   */
   flush(): void {
     if (this.rows === 0) return;
-    const { progress, ahead } = this.flow;
+    const { progress, ahead, aheadBytes } = this.flow;
+    const bytes = this.records.length;
     for (;;) {
       const read = Atomics.load(progress, 0);
-      if (this.posted - read < ahead) break;
+      for (let known = this.posted - this.unread.length; known < read; known++) this.unreadBytes -= this.unread.shift() ?? 0;
+      const behind = this.posted - read;
+      // One batch may always wait for the main thread, however long.
+      if (behind === 0 || (behind < ahead && this.unreadBytes + bytes <= aheadBytes)) break;
       // Blocks this thread only: it has nothing else to do until the main thread reads on, or
       // stops it (terminating a thread wakes its wait).
       Atomics.wait(progress, 0, read);
     }
     this.post({ kind: "rows", records: this.records.take(), problems: this.problems, bytesRead: this.bytesRead() });
+    this.unread.push(bytes);
+    this.unreadBytes += bytes;
     this.posted++;
     this.rows = 0;
     this.problems = [];

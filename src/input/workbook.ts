@@ -35,9 +35,14 @@ const READER = import.meta.url.endsWith(".ts") ? new URL("../../dist/src/input/w
  */
 const CSV_FOR_EXCEL: TextFormat = { bom: true, lineEnd: "\r\n" };
 
-/** Rows the reading thread hands over at a time, and batches it may read ahead: ~2 MB in flight for a wide sheet. */
+/**
+ * Rows the reading thread hands over at a time, and how far it may read ahead: batches, and
+ * bytes of records. A wide sheet's batches reach the bytes first (~4 batches); a narrow
+ * sheet's, of a few cells a row, the batches (~45,000 rows of 4 cells).
+ */
 export const BATCH_ROWS = 1000;
-export const AHEAD = 4;
+export const AHEAD = 64;
+export const AHEAD_BYTES = 2 * 1024 * 1024;
 
 export async function openWorkbook(path: string, sheetName: string | undefined, map: ColumnMap = NO_COLUMN_MAP): Promise<ReadSheet> {
   await checkWorkbookFile(path);
@@ -148,7 +153,7 @@ class ReaderThread {
     // workbook (README, Performance, Workbooks). The flag is the process's, set before the thread starts;
     // it stays off for the rest of a run that reads a workbook (measured: README, Workbooks).
     setFlagsFromString("--no-allocation-site-pretenuring");
-    const data: ReaderData = { path, sheetName, progress: this.progress, batchRows: BATCH_ROWS, ahead: AHEAD };
+    const data: ReaderData = { path, sheetName, progress: this.progress, batchRows: BATCH_ROWS, ahead: AHEAD, aheadBytes: AHEAD_BYTES };
     // execArgv: none of node's options of the main thread (`--input-type`, a loader) concern the reader.
     this.worker = new Worker(READER, { workerData: data, execArgv: [] });
     this.worker.on("message", (message: ReaderMessage) => this.deliver(message));

@@ -8,12 +8,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openSheet } from "../../src/input/sheet.js";
-import { AHEAD, BATCH_ROWS } from "../../src/input/workbook.js";
+import { AHEAD_BYTES, BATCH_ROWS } from "../../src/input/workbook.js";
 import type { SheetLayout, SheetRow } from "../../src/input/types.js";
 import { FIXTURES } from "../e2e/harness.js";
 import { writeWorkbook } from "../support/workbooks.js";
 import type { SheetSpec } from "../support/workbooks.js";
 import { refusal } from "./helpers.js";
+import { ensureNarrowBook } from "../../bench/narrow-workbook.js";
+import type { BookShape } from "../../bench/narrow-workbook.js";
 
 const dir = mkdtempSync(join(tmpdir(), "portin-workbook-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -31,6 +33,11 @@ async function readAll(path: string, sheet?: string): Promise<{ layout: SheetLay
 }
 
 const utc = (iso: string): Date => new Date(`${iso}Z`);
+
+/** A note so long that two batches of rows holding it fill what the reading thread may read ahead. */
+function longNote(i: number): string {
+  return `n${i}`.padEnd(Math.ceil(AHEAD_BYTES / BATCH_ROWS / 2), ".");
+}
 
 describe("reading a workbook's cells", () => {
   it("gives number cells exactly, text as written, dates as YYYY-MM-DD and times as HH:MM", async () => {
@@ -143,9 +150,33 @@ describe("cells a row cannot use", () => {
     expect(rows.map((r) => [[...r.cells], r.problem])).toEqual([[["4165550101", "#REF!", "7.74122E+11"], undefined]]);
   });
 
+  it("reads inline strings as shared ones, as other writers than exceljs store them", async () => {
+    // The bench's narrow workbook, its XML written by hand: each cell kind in each column.
+    const shapes: BookShape[] = [
+      { number: "number", pilot: "number", reference: "shared", note: "inline", stringsFirst: true },
+      { number: "inline", pilot: "shared", reference: "inline", note: "shared", stringsFirst: true },
+      { number: "shared", pilot: "inline", reference: "shared", note: "inline", stringsFirst: true },
+    ];
+    const read = await Promise.all(shapes.map(async (shape, at) => readAll(await ensureNarrowBook(join(dir, `narrow-${at}.xlsx`), shape, 6))));
+    for (const { layout, rows } of read) {
+      expect(layout.header).toEqual(["number", "pilot_number", "portform.CustomerReferenceNumber", "note"]);
+      expect(rows.map((row) => [row.line, ...row.cells, row.problem])).toEqual([
+        [2, "4162000000", "4165550100", "PO-0008", "moved from Bell, desk 0", undefined],
+        [3, "6472000000", "5145550100", "PO-0009", "desk 1", undefined],
+        [4, "4372000000", "6045550100", expect.stringMatching(/^PO-00\d\d$/), "desk 2", undefined],
+        [5, "9052000000", "4165550100", expect.stringMatching(/^PO-00\d\d$/), "desk 3", undefined],
+        [6, "2892000000", "5145550100", expect.stringMatching(/^PO-00\d\d$/), "desk 4", undefined],
+        [7, "3652000000", "6045550100", expect.stringMatching(/^PO-00\d\d$/), "moved from Bell, desk 5", undefined],
+      ]);
+    }
+    // Whatever the cell kinds, the same text.
+    expect(read[1]?.rows.map((row) => row.cells)).toEqual(read[0]?.rows.map((row) => row.cells));
+    expect(read[2]?.rows.map((row) => row.cells)).toEqual(read[0]?.rows.map((row) => row.cells));
+  });
+
   it("reads a sheet longer than the reading thread's batches: every row in order, each problem on its own row", async () => {
-    // Several batches, and more than the thread reads ahead (workbook.ts BATCH_ROWS, AHEAD).
-    const count = BATCH_ROWS * (AHEAD + 2) + 500;
+    // Several batches, and more than the thread reads ahead (workbook.ts BATCH_ROWS, AHEAD_BYTES).
+    const count = BATCH_ROWS * 6 + 500;
     // Data rows with an unusable cell where it is sent: either side of a batch's end, and two in one batch.
     const sentProblems = new Set([BATCH_ROWS - 1, BATCH_ROWS, 2 * BATCH_ROWS + 10, 2 * BATCH_ROWS + 11]);
     // A row whose unusable cell is in a column never sent, before one that is: only the latter counts.
@@ -153,7 +184,7 @@ describe("cells a row cannot use", () => {
     const rows: (unknown[] | null)[] = [["number", "note", "portform.CustomerName"]];
     for (let i = 0; i < count; i++) {
       if (i % 1000 === 999) rows.push(null);
-      const note = i === both || i === 5 ? { error: "#REF!" } : `n${i}`;
+      const note = i === both || i === 5 ? { error: "#REF!" } : longNote(i);
       rows.push([4165560000 + i, note, sentProblems.has(i) || i === both ? { error: "#N/A" } : "Acme"]);
     }
     const path = await book([{ name: "Numbers", rows: rows as SheetSpec["rows"] }]);
@@ -169,7 +200,7 @@ describe("cells a row cannot use", () => {
   });
 
   it("lets the process end when a long sheet's rows are never read, or read only in part", async () => {
-    const rows = [["number"], ...Array.from({ length: BATCH_ROWS * (AHEAD + 2) }, (_, i) => [4165560000 + i])];
+    const rows = [["number", "note"], ...Array.from({ length: BATCH_ROWS * 6 }, (_, i) => [4165560000 + i, longNote(i)])];
     const path = await book([{ name: "Numbers", rows }]);
     // The build's own reader, as the CLI runs it; vitest would keep a left thread alive itself.
     const sheetModule = new URL("../../dist/src/input/sheet.js", import.meta.url).href;
@@ -180,7 +211,7 @@ describe("cells a row cannot use", () => {
     ];
     const runs = scripts.map((script) => spawnSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 120_000 }));
     expect(runs.map((run) => [run.signal, run.status, run.stdout.trim(), run.stderr])).toEqual([
-      [null, 0, "number", ""],
+      [null, 0, "number,note", ""],
       [null, 0, "10", ""],
     ]);
   });
