@@ -14,23 +14,53 @@
  *   from its installed folder: the bundled yargs would look for them beside its chunk.
  */
 import { readFile, rm } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import { build } from "esbuild";
 import type { Plugin } from "esbuild";
 
 const CLI = "dist/src/cli.js";
 
-const YARGS_LOCALES = "resolve(__dirname, '../../../locales')";
+/** Edits of yargs's platform shim: each line must be found, or the build fails rather than quietly losing the edit. */
+const YARGS_SHIM_EDITS: readonly (readonly [string, string])[] = [
+  // Its locales folder, found through node's resolution of yargs rather than beside the chunk.
+  ["resolve(__dirname, '../../../locales')", "join(dirname(require.resolve('yargs/package.json')), 'locales')"],
+  // cliui and string-width lay out help text only, and string-width compiles an emoji regular
+  // expression and an Intl.Segmenter as it loads (~30 ms): loaded when help is drawn, not before.
+  ["import cliui from 'cliui'", "import { cliui } from 'portin:lazy-layout'"],
+  ["import stringWidth from 'string-width';", "import { stringWidth } from 'portin:lazy-layout';"],
+];
 
-/** yargs's platform shim, with its locales folder found through node's resolution of yargs. */
-const yargsLocales: Plugin = {
-  name: "yargs-locales",
+/** The two functions help text is laid out with, each loading its module at its first call. */
+const LAZY_LAYOUT = [
+  'export function cliui(...args) { return require("cliui").default(...args); }',
+  'export function stringWidth(text) { return require("string-width").default(text); }',
+].join("\n");
+
+const yargsShim: Plugin = {
+  name: "yargs-shim",
   setup(bundle) {
-    bundle.onLoad({ filter: /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/ }, async ({ path }) => {
-      const source = await readFile(path, "utf8");
-      // A yargs that no longer has this line needs this plugin rethought: fail the build, not the translations.
-      if (!source.includes(YARGS_LOCALES)) throw new Error(`${path} no longer has ${YARGS_LOCALES}: see scripts/bundle.ts`);
-      return { contents: source.replace(YARGS_LOCALES, "join(dirname(require.resolve('yargs/package.json')), 'locales')"), loader: "js" };
+    bundle.onLoad({ filter: /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/, namespace: "file" }, async ({ path }) => {
+      let source = await readFile(path, "utf8");
+      for (const [from, to] of YARGS_SHIM_EDITS) {
+        if (!source.includes(from)) throw new Error(`${path} no longer has ${from}: see scripts/bundle.ts`);
+        source = source.replace(from, to);
+      }
+      return { contents: source, loader: "js" };
     });
+    // require() of an ES module in a bundle is esbuild's lazily initialised module: resolved from yargs's folder.
+    bundle.onResolve({ filter: /^portin:lazy-layout$/ }, ({ resolveDir }) => ({ path: join(resolveDir, "lazy-layout.js"), namespace: "lazy-layout" }));
+    bundle.onLoad({ filter: /.*/, namespace: "lazy-layout" }, ({ path }) => ({ contents: LAZY_LAYOUT, loader: "js", resolveDir: dirname(path) }));
+  },
+};
+
+/**
+ * zod's translations of its messages into 50 languages: half of zod's code, compiled at every
+ * start, while portin's messages are English and zod sets its English one itself.
+ */
+const zodEnglishOnly: Plugin = {
+  name: "zod-english-only",
+  setup(bundle) {
+    bundle.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, () => ({ contents: 'export { default as en } from "./en.js";', loader: "js" }));
   },
 };
 
@@ -47,7 +77,7 @@ await build({
   platform: "node",
   target: "node20",
   external: ["fs-ext", "exceljs"],
-  plugins: [yargsLocales],
+  plugins: [yargsShim, zodEnglishOnly],
   // CommonJS dependencies bundled into ES modules (got's http2-wrapper) still call require().
   banner: { js: 'import { createRequire as __portinCreateRequire } from "node:module"; const require = __portinCreateRequire(import.meta.url);' },
   // Stack traces (--debug, with node --enable-source-maps) still lead to src/*.ts.
