@@ -80,7 +80,10 @@ await build({
   plugins: [yargsShim, zodEnglishOnly],
   // CommonJS dependencies bundled into ES modules (got's http2-wrapper) still call require().
   banner: { js: 'import { createRequire as __portinCreateRequire } from "node:module"; const require = __portinCreateRequire(import.meta.url);' },
-  // Stack traces (--debug, with node --enable-source-maps) still lead to src/*.ts.
+  // A quarter fewer bytes for node to compile at each start; names are kept, so stack
+  // traces (--debug) still name functions, and with node --enable-source-maps lead to src/*.ts.
+  minifyWhitespace: true,
+  minifySyntax: true,
   sourcemap: "linked",
   logLevel: "warning",
 });
