@@ -350,6 +350,8 @@ async function benchStartup(): Promise<void> {
     { what: "portin trunks", args: [CLI, "trunks"], target: "" },
     { what: "portin template --trunk", args: [CLI, "template", "--trunk"], target: "" },
     { what: "portin plan fixtures/sample.csv", args: [CLI, "plan", sample, "--results", join(OUT, "sample.plan.csv"), "--quiet"], target: "<= 3x", codes: [1] },
+    // No order was sent for the sample here, so status answers from the sheet and the sandbox's empty order list.
+    { what: "portin status fixtures/sample.csv", args: [CLI, "status", sample, "--output", join(OUT, "sample.status.csv")], target: "" },
   ];
   const measured: Measured[][] = cases.map(() => []);
   // Interleaved, so that the machine's load at any moment weighs on every case alike.

@@ -10,6 +10,7 @@ import { dirname, resolve } from "node:path";
 import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
 import { InputError } from "../errors.js";
+import { builtScript } from "../version.js";
 import { columnLetters, sheetPrefix } from "./cell-ref.js";
 import type { ColumnMap } from "./columns.js";
 import { NO_COLUMN_MAP, NoNumberColumnError } from "./columns.js";
@@ -22,12 +23,8 @@ import type { SheetLayout, SheetRow } from "./types.js";
 import { checkWorkbookFile, damagedWorkbook, otherSheetsHint } from "./workbook-file.js";
 import type { CellProblem, ReaderData, ReaderMessage } from "./workbook-reader.js";
 
-/**
- * The reading thread's script. Vitest runs the sources, and a worker thread runs JavaScript
- * only: there it is the build, which `npm test` makes before it runs the tests (and
- * test/setup/fresh-build.ts checks is not older than the sources).
- */
-const READER = import.meta.url.endsWith(".ts") ? new URL("../../dist/src/input/workbook-reader.js", import.meta.url) : new URL("./workbook-reader.js", import.meta.url);
+/** The reading thread's script (exceljs runs there, off the main thread). */
+const READER = builtScript("input/workbook-reader.js");
 
 /**
  * Results written as CSV for a workbook open in Excel: with a byte order mark (without one

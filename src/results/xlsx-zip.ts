@@ -4,6 +4,7 @@
  * deflate, and what waits for the disk).
  */
 import { Worker } from "node:worker_threads";
+import { builtScript } from "../version.js";
 
 /** A workbook's zip: fixed parts first (streaming readers want them before the worksheet), then one streamed part. */
 export interface ZipPlan {
@@ -18,11 +19,7 @@ export type FromWorker = { kind: "taken"; length: number } | { kind: "zip"; byte
 /** Bytes of XML sent and not yet taken by the worker before write() waits: the bound on what a slow disk or deflate piles up here. */
 const IN_FLIGHT_BYTES = 1024 * 1024;
 
-/**
- * A worker runs only JavaScript: under vitest this module is its .ts source, so the worker is
- * the build's (npm test builds first).
- */
-const WORKER_SCRIPT = import.meta.url.endsWith(".ts") ? new URL("../../dist/src/results/zip-worker.js", import.meta.url) : new URL("./zip-worker.js", import.meta.url);
+const WORKER_SCRIPT = builtScript("results/zip-worker.js");
 
 export class WorkerZip {
   private readonly worker: Worker;
