@@ -3,14 +3,15 @@
  * measured in one run and printed as one table. Everything runs the built CLI as a user
  * would, against `portin sandbox` in a separate process.
  * Environment: BENCH_RUNS (default 3) runs of each plan and CPU measurement, medians
- * reported with min and max; BENCH_ONLY=plan,narrow,mixed,dispatch,cpu,small,xlsx,xlsx-narrow,startup
- * to run some parts; BENCH_SEED and BENCH_SHAPES (default 2) for the random shapes of `mixed`
- * and `xlsx-narrow`.
+ * reported with min and max; BENCH_ONLY=plan,narrow,mixed,dispatch,cpu,small,xlsx,xlsx-narrow,startup,memory
+ * to run some parts (memory: peak RSS of a re-run and of a `status` against `plan`'s, on
+ * BENCH_MEMORY_ROWS rows, default 1,000,000); BENCH_SEED and BENCH_SHAPES (default 2) for the
+ * random shapes of `mixed` and `xlsx-narrow`.
  */
 import { cpus } from "node:os";
 import { extname, join } from "node:path";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { copyFile, rm } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { journalWindow } from "./journal-window.js";
 import { measureNode, median, RSS_SOURCE } from "./measure.js";
@@ -428,6 +429,67 @@ async function benchSmall(): Promise<void> {
   });
 }
 
+/** Runs of the memory part: each is a plan, a re-run and a status of a million rows, minutes each. */
+const MEMORY_RUNS = Math.min(RUNS, 2);
+/** The memory part's sheet: 1,000,000 rows, the issue's size; fewer (BENCH_MEMORY_ROWS) for a quicker look. */
+const MEMORY_ROWS = Math.max(1000, Number(process.env["BENCH_MEMORY_ROWS"] ?? PLAN_ROWS));
+
+/**
+ * Memory bounded by the sheet, not the journal (docs/contract.md §5): the MEMORY_ROWS-row sheet is
+ * submitted once to a fresh sandbox (at 1M rows the journal is ~40 MB, 10,000 orders), then, MEMORY_RUNS
+ * times, `plan`, a re-run of `submit` (every row `skipped`) and `status`, each with default
+ * flags on a fresh copy of that journal, so that every run reads the same file. Peak RSS of
+ * the re-run and of `status` against `plan`'s of the same run. The journal is made anew each
+ * time: `status` asks the sandbox about its tickets, and a sandbox keeps its orders in memory.
+ */
+async function benchMemory(): Promise<void> {
+  const sheet = await ensureSheet(join(CACHE_DIR, MEMORY_ROWS === PLAN_ROWS ? "plan-1m.csv" : `memory-${MEMORY_ROWS}.csv`), MEMORY_ROWS);
+  const made = join(OUT, "memory.state.jsonl");
+  const state = join(OUT, "memory.run.state.jsonl");
+  const results = join(OUT, "memory.results.csv");
+  const plans: Measured[] = [];
+  const reruns: Measured[] = [];
+  const statuses: Measured[] = [];
+  await withSandbox(0, async (sandbox) => {
+    log(`memory: submitting the ${fmt(MEMORY_ROWS)}-row sheet once, for its journal (a minute or two)…`);
+    await rm(made, { force: true });
+    check(await measureNode([CLI, "submit", sheet, "--results", results, "--state", made, "--concurrency", "16", "--quiet", ...sandbox.flags]), "portin submit");
+    for (let run = 1; run <= MEMORY_RUNS; run++) {
+      log(`memory, run ${run} of ${MEMORY_RUNS}: plan…`);
+      const plan = check(await measureNode([CLI, "plan", sheet, "--results", results, "--quiet", ...sandbox.flags]), "portin plan");
+      plans.push(plan);
+      log(`memory, run ${run} of ${MEMORY_RUNS}: re-run of submit, every row already submitted…`);
+      await copyFile(made, state);
+      const rerun = check(await measureNode([CLI, "submit", sheet, "--results", results, "--state", state, "--quiet", ...sandbox.flags]), "portin submit (re-run)");
+      if (!rerun.stderr.includes(`${MEMORY_ROWS} skipped`)) throw new Error(`the re-run did not skip every row:\n${rerun.stderr.slice(-2000)}`);
+      reruns.push(rerun);
+      log(`memory, run ${run} of ${MEMORY_RUNS}: status…`);
+      await copyFile(made, state);
+      statuses.push(check(await measureNode([CLI, "status", sheet, "--output", results, "--state", state, ...sandbox.flags]), "portin status", [0, 1]));
+      log(`  plan ${fmt(plan.maxRssMb)} MB, re-run ${fmt(rerun.maxRssMb)} MB, status ${fmt(statuses.at(-1)?.maxRssMb ?? NaN)} MB`);
+    }
+  });
+  await Promise.all([made, state, results].map((path) => rm(path, { force: true })));
+  const mb = (n: number): string => `${fmt(n)} MB`;
+  table.push({ measure: `memory, plan, ${fmt(MEMORY_ROWS)} rows (peak RSS)`, portin: spread(plans.map((p) => p.maxRssMb), mb), reference: "", ratio: "", target: "" });
+  for (const [what, runs] of [
+    ["re-run of submit, every row skipped", reruns],
+    ["status", statuses],
+  ] as const) {
+    table.push({
+      measure: `memory, ${what}, ${fmt(MEMORY_ROWS)} rows (peak RSS)`,
+      portin: `${spread(runs.map((r) => r.maxRssMb), mb)} (wall ${spread(runs.map((r) => r.wallMs / 1000), (n) => `${fmt(n)} s`)})`,
+      reference: `plan ${mb(median(plans.map((p) => p.maxRssMb)))}`,
+      // Run i against plan's run i, measured side by side.
+      ratio: spread(runs.map((r, i) => r.maxRssMb / (plans[i]?.maxRssMb ?? NaN)), (r) => `${fmt(r, 2)}x`),
+      target: "<= 1.5x plan",
+    });
+  }
+  notes.push(
+    `Memory: the ${fmt(MEMORY_ROWS)}-row plan sheet submitted once (\`submit --concurrency 16\`; at 1,000,000 rows ~40 MB of journal, 10,000 orders) to \`portin sandbox\`; then ${MEMORY_RUNS} times \`plan\`, a re-run of \`submit\` with default flags (every row \`skipped\`) and \`status\`, each on a fresh copy of that journal. Peak RSS by ${RSS_SOURCE}; ratios are run i against plan's run i.`,
+  );
+}
+
 function render(): string {
   const header: Row = { measure: "measure", portin: "portin", reference: "reference", ratio: "ratio", target: "target" };
   const keys = ["measure", "portin", "reference", "ratio", "target"] as const;
@@ -437,8 +499,8 @@ function render(): string {
 
 mkdirSync(OUT, { recursive: true });
 const started = performance.now();
-// BENCH_ONLY=startup,plan,narrow,mixed,dispatch,cpu,small,xlsx,xlsx-narrow runs some parts, for working on one of them.
-const only = new Set((process.env["BENCH_ONLY"] ?? "startup,plan,narrow,mixed,dispatch,cpu,small,xlsx,xlsx-narrow").split(","));
+// BENCH_ONLY=startup,plan,narrow,mixed,dispatch,cpu,small,xlsx,xlsx-narrow,memory runs some parts, for working on one of them.
+const only = new Set((process.env["BENCH_ONLY"] ?? "startup,plan,narrow,mixed,dispatch,cpu,small,xlsx,xlsx-narrow,memory").split(","));
 if (only.has("startup")) await benchStartup();
 if (only.has("plan")) await benchPlan();
 if (only.has("narrow")) await benchNarrow();
@@ -448,6 +510,7 @@ if (only.has("cpu")) await benchCpu();
 if (only.has("small")) await benchSmall();
 if (only.has("xlsx")) await benchXlsx();
 if (only.has("xlsx-narrow")) await benchNarrowXlsx();
+if (only.has("memory")) await benchMemory();
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 process.stdout.write(`\nportin benchmark: node ${process.version}, ${cpus().length} x ${cpu}; plan, dispatch and CPU figures are medians of ${RUNS} runs, (min-max) beside them\n\n`);
 process.stdout.write(render() + "\n\n");
