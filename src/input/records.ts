@@ -31,7 +31,8 @@ export class SheetRecordParser extends Parser {
   /** The header is record -1, so data rows are numbered from 0. */
   private nextIndex = -1;
 
-  constructor(delimiter: Delimiter) {
+  /** MAX_ROWS unless a test lowers it (sheet.ts OpenSheetOptions.maxRows). */
+  constructor(delimiter: Delimiter, private readonly maxRows = MAX_ROWS) {
     super({
       delimiter,
       bom: true,
@@ -96,8 +97,8 @@ export class SheetRecordParser extends Parser {
     this.lastEndLine = this.info.lines - this.overCounted;
     this.lastEmptyLines = this.info.empty_lines;
     if (blank) return true;
-    if (this.nextIndex >= MAX_ROWS) {
-      throw new LimitExceeded(`more than ${MAX_ROWS.toLocaleString("en-US")} data rows, the most portin reads in one sheet: split the sheet`, line);
+    if (this.nextIndex >= this.maxRows) {
+      throw new LimitExceeded(`more than ${this.maxRows.toLocaleString("en-US")} data rows, the most portin reads in one sheet: split the sheet`, line);
     }
     return super.push({ index: this.nextIndex++, line, cells } satisfies SheetRow);
   }

@@ -27,6 +27,8 @@ export interface OpenSheetOptions {
   readonly stdin?: NodeJS.ReadableStream;
   /** MAX_SHEET_BYTES unless a test lowers it: reading 256 MiB to reach the real one takes 7 s. */
   readonly maxBytes?: number;
+  /** MAX_ROWS unless a test lowers it: reading 2,000,000 rows to reach the real one takes 10 s. */
+  readonly maxRows?: number;
   /** `--defaults` "columns": the customer's own header names (column-map.ts). */
   readonly columns?: ColumnMap;
   /** `--encoding`, checked (decode.ts); UTF-8 when absent. A byte order mark overrides it. */
@@ -147,7 +149,7 @@ async function openRows(path: string, options: OpenSheetOptions): Promise<ReadSh
   const chunks = decoded.chunks;
 
   const { head, sniffer } = await readHead(source, chunks);
-  const parser = new SheetRecordParser(sniffer.delimiter);
+  const parser = new SheetRecordParser(sniffer.delimiter, options.maxRows);
   // Errors reach the consumer through the parser's iterator; this callback only has to exist.
   pipeline(Readable.from(replay(source, head, chunks, options.maxBytes ?? MAX_SHEET_BYTES)), parser, () => undefined);
   const records = parser[Symbol.asyncIterator]() as AsyncIterator<SheetRow>;

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
 import { readResults, runCli, tempDir } from "./harness.js";
+import { submitInProcess } from "./in-process.js";
 import { numbers, postedNumbers, ticketsByNumber, trunkSheetOf } from "./ledger.js";
 import { faultyProxy, through } from "./proxy.js";
 import type { FaultyProxy } from "./proxy.js";
@@ -28,7 +29,7 @@ async function submitted(): Promise<{ s: RunningSandbox; proxy: FaultyProxy; she
   cleanups.push(() => proxy.close());
   const dir = await tempDir();
   const sheet = await trunkSheetOf(dir, "team.csv", numbers(300));
-  expect((await runCli(["submit", sheet, ...through(proxy, s)])).code).toBe(0);
+  expect((await submitInProcess({ url: proxy.url, user: s.user, password: s.password }, { input: sheet })).exitCode).toBe(0);
   return { s, proxy, sheet, dir, tickets: ticketsByNumber(s) };
 }
 

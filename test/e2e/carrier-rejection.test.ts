@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox, SandboxOptions } from "../../src/sandbox/server.js";
 import { against, FORM_HEADER, readResults, runCli, tempDir, writeSheet } from "./harness.js";
+import { submitInProcess } from "./in-process.js";
 import { numbers, postedNumbers } from "./ledger.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -45,7 +46,7 @@ describe("an order the carrier rejected", () => {
     const acme = { numbers: [x1, x2], form: form("Acme Plumbing") };
     const bolt = { numbers: [y1, y2], form: form("Bolt Electric") };
     const sheet = await sheetOf(dir, [acme]);
-    expect((await runCli(["submit", sheet, ...against(s)])).code).toBe(0);
+    expect((await submitInProcess(s, { input: sheet })).exitCode).toBe(0);
     s.setRejectRate(0);
     await sheetOf(dir, [acme, bolt]);
     expect((await runCli(["submit", sheet, ...against(s)])).code).toBe(0);
@@ -126,7 +127,7 @@ describe("an order the carrier rejected", () => {
     const dir = await tempDir();
     const list = numbers(2, 4100);
     const sheet = await sheetOf(dir, [{ numbers: list, form: form("Acme Plumbing") }]);
-    await runCli(["submit", sheet, ...against(s)]);
+    await submitInProcess(s, { input: sheet });
     s.advanceDays(1);
     expect((await runCli(["status", sheet, ...against(s)])).code).toBe(1);
     const reason = (await readResults(join(dir, "acme.status.csv")))[0]!.status_reject_reason;
@@ -151,7 +152,7 @@ describe("an order the carrier rejected", () => {
     const dir = await tempDir();
     const list = numbers(1, 4200);
     const sheet = await sheetOf(dir, [{ numbers: list, form: form("Acme Plumbing") }]);
-    await runCli(["submit", sheet, ...against(s)]);
+    await submitInProcess(s, { input: sheet });
     s.advanceDays(1);
     await runCli(["status", sheet, ...against(s)]);
     const first = (await readResults(join(dir, "acme.status.csv")))[0]!;

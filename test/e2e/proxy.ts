@@ -13,9 +13,10 @@ import type { RunningSandbox } from "../../src/sandbox/server.js";
  * `forward`: as the sandbox answers; `swallow`: forward, then answer 500 instead; `fail`: answer 500 without
  * forwarding; `{ status, headers }`: answer that status (a redirect, a 408, a 503) without forwarding;
  * `reset`: cut the connection without an answer; `hang`: never answer (until the client gives up
- * or the proxy closes).
+ * or the proxy closes); `hold`: forward once `release()` is called (at once after it), so a test
+ * waits on an event of its own instead of a latency it hopes is long enough.
  */
-export type ProxyAction = "forward" | "swallow" | "fail" | "reset" | "hang" | { readonly status: number; readonly headers?: Record<string, string> };
+export type ProxyAction = "forward" | "swallow" | "fail" | "reset" | "hang" | "hold" | { readonly status: number; readonly headers?: Record<string, string> };
 
 export interface FaultyProxy {
   readonly url: string;
@@ -24,6 +25,8 @@ export interface FaultyProxy {
   readonly failed: string[];
   /** Requests the proxy is holding unanswered (`hang`), by method and path. */
   readonly held: string[];
+  /** Forwards every request kept by `hold`, and from now on forwards them at once. */
+  release(): void;
   close(): Promise<void>;
 }
 
@@ -32,6 +35,8 @@ const FAILURE = JSON.stringify({ ID: "InternalServerError", Message: "The server
 export async function faultyProxy(sandbox: RunningSandbox): Promise<FaultyProxy> {
   const failed: string[] = [];
   const held: string[] = [];
+  const holding: (() => void)[] = [];
+  let released = false;
   const fail = (req: IncomingMessage, res: ServerResponse): void => {
     failed.push(`${req.method ?? "?"} ${new URL(req.url ?? "/", "http://proxy").pathname}`);
     res.writeHead(500, { "content-type": "application/json" });
@@ -42,6 +47,10 @@ export async function faultyProxy(sandbox: RunningSandbox): Promise<FaultyProxy>
     rule: () => "forward",
     failed,
     held,
+    release: () => {
+      released = true;
+      for (const forward of holding.splice(0)) forward();
+    },
     close: () => Promise.resolve(),
   };
   const server = createServer((req, res) => {
@@ -62,16 +71,20 @@ export async function faultyProxy(sandbox: RunningSandbox): Promise<FaultyProxy>
         res.end();
         return;
       }
-      const upstream = httpRequest(`${sandbox.url}${req.url ?? ""}`, { method: req.method, headers: req.headers }, (reply) => {
-        if (action === "swallow") {
-          reply.resume();
-          reply.on("end", () => fail(req, res));
-          return;
-        }
-        res.writeHead(reply.statusCode ?? 502, reply.headers);
-        reply.pipe(res);
-      });
-      upstream.end(Buffer.concat(chunks));
+      const forward = (): void => {
+        const upstream = httpRequest(`${sandbox.url}${req.url ?? ""}`, { method: req.method, headers: req.headers }, (reply) => {
+          if (action === "swallow") {
+            reply.resume();
+            reply.on("end", () => fail(req, res));
+            return;
+          }
+          res.writeHead(reply.statusCode ?? 502, reply.headers);
+          reply.pipe(res);
+        });
+        upstream.end(Buffer.concat(chunks));
+      };
+      if (action === "hold" && !released) holding.push(forward);
+      else forward();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -125,5 +125,5 @@ describe("README: the days after cutover", () => {
     } finally {
       await sandbox.close();
     }
-  }, 60_000);
+  });
 });

@@ -71,7 +71,7 @@ describe("the report in headless Chromium", () => {
     const run = await runCli(["report", sheet, "--state", state]);
     expect(run.code).toBe(0);
     opened = await open(report);
-  }, 120_000);
+  });
 
   it(`is ready for ${ROWS} rows within a generous bound, reaching for nothing and logging no error`, async () => {
     const size = (await readFile(report)).length;
@@ -147,5 +147,5 @@ describe("the report of a sandbox migration, in headless Chromium", () => {
     } finally {
       await s.close();
     }
-  }, 60_000);
+  });
 });

@@ -13,6 +13,7 @@ import { against, readResults, runCli, tempDir } from "./harness.js";
 import type { ResultRow } from "./harness.js";
 import { acceptedCounts, numbers, postedNumbers, ticketsByNumber, trunkSheetOf } from "./ledger.js";
 import { numbersIn } from "../support/states.js";
+import { faultyProxy, through } from "./proxy.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -163,22 +164,25 @@ describe("re-running with the same --state", () => {
   });
 
   it("refuses a second run on the same journal while the first is alive, naming its pid", async () => {
-    // Twelve requests of a second each, one at a time: the first run is still sending when the
-    // second has started up, however busy the machine (a start-up takes well under 12 s).
-    const s = await sandboxed({ latencyMs: 1000 });
+    // The first run's POSTs are held until the second has ended: it is alive and holds the lock
+    // however long the second takes to start up, with no latency to hope is long enough.
+    const s = await sandboxed();
+    const proxy = await faultyProxy(s);
+    cleanups.push(() => proxy.close());
+    proxy.rule = (method) => (method === "POST" ? "hold" : "forward");
     const dir = await tempDir();
     const state = join(dir, "numbers.state.jsonl");
-    const sheet = await trunkSheetOf(dir, "numbers.csv", numbers(12));
+    const sheet = await trunkSheetOf(dir, "numbers.csv", numbers(3));
     let firstPid = 0;
     let second: Promise<Awaited<ReturnType<typeof runCli>>> | undefined;
-    const first = runCli(["submit", sheet, "--state", state, "--max-per-request", "1", "--concurrency", "1", ...against(s)], {
+    const first = runCli(["submit", sheet, "--state", state, "--max-per-request", "1", "--concurrency", "1", "--timeout", "600000", ...through(proxy, s)], {
       onSpawn: (child) => {
         firstPid = child.pid ?? 0;
         const poll = setInterval(() => {
           // The first run holds the lock from before its first POST until it ends.
           if (second === undefined && existsSync(`${state}.lock`)) {
             clearInterval(poll);
-            second = runCli(["submit", sheet, "--state", state, "--results", join(dir, "second.results.csv"), ...against(s)]);
+            second = runCli(["submit", sheet, "--state", state, "--results", join(dir, "second.results.csv"), ...through(proxy, s)]).finally(() => proxy.release());
           }
         }, 10);
         child.on("exit", () => clearInterval(poll));
@@ -192,7 +196,7 @@ describe("re-running with the same --state", () => {
     expect(secondRun.stderr).toContain(`another portin run (pid ${firstPid}`);
     expect(secondRun.stderr).toContain(`${state}.lock`);
     expect(secondRun.stderr.trim().split("\n")).toHaveLength(1);
-    everyOnce(s, numbers(12));
+    everyOnce(s, numbers(3));
   });
 });
 

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox, SandboxOptions } from "../../src/sandbox/server.js";
 import { against, FORM_CELLS, FORM_HEADER, readResults, runCli, tempDir, writeSheet } from "./harness.js";
+import { submitInProcess } from "./in-process.js";
 import { numbers, ticketsByNumber, trunkSheetOf } from "./ledger.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -43,7 +44,7 @@ describe("portin status after a submit", () => {
     const dir = await tempDir();
     const list = numbers(250);
     const sheet = await trunkSheetOf(dir, "acme.csv", list);
-    expect((await runCli(["submit", sheet, ...against(s)])).code).toBe(0);
+    expect((await submitInProcess(s, { input: sheet })).exitCode).toBe(0);
     const tickets = ticketsByNumber(s);
     const before = s.served().length;
 
@@ -70,7 +71,7 @@ describe("portin status after a submit", () => {
     const s = await sandboxed();
     const dir = await tempDir();
     const sheet = await trunkSheetOf(dir, "acme.csv", numbers(2));
-    await runCli(["submit", sheet, ...against(s)]);
+    await submitInProcess(s, { input: sheet });
 
     s.advanceDays(1);
     const confirmed = await runCli(["status", sheet, ...against(s)]);
@@ -100,7 +101,7 @@ describe("portin status after a submit", () => {
     const s = await sandboxed({ rejectRate: 1 });
     const dir = await tempDir();
     const sheet = await trunkSheetOf(dir, "acme.csv", numbers(3));
-    await runCli(["submit", sheet, ...against(s)]);
+    await submitInProcess(s, { input: sheet });
     s.advanceDays(1);
 
     const run = await runCli(["status", sheet, ...against(s)]);
@@ -125,7 +126,7 @@ describe("portin status after a submit", () => {
     const [good] = numbers(1);
     const lines = [`${good},4165550100,${FORM_CELLS}`, `416-555-012,4165550100,${FORM_CELLS}`, `4165550199,4165550100,${FORM_CELLS}`];
     const sheet = await writeSheet(dir, "acme.csv", `number,pilot_number,${FORM_HEADER}\n${lines.join("\n")}\n`);
-    await runCli(["submit", sheet, ...against(s)]);
+    await submitInProcess(s, { input: sheet });
     // A row added after the submit.
     await writeFile(sheet, `number,pilot_number,${FORM_HEADER}\n${[...lines, `4165552999,4165550100,${FORM_CELLS}`].join("\n")}\n`);
 
@@ -146,7 +147,7 @@ describe("portin status after a submit", () => {
     const s = await sandboxed();
     const dir = await tempDir();
     const sheet = await writeSheet(dir, "acme.csv", `number,pilot_number,${FORM_HEADER}\n416-555-2100 - 2102,4165550100,${FORM_CELLS}\n`);
-    expect((await runCli(["submit", sheet, "--expand-ranges", ...against(s)])).code).toBe(0);
+    expect((await submitInProcess(s, { input: sheet, expandRanges: true })).exitCode).toBe(0);
 
     const run = await runCli(["status", sheet, "--expand-ranges", ...against(s)]);
     expect(run.code).toBe(0);
@@ -220,7 +221,7 @@ describe("portin status after a submit", () => {
     const s = await sandboxed();
     const dir = await tempDir();
     const sheet = await trunkSheetOf(dir, "acme.csv", numbers(2));
-    await runCli(["submit", sheet, ...against(s)]);
+    await submitInProcess(s, { input: sheet });
     const run = await runCli(["status", sheet, "--output", "-", ...against(s)]);
     expect(run.code).toBe(0);
     expect(run.stdout.split("\n")[0]!.endsWith(",status,status_ticket,status_port_date,status_reject_reason,status_reject_summary,status_reject_details,status_checked_at,status_message")).toBe(true);
@@ -234,7 +235,7 @@ describe("portin status after a submit", () => {
     const s = await sandboxed();
     const dir = await tempDir();
     const sheet = await trunkSheetOf(dir, "acme.csv", numbers(1));
-    await runCli(["submit", sheet, ...against(s)]);
+    await submitInProcess(s, { input: sheet });
     const run = await runCli(["status", sheet, "--base-url", s.url, "--user", s.user, "--password", "wrong-password"]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("refused user 'sandbox' (401)");
