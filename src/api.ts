@@ -14,17 +14,17 @@ import { connect as connectCommand } from "./commands/connection.js";
 import { portIn, type PortInArgs } from "./commands/port-in.js";
 import { status as statusCommand, type StatusArgs } from "./commands/status.js";
 import type { RunReport } from "./engine/port-in.js";
-import type { StatusReport } from "./engine/status.js";
+import type { StatusReport } from "./engine/status-run.js";
 import { exitCodeOf } from "./exit-codes.js";
 import type { CommandIO } from "./io.js";
 import { UTF8 } from "./input/decode.js";
-import { DEFAULT_MAX_PER_REQUEST } from "./plan/plan.js";
+import { DEFAULT_MAX_PER_REQUEST } from "./group/requests.js";
 import { DEFAULT_CONCURRENCY } from "./send/dispatch.js";
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from "./service/client.js";
 
 export type { Connection } from "./commands/connection.js";
 export type { RunReport } from "./engine/port-in.js";
-export type { StatusReport } from "./engine/status.js";
+export type { StatusReport } from "./engine/status-run.js";
 export { PortinError } from "./errors.js";
 
 /** Where a library call writes what the command would print; by default nothing is printed. */

@@ -5,10 +5,10 @@
  * theirs in the --json summary.
  */
 import type { RunReport } from "./engine/port-in.js";
-import type { StatusReport } from "./engine/status.js";
+import type { StatusReport } from "./engine/status-run.js";
 import { PortinError } from "./errors.js";
 import { NEEDS_ATTENTION_STATES } from "./results/order-status.js";
-import type { RowStatus } from "./results/status.js";
+import type { RowStatus } from "./results/row-outcome.js";
 
 /** What a command did, for its exit code. */
 export type CommandResult =

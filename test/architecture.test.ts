@@ -16,7 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["catalog"],
   ["input"],
   ["validate"],
-  ["plan"],
+  ["group"],
   ["service"],
   ["journal"],
   ["send"],

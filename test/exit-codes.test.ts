@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { RunReport } from "../src/engine/port-in.js";
 import { OutputError, StateError, UsageError } from "../src/errors.js";
 import { exitCodeForCounts, exitCodeOf, exitCodeOfError } from "../src/exit-codes.js";
-import type { RowStatus } from "../src/results/status.js";
+import type { RowStatus } from "../src/results/row-outcome.js";
 import { summarize } from "../src/results/summary.js";
 
 function counts(spec: Partial<Record<RowStatus, number>>): Record<RowStatus, number> {

@@ -11,7 +11,7 @@ import type { CommandResult } from "../exit-codes.js";
 import { exitCodeOfRun } from "../exit-codes.js";
 import type { CommandIO } from "../io.js";
 import { defaultResultsPath } from "../paths.js";
-import { DEFAULT_MAX_PER_REQUEST } from "../plan/plan.js";
+import { DEFAULT_MAX_PER_REQUEST } from "../group/requests.js";
 import { formatSummary, summaryJson } from "../results/summary.js";
 import { DEFAULT_CONCURRENCY } from "../send/dispatch.js";
 import { DEFAULT_RETRIES } from "../service/client.js";

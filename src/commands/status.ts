@@ -3,7 +3,7 @@
  * journal holds for the sheet's numbers, one report row per input row, a summary by status.
  */
 import type { Argv } from "yargs";
-import { runStatus } from "../engine/status.js";
+import { runStatus } from "../engine/status-run.js";
 import { UsageError } from "../errors.js";
 import type { CommandResult } from "../exit-codes.js";
 import { exitCodeOfStatus } from "../exit-codes.js";

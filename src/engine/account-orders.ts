@@ -4,7 +4,7 @@
  * sending, the account's order list is read once; a number an open order holds is not sent,
  * with that order's ticket learned from PortInStatus (one question per order); a number
  * whose order is Closed is asked too: COMPLETED is already ported, REJECTED or CANCELLED
- * leaves it free. Each question goes through status-checks.ts (bounded, with a breaker).
+ * leaves it free. Each question goes through port-in-status.ts (bounded, with a breaker).
  */
 import { portInPhase } from "../catalog/account.js";
 import type { AccountOrder, PortInStatus } from "../catalog/account.js";
@@ -15,8 +15,8 @@ import { stateOf, unhandled } from "../journal/prior.js";
 import type { NumberState, PriorState } from "../journal/prior.js";
 import type { ServiceClient } from "../service/client.js";
 import type { CheckedRow } from "../validate/types.js";
-import { StatusAsker } from "./status-checks.js";
-import type { Asked } from "./status-checks.js";
+import { StatusAsker } from "./port-in-status.js";
+import type { Asked } from "./port-in-status.js";
 
 /** What the account says of a number the journal does not hold as submitted. */
 export type AccountHold =

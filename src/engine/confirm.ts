@@ -9,7 +9,7 @@ import type { PortInStatus } from "../catalog/account.js";
 import { stateOf, unhandled } from "../journal/prior.js";
 import type { NumberState, PriorState } from "../journal/prior.js";
 import type { AttemptWatch } from "../service/client.js";
-import { askByNumber, StatusAsker } from "./status-checks.js";
+import { askByNumber, StatusAsker } from "./port-in-status.js";
 
 /** What PortInStatus said about one unsure number. */
 export type Confirmation =
@@ -70,7 +70,7 @@ function unsureRequest(state: NumberState): string | undefined {
 /**
  * Asks PortInStatus about one number of each unsure request, takes a live order's
  * NumbersToPort as settling the request's other numbers, and asks about the others only when
- * not covered (status-checks.ts), at most `concurrency` at once. After a few failed checks in
+ * not covered (port-in-status.ts), at most `concurrency` at once. After a few failed checks in
  * a row it stops asking: the rest stay `unchecked`, "not checked: PortInStatus unavailable",
  * at once rather than each after its own retries. Throws AuthError (the credentials were
  * refused: nothing can be sent either). A failure to record a confirmation is not fatal

@@ -6,9 +6,9 @@
  */
 import { stateOf, unhandled } from "../journal/prior.js";
 import type { EarlierRejection, EndedOrder, NumberState, PriorState, Submitted } from "../journal/prior.js";
-import { rowFingerprint } from "../plan/fingerprint.js";
-import { saysNotPortable } from "../results/status.js";
-import type { RowOutcome } from "../results/status.js";
+import { rowFingerprint } from "../group/fingerprint.js";
+import { saysNotPortable } from "../results/row-outcome.js";
+import type { RowOutcome } from "../results/row-outcome.js";
 import { describeOperation } from "../catalog/operations.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
 import { accountHoldMessage } from "./account-orders.js";

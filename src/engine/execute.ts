@@ -5,7 +5,7 @@
 import type { Journal } from "../journal/journal.js";
 import { newRequestId } from "../journal/journal.js";
 import { stateOf } from "../journal/prior.js";
-import type { PortRequest } from "../plan/plan.js";
+import type { PortRequest } from "../group/requests.js";
 import { dispatch } from "../send/dispatch.js";
 import type { DispatchProgress, DispatchReport } from "../send/dispatch.js";
 import type { RunProgress } from "./progress.js";

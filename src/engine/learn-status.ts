@@ -1,7 +1,7 @@
 /**
  * Where each row's port-in order stands (docs/contract.md §6, `portin status`): the journal
  * says which order (ticket) holds each number; the service is asked once per ticket, and by
- * number only where no ticket is known (status-checks.ts), and each row gets its order's
+ * number only where no ticket is known (port-in-status.ts), and each row gets its order's
  * status, or why it has none.
  */
 import { formatRejectDetails, portInPhase } from "../catalog/account.js";
@@ -9,16 +9,16 @@ import type { PortInStatus } from "../catalog/account.js";
 import type { EndedEntry, StatusEntry } from "../journal/journal.js";
 import { stateOf, unhandled } from "../journal/prior.js";
 import type { EndedOrder, HeldState, KnownStatus, NumberState, PriorState } from "../journal/prior.js";
-import { rowFingerprint } from "../plan/fingerprint.js";
+import { rowFingerprint } from "../group/fingerprint.js";
 import { OWN_STATUS } from "../results/order-status.js";
 import type { OrderStatus } from "../results/order-status.js";
-import { NOT_PORTABLE_ADVICE, saysNotPortable } from "../results/status.js";
+import { NOT_PORTABLE_ADVICE, saysNotPortable } from "../results/row-outcome.js";
 import type { ServiceClient } from "../service/client.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
 import type { AccountHold } from "./account-orders.js";
 import { absentText } from "./earlier-runs.js";
-import { askByNumber, StatusAsker } from "./status-checks.js";
-import type { Asked } from "./status-checks.js";
+import { askByNumber, StatusAsker } from "./port-in-status.js";
+import type { Asked } from "./port-in-status.js";
 
 /** The part of the run journal `status` writes to. */
 export interface StatusJournal {

@@ -1,16 +1,16 @@
 /**
- * What each row became, from the plan and, for a submit, what the service answered: the one
+ * What each row became, from the settlement and, for a submit, what the service answered: the one
  * place a row's outcome is worked out, for the results and the summary alike.
  */
 import { describeOperation } from "../catalog/operations.js";
-import type { PortRequest } from "../plan/plan.js";
-import { adviseNotPortable } from "../results/status.js";
-import type { RowOutcome } from "../results/status.js";
+import type { PortRequest } from "../group/requests.js";
+import { adviseNotPortable } from "../results/row-outcome.js";
+import type { RowOutcome } from "../results/row-outcome.js";
 import type { DispatchReport, StopReason } from "../send/dispatch.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
 import { accountHoldMessage } from "./account-orders.js";
 import type { AccountHold } from "./account-orders.js";
-import type { RunPlan } from "./plan-run.js";
+import type { Settlement } from "./settle.js";
 
 /** The fields of a row's outcome it shares with the other rows of its request. */
 type SharedOutcome = Pick<RowOutcome, "status" | "httpStatus" | "message" | "ticket" | "next">;
@@ -23,25 +23,25 @@ const PLANNED: SharedOutcome = { status: "planned", httpStatus: null, message: "
  */
 export function rowOutcomes(
   rows: readonly CheckedRow[],
-  plan: RunPlan,
+  settlement: Settlement,
   report: DispatchReport | null,
   held: ReadonlyMap<string, AccountHold> = new Map(),
 ): (index: number) => RowOutcome {
   // A typed array rather than a Map: a million rows (README, Performance).
   const requestOf = new Uint32Array(rows.length);
-  plan.requests.forEach((request, at) => {
+  settlement.requests.forEach((request, at) => {
     for (const row of request.numbers) requestOf[row.index] = at + 1;
   });
   return (index) => {
-    const settled = plan.settled[index];
+    const settled = settlement.settled[index];
     // A number the service says is not portable: advice a person can follow (docs/contract.md §6).
     if (settled !== undefined) return adviseNotPortable(settled);
-    const request = plan.requests[(requestOf[index] ?? 0) - 1] as PortRequest;
+    const request = settlement.requests[(requestOf[index] ?? 0) - 1] as PortRequest;
     const row = rows[index] as ValidRow;
     const sent = report === null ? rowOutcome(request, row, PLANNED) : sentOutcome(request, row, report);
     const hold = sent.status === "rejected" ? held.get(row.number) : undefined;
     const outcome: RowOutcome = hold === undefined ? sent : { ...sent, status: "skipped", ticket: hold.ticket, message: accountHoldMessage(hold) };
-    const note = plan.notes.get(index);
+    const note = settlement.notes.get(index);
     // A row sent again after its order ended says so first (docs/contract.md §5).
     return adviseNotPortable(note === undefined ? outcome : { ...outcome, message: outcome.message === "" ? note : `${note}; ${outcome.message}` });
   };

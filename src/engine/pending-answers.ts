@@ -10,7 +10,7 @@ import type { Journal } from "../journal/journal.js";
 import type { DispatchReport } from "../send/dispatch.js";
 import type { ServiceClient } from "../service/client.js";
 import type { AccountHold } from "./account-orders.js";
-import { askByNumber, StatusAsker } from "./status-checks.js";
+import { askByNumber, StatusAsker } from "./port-in-status.js";
 
 /** The service's words for a number another order already holds. */
 const PENDING = /pending port[- ]?in|already (?:has|in) an? (?:open|pending) (?:port[- ]?in|order)/i;

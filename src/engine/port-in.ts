@@ -1,5 +1,5 @@
 /**
- * The engine behind `submit` and `plan` (docs/architecture.md): prepare -> plan -> execute ->
+ * The engine behind `submit` and `plan` (docs/architecture.md): prepare -> settle -> execute ->
  * write, each stage a function of its own file. The command hands it a ready client, the
  * journal's identity and resolved paths; it returns a report, from which exit-codes.ts
  * decides the exit code.
@@ -10,7 +10,7 @@ import type { CommandIO } from "../io.js";
 import type { JournalIdentity } from "../journal/identity.js";
 import { openJournal, readJournal } from "../journal/journal.js";
 import { OutputError } from "../errors.js";
-import type { RowOutcome } from "../results/status.js";
+import type { RowOutcome } from "../results/row-outcome.js";
 import { summarize } from "../results/summary.js";
 import { describeSystemError } from "../system-error.js";
 import type { RunSummary } from "../results/summary.js";
@@ -24,7 +24,7 @@ import type { AccountHold } from "./account-orders.js";
 import { execute } from "./execute.js";
 import { resolvePendingAnswers } from "./pending-answers.js";
 import { rowOutcomes } from "./outcomes.js";
-import { planRun } from "./plan-run.js";
+import { settleRows } from "./settle.js";
 import { runningSubmit } from "./running-submit.js";
 import { prepare } from "./prepare.js";
 import { resultsOptionsFor, writeResults } from "./write.js";
@@ -112,7 +112,7 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
     const running = journal === null && options.state !== null ? await runningSubmit(options.state, io) : null;
     const account = options.orderCheck === false ? null : await readAccount(prepared.rows, prior, service, io, options.concurrency);
     if (account !== null && journal !== null) await recordHolds(account, journal);
-    const plan = await planRun(prepared.rows, prior, {
+    const settlement = await settleRows(prepared.rows, prior, {
       ...(account === null ? {} : { account }),
       portInStatus: (number, watch) => service.client.portInStatus(number, watch),
       running,
@@ -129,15 +129,15 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
     let sent: DispatchReport | null = null;
     let held: ReadonlyMap<string, AccountHold> = new Map();
     if (options.command === "submit") {
-      if (progress !== null) Object.assign(progress, { phase: "sending", requests: plan.requests.length });
-      sent = await execute(plan.requests, { client: service.client, journal, concurrency: options.concurrency, rate: options.rate, signal: io.signal, progress });
+      if (progress !== null) Object.assign(progress, { phase: "sending", requests: settlement.requests.length });
+      sent = await execute(settlement.requests, { client: service.client, journal, concurrency: options.concurrency, rate: options.rate, signal: io.signal, progress });
       // Refused credentials stopped the run: asking would only be refused too.
       if (sent.stopped?.kind !== "auth") {
         held = await resolvePendingAnswers(sent, { client: service.client, journal, concurrency: options.concurrency, signal: io.signal }).catch(() => held);
       }
     }
     if (progress !== null) progress.phase = "writing";
-    const outcomeOf = rowOutcomes(prepared.rows, plan, sent, held);
+    const outcomeOf = rowOutcomes(prepared.rows, settlement, sent, held);
     let unwritten: UnwrittenResults | null = null;
     try {
       await writeResults(copy, outcomeOf, results, io);
@@ -155,7 +155,7 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
         for (let i = 0; i < prepared.rows.length; i++) yield outcomeOf(i);
       })(),
       // After a stop, count only what was sent.
-      requests: sent === null ? plan.requests : [...plan.requests, ...sent.resent].filter((request) => sent.results.has(request.sequence)),
+      requests: sent === null ? settlement.requests : [...settlement.requests, ...sent.resent].filter((request) => sent.results.has(request.sequence)),
       elapsedMs: performance.now() - started,
       results: options.results,
       service: service.identity.service,

@@ -5,7 +5,7 @@
 import { RESULT_COLUMN_SET } from "./columns.js";
 import type { ColumnSet } from "./columns.js";
 import { escapeFormula } from "./formula.js";
-import type { RowOutcome } from "./status.js";
+import type { RowOutcome } from "./row-outcome.js";
 
 /** What a masked password cell reads as. */
 export const MASK = "***";

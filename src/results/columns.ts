@@ -3,7 +3,7 @@
  * the one shape every results encoder writes after the input's own cells.
  */
 import { escapeFormula } from "./formula.js";
-import type { RowOutcome } from "./status.js";
+import type { RowOutcome } from "./row-outcome.js";
 
 interface ResultColumn {
   readonly name: string;

@@ -4,7 +4,7 @@
  * that the encoders need nothing of it.
  */
 import type { ColumnSet } from "./columns.js";
-import type { RowOutcome } from "./status.js";
+import type { RowOutcome } from "./row-outcome.js";
 
 export interface ResultsWriter<T = RowOutcome> {
   /**

@@ -6,8 +6,8 @@ import { describeOperation } from "../catalog/operations.js";
 import type { Operation } from "../catalog/operations.js";
 import { serviceLabel } from "../service/service.js";
 import type { Service } from "../service/service.js";
-import { ROW_STATUSES, USUAL_NEXT_STEP } from "./status.js";
-import type { NextStep, RowOutcome, RowStatus } from "./status.js";
+import { ROW_STATUSES, USUAL_NEXT_STEP } from "./row-outcome.js";
+import type { NextStep, RowOutcome, RowStatus } from "./row-outcome.js";
 
 export interface RunSummary {
   readonly command: "submit" | "plan";

@@ -4,7 +4,7 @@
  * rows are streamed by xlsx-writer.ts. Pure.
  */
 import { columnLetters } from "../input/cell-ref.js";
-import type { RowStatus } from "./status.js";
+import type { RowStatus } from "./row-outcome.js";
 
 const MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
 const RELATIONSHIPS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";

@@ -5,11 +5,11 @@
  */
 import PQueue from "p-queue";
 import { PortinError } from "../errors.js";
-import type { PortRequest } from "../plan/plan.js";
+import type { PortRequest } from "../group/requests.js";
 import type { SubmitOutcome } from "../service/outcome.js";
 import { REPLY_NAMES } from "../service/answers.js";
 import type { RejectedNumber } from "../journal/records.js";
-import { rowFingerprint } from "../plan/fingerprint.js";
+import { rowFingerprint } from "../group/fingerprint.js";
 import { StartRate } from "./rate.js";
 import { rejectionsByNumber } from "./rejection.js";
 

@@ -4,7 +4,7 @@
  * below find the numbers again. It reads the plan's own request type: bodies are built
  * after planning, so service/ may know plan/'s types and plan/ knows nothing of the wire.
  */
-import type { PortRequest } from "../plan/plan.js";
+import type { PortRequest } from "../group/requests.js";
 import type { ValidRow } from "../validate/types.js";
 
 /**

@@ -70,7 +70,7 @@ export interface ClientOptions {
 
 /**
  * Told of each attempt of a question as it fails, before got would try it again: what lets a
- * caller count attempts rather than questions (engine/status-checks.ts's breaker) and stop the
+ * caller count attempts rather than questions (engine/port-in-status.ts's breaker) and stop the
  * retries of questions in flight once the service is known to be down.
  */
 export interface AttemptWatch {

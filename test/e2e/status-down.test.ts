@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { BREAK_AFTER_FAILURES } from "../../src/engine/status-checks.js";
+import { BREAK_AFTER_FAILURES } from "../../src/engine/port-in-status.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
 import { readResults, runCli, tempDir } from "./harness.js";

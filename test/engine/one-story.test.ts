@@ -8,8 +8,8 @@ import type { Operation } from "../../src/catalog/operations.js";
 import { derivePriorState, stateOf } from "../../src/journal/prior.js";
 import type { NumberState } from "../../src/journal/prior.js";
 import type { JournalRecord } from "../../src/journal/records.js";
-import { rowFingerprint } from "../../src/plan/fingerprint.js";
-import type { RowOutcome } from "../../src/results/status.js";
+import { rowFingerprint } from "../../src/group/fingerprint.js";
+import type { RowOutcome } from "../../src/results/row-outcome.js";
 import type { ValidRow } from "../../src/validate/types.js";
 
 const DIDS = operationById("dids") as Operation;

@@ -8,8 +8,8 @@ import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { execute } from "../../src/engine/execute.js";
 import { rowOutcomes } from "../../src/engine/outcomes.js";
-import { planRun } from "../../src/engine/plan-run.js";
-import type { PlanOptions } from "../../src/engine/plan-run.js";
+import { settleRows } from "../../src/engine/settle.js";
+import type { SettleOptions } from "../../src/engine/settle.js";
 import { runPortIn } from "../../src/engine/port-in.js";
 import type { PortInOptions, Service } from "../../src/engine/port-in.js";
 import { prepare } from "../../src/engine/prepare.js";
@@ -18,7 +18,7 @@ import { exitCodeOfRun } from "../../src/exit-codes.js";
 import { openSheet } from "../../src/input/sheet.js";
 import type { CommandIO } from "../../src/io.js";
 import { derivePriorState } from "../../src/journal/prior.js";
-import { rowFingerprint } from "../../src/plan/fingerprint.js";
+import { rowFingerprint } from "../../src/group/fingerprint.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
 import { createClient } from "../../src/service/client.js";
@@ -74,7 +74,7 @@ function options(sheet: Awaited<ReturnType<typeof openSheet>>, dir: string, extr
   };
 }
 
-const PLAN_OPTIONS: Omit<PlanOptions, "signal"> = {
+const PLAN_OPTIONS: Omit<SettleOptions, "signal"> = {
   portInStatus: () => Promise.reject(new Error("no number here is unsure")),
   record: null,
   concurrency: 1,
@@ -167,18 +167,18 @@ describe("the stages on their own", () => {
         at: "t",
       },
     ]);
-    const plan = await planRun(prepared.rows, prior, { ...PLAN_OPTIONS, signal: new AbortController().signal });
+    const plan = await settleRows(prepared.rows, prior, { ...PLAN_OPTIONS, signal: new AbortController().signal });
     expect(plan.settled[0]).toMatchObject({ status: "rejected", next: "fix-or-retry-rejected" });
     expect(plan.requests.map((request) => request.numbers.map((row) => row.number))).toEqual([[second.number]]);
 
-    const retrying = await planRun(prepared.rows, prior, { ...PLAN_OPTIONS, retryRejected: true, signal: new AbortController().signal });
+    const retrying = await settleRows(prepared.rows, prior, { ...PLAN_OPTIONS, retryRejected: true, signal: new AbortController().signal });
     expect(retrying.requests.map((request) => request.numbers.length)).toEqual([2]);
   });
 
   it("execute sends the planned requests and the outcomes map each row to its answer", async () => {
     const { sandbox, service, dir } = await setup();
     const prepared = await prepare(await openSheet(await sheetOf(dir, ["4165552009", "4165552010"])), service.client, null);
-    const plan = await planRun(prepared.rows, null, { ...PLAN_OPTIONS, maxPerRequest: 1, signal: new AbortController().signal });
+    const plan = await settleRows(prepared.rows, null, { ...PLAN_OPTIONS, maxPerRequest: 1, signal: new AbortController().signal });
     const sent = await execute(plan.requests, { client: service.client, journal: null, concurrency: 1, rate: null, signal: new AbortController().signal });
     const outcomeOf = rowOutcomes(prepared.rows, plan, sent);
     expect([outcomeOf(0), outcomeOf(1)].map((o) => [o.status, o.sequence, o.ticket])).toEqual(

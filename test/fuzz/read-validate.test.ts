@@ -17,7 +17,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { InputError } from "../../src/errors.js";
 import { openSheet } from "../../src/input/sheet.js";
 import type { SheetLayout, SheetRow } from "../../src/input/types.js";
-import { planRequests } from "../../src/plan/plan.js";
+import { groupRequests } from "../../src/group/requests.js";
 import { NO_DEFAULTS } from "../../src/validate/defaults.js";
 import type { ReadFile } from "../../src/validate/files.js";
 import { readRegularFile } from "../../src/validate/files.js";
@@ -127,7 +127,7 @@ it(
         for (const path of reads) expect(relative(base, path).startsWith("..")).toBe(false);
 
         const valid = checked.filter((r): r is ValidRow => r.valid);
-        const planned = planRequests(valid, 3).flatMap((request) => request.numbers.map((row) => row.index));
+        const planned = groupRequests(valid, 3).flatMap((request) => request.numbers.map((row) => row.index));
         expect([...planned].sort((a, b) => a - b)).toEqual(valid.map((r) => r.index));
       }),
       fuzzParams(RUNS, RUN_TIMEOUT_MS),

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isPasswordHeader, resultsHeader, rowShaper } from "../../src/results/cells.js";
 import { escapeFormula } from "../../src/results/formula.js";
 import { RESULT_COLUMN_NAMES } from "../../src/results/columns.js";
-import type { RowOutcome } from "../../src/results/status.js";
+import type { RowOutcome } from "../../src/results/row-outcome.js";
 
 const submitted: RowOutcome = {
   status: "submitted",

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { resultsHeader, resultTail, rowShaper, verbatimTest } from "../../src/results/cells.js";
 import { escapeFormula } from "../../src/results/formula.js";
-import type { RowOutcome } from "../../src/results/status.js";
+import type { RowOutcome } from "../../src/results/row-outcome.js";
 import { FORMULA_PAYLOADS, runsAsFormula } from "../support/formula-payloads.js";
 
 const outcome = (text: string): RowOutcome => ({

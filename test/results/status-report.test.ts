@@ -2,7 +2,7 @@
  * `portin status`'s report (docs/contract.md §6, §7): its columns, its summary, its exit code.
  */
 import { describe, expect, it } from "vitest";
-import type { StatusReport } from "../../src/engine/status.js";
+import type { StatusReport } from "../../src/engine/status-run.js";
 import { exitCodeOf } from "../../src/exit-codes.js";
 import { STATUS_COLUMN_SET } from "../../src/results/order-status.js";
 import type { OrderState, OrderStatus } from "../../src/results/order-status.js";

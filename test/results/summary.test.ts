@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { OPERATIONS } from "../../src/catalog/operations.js";
 import type { Operation } from "../../src/catalog/operations.js";
-import { ROW_STATUSES } from "../../src/results/status.js";
-import type { RowOutcome, RowStatus } from "../../src/results/status.js";
+import { ROW_STATUSES } from "../../src/results/row-outcome.js";
+import type { RowOutcome, RowStatus } from "../../src/results/row-outcome.js";
 import { formatSummary, summarize, summaryJson } from "../../src/results/summary.js";
 import type { Service } from "../../src/service/service.js";
 

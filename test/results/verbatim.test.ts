@@ -5,7 +5,7 @@ import { Writable } from "node:stream";
 import { stringify } from "csv-stringify/sync";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { csvCell, verbatimTest } from "../../src/results/cells.js";
-import type { RowOutcome } from "../../src/results/status.js";
+import type { RowOutcome } from "../../src/results/row-outcome.js";
 import { openResults } from "../../src/results/writer.js";
 
 const unusedStdout = new Writable({ write: (_chunk, _encoding, callback) => callback() });

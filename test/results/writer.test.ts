@@ -9,7 +9,7 @@ import { RESULT_COLUMN_NAMES, RESULT_COLUMN_SET } from "../../src/results/column
 import type { ResultsWriter } from "../../src/results/encoder.js";
 import { openJsonlResults } from "../../src/results/jsonl-writer.js";
 import { STATUS_COLUMN_SET } from "../../src/results/order-status.js";
-import type { RowOutcome } from "../../src/results/status.js";
+import type { RowOutcome } from "../../src/results/row-outcome.js";
 import { openReport, openResults } from "../../src/results/writer.js";
 import { defaultResultsPath } from "../../src/paths.js";
 

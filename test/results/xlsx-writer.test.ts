@@ -12,7 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openSheet } from "../../src/input/sheet.js";
 import { defaultResultsPath } from "../../src/paths.js";
 import { RESULT_COLUMN_NAMES } from "../../src/results/columns.js";
-import type { RowOutcome } from "../../src/results/status.js";
+import type { RowOutcome } from "../../src/results/row-outcome.js";
 import { openResults } from "../../src/results/writer.js";
 import { readWorkbook, sheetRows } from "../support/workbooks.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PortRequest } from "../../src/plan/plan.js";
+import type { PortRequest } from "../../src/group/requests.js";
 import { dispatch, WITHDRAWN } from "../../src/send/dispatch.js";
 import { openJournal, readJournal } from "../../src/journal/journal.js";
 import { stateOf } from "../../src/journal/prior.js";

@@ -1,11 +1,11 @@
 /**
- * Asking PortInStatus about many orders (engine/status-checks.ts): one question per request
+ * Asking PortInStatus about many orders (engine/port-in-status.ts): one question per request
  * when the answer lists the order's numbers, and a breaker when the service keeps failing.
  */
 import { describe, expect, it } from "vitest";
 import type { PortInStatus } from "../../src/catalog/account.js";
 import { AuthError, LookupError } from "../../src/errors.js";
-import { askByNumber, BREAK_AFTER_FAILURES, RETRY_WAIT_LIMIT_MS, StatusAsker, UNAVAILABLE } from "../../src/engine/status-checks.js";
+import { askByNumber, BREAK_AFTER_FAILURES, RETRY_WAIT_LIMIT_MS, StatusAsker, UNAVAILABLE } from "../../src/engine/port-in-status.js";
 
 const group = (first: number, count: number): string[] => Array.from({ length: count }, (_, i) => String(4165550000 + first + i));
 

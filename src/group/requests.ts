@@ -25,7 +25,7 @@ export interface PortRequest {
 }
 
 /** Plans requests in order of each group's first row, then each group's cuts in input order. */
-export function planRequests(rows: Iterable<ValidRow>, maxPerRequest: number): PortRequest[] {
+export function groupRequests(rows: Iterable<ValidRow>, maxPerRequest: number): PortRequest[] {
   const groups = new Map<string, ValidRow[]>();
   const keyer = new GroupKeyer();
   for (const row of rows) {

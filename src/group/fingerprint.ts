@@ -8,7 +8,7 @@
 import { createHash, hash } from "node:crypto";
 import type { FileAttachment, Members } from "../catalog/members.js";
 import type { ValidRow } from "../validate/types.js";
-import { attachmentDigest } from "./plan.js";
+import { attachmentDigest } from "./requests.js";
 
 export function rowFingerprint(row: ValidRow): string {
   // The text JSON.stringify gives the whole array, built from cached parts: every row sent is

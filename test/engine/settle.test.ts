@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { derivePriorState } from "../../src/journal/prior.js";
 import type { JournalRecord } from "../../src/journal/records.js";
-import { planRun } from "../../src/engine/plan-run.js";
+import { settleRows } from "../../src/engine/settle.js";
 import { operationById } from "../../src/catalog/operations.js";
 import type { Operation } from "../../src/catalog/operations.js";
 import type { InvalidRow } from "../../src/validate/types.js";
@@ -19,7 +19,7 @@ describe("a row submitted by an earlier run that would be invalid today", () => 
       { type: "intent", requestId: "A", operation: "dids", numbers: ["4165550101"], at: "t" },
       { type: "outcome", requestId: "A", status: "submitted", ticket: "PI-000001", at: "t" },
     ] satisfies JournalRecord[]);
-    const plan = await planRun([invalid("4165550101", 0), invalid("4165550102", 1)], prior, {
+    const plan = await settleRows([invalid("4165550101", 0), invalid("4165550102", 1)], prior, {
       maxPerRequest: 100,
       retryUnknown: false,
       retryRejected: false,

@@ -1,18 +1,18 @@
 /**
- * Stage 2 of a run, plan: what earlier runs on the journal settled (earlier-runs.ts, which may
+ * Stage 2 of a run, settle: what earlier runs on the journal settled (earlier-runs.ts, which may
  * ask PortInStatus about unsure numbers), then the requests the remaining valid rows make.
  */
 import { describeOperation } from "../catalog/operations.js";
 import { stateOf, unhandled } from "../journal/prior.js";
 import type { PriorState } from "../journal/prior.js";
-import { planRequests } from "../plan/plan.js";
-import type { PortRequest } from "../plan/plan.js";
-import type { RowOutcome } from "../results/status.js";
+import { groupRequests } from "../group/requests.js";
+import type { PortRequest } from "../group/requests.js";
+import type { RowOutcome } from "../results/row-outcome.js";
 import type { CheckedRow, InvalidRow, ValidRow } from "../validate/types.js";
 import { reviewEarlierRuns } from "./earlier-runs.js";
 import type { ReviewOptions } from "./earlier-runs.js";
 
-export interface RunPlan {
+export interface Settlement {
   /** By row index: the outcome of each row settled without sending (invalid, or settled by earlier runs). */
   readonly settled: readonly (RowOutcome | undefined)[];
   /** What the other rows make, in order of sequence number. */
@@ -21,11 +21,11 @@ export interface RunPlan {
   readonly notes: ReadonlyMap<number, string>;
 }
 
-export interface PlanOptions extends ReviewOptions {
+export interface SettleOptions extends ReviewOptions {
   readonly maxPerRequest: number;
 }
 
-export async function planRun(rows: readonly CheckedRow[], prior: PriorState | null, options: PlanOptions): Promise<RunPlan> {
+export async function settleRows(rows: readonly CheckedRow[], prior: PriorState | null, options: SettleOptions): Promise<Settlement> {
   const earlier = await reviewEarlierRuns(prior, rows, options);
   const settled = new Array<RowOutcome | undefined>(rows.length);
   const toPlan: ValidRow[] = [];
@@ -41,7 +41,7 @@ export async function planRun(rows: readonly CheckedRow[], prior: PriorState | n
     const said = [earlier.resendNote(row as ValidRow), (row as ValidRow).notes ?? null].filter((n) => n !== null);
     if (said.length > 0) notes.set(i, said.join("; "));
   }
-  return { settled, requests: planRequests(toPlan, options.maxPerRequest), notes };
+  return { settled, requests: groupRequests(toPlan, options.maxPerRequest), notes };
 }
 
 /**

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { operationById } from "../../src/catalog/operations.js";
 import type { Operation } from "../../src/catalog/operations.js";
 import type { MemberValue, Members } from "../../src/catalog/members.js";
-import { plainRowFingerprint, rowFingerprint } from "../../src/plan/fingerprint.js";
+import { plainRowFingerprint, rowFingerprint } from "../../src/group/fingerprint.js";
 import type { ValidRow } from "../../src/validate/types.js";
 
 const DIDS = operationById("dids") as Operation;
