@@ -26,7 +26,7 @@ import { noticeSheet } from "./sheet-notices.js";
 import { showProgress, type ProgressDisplay } from "./progress-display.js";
 import { RunProgress } from "../engine/progress.js";
 import { MAX_CONCURRENCY, MAX_RETRIES, dashMeansStdio, nonEmptyPath, positiveNumber, resultsPath, wholeNumber } from "./values.js";
-import type { ResultColumnsAt } from "../results/writer.js";
+import type { ResultColumnsAt } from "../results/encoder.js";
 import { terminalSafe } from "../terminal-text.js";
 
 export interface PortInArgs extends ConnectionArgs {

@@ -8,7 +8,7 @@ import { UsageError } from "../errors.js";
 import { checkEncoding, UTF8 } from "../input/decode.js";
 import { openSheet } from "../input/sheet.js";
 import { describeLeftOut } from "../input/totals-row.js";
-import type { Sheet } from "../input/sheet.js";
+import type { Sheet } from "../input/reader.js";
 import type { CommandIO } from "../io.js";
 import { columnMapOf, readDefaultsFile } from "../validate/defaults.js";
 import type { DefaultsFile } from "../validate/defaults.js";

@@ -22,7 +22,7 @@ import { resolveStatusPaths, sandboxOrdersPath } from "./run-paths.js";
 import { noticeLeftOut, openCommandSheet, SHEET_INPUT, withSheetOptions } from "./sheet-input.js";
 import type { CommandSheet } from "./sheet-input.js";
 import { MAX_CONCURRENCY, MAX_RETRIES, nonEmptyPath, resultsPath, wholeNumber } from "./values.js";
-import type { ResultColumnsAt } from "../results/writer.js";
+import type { ResultColumnsAt } from "../results/encoder.js";
 import { terminalSafe } from "../terminal-text.js";
 
 export interface StatusArgs extends ConnectionArgs {

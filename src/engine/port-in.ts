@@ -4,7 +4,7 @@
  * journal's identity and resolved paths; it returns a report, from which exit-codes.ts
  * decides the exit code.
  */
-import type { Sheet } from "../input/sheet.js";
+import type { Sheet } from "../input/reader.js";
 import type { DefaultsFile } from "../validate/defaults.js";
 import type { CommandIO } from "../io.js";
 import type { JournalIdentity } from "../journal/identity.js";
@@ -16,7 +16,7 @@ import { describeSystemError } from "../system-error.js";
 import type { RunSummary } from "../results/summary.js";
 import { InputCopy } from "../results/input-copy.js";
 import { openResults } from "../results/writer.js";
-import type { ResultColumnsAt } from "../results/writer.js";
+import type { ResultColumnsAt } from "../results/encoder.js";
 import type { DispatchReport, StopReason } from "../send/dispatch.js";
 import type { ServiceClient } from "../service/client.js";
 import { readAccount, recordHolds } from "./account-orders.js";

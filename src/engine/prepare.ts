@@ -2,7 +2,7 @@
  * Stage 1 of a run, prepare: what the account has (lookups), the --defaults, and every row of
  * the sheet read and validated. All of it happens before anything is sent (docs/contract.md §4).
  */
-import type { Sheet } from "../input/sheet.js";
+import type { Sheet } from "../input/reader.js";
 import type { InputCopy } from "../results/input-copy.js";
 import type { ServiceClient } from "../service/client.js";
 import { loadDefaults, NO_DEFAULTS } from "../validate/defaults.js";

@@ -5,7 +5,7 @@
  * handed a ready client and the journal's identity.
  */
 import { existsSync } from "node:fs";
-import type { Sheet } from "../input/sheet.js";
+import type { Sheet } from "../input/reader.js";
 import type { DefaultsFile } from "../validate/defaults.js";
 import type { CommandIO } from "../io.js";
 import { changesSince, statusReadings } from "../journal/history.js";
@@ -18,7 +18,7 @@ import { summarizeStatus } from "../results/status-summary.js";
 import type { StatusSummary } from "../results/status-summary.js";
 import { InputCopy } from "../results/input-copy.js";
 import { openReport } from "../results/writer.js";
-import type { ResultColumnsAt } from "../results/writer.js";
+import type { ResultColumnsAt } from "../results/encoder.js";
 import { recordHolds, readAccount } from "./account-orders.js";
 import { learnStatuses } from "./learn-status.js";
 import type { Service } from "./port-in.js";

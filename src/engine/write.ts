@@ -3,10 +3,10 @@
  * before, so a stopped run still accounts for every row.
  */
 import type { CommandIO } from "../io.js";
-import type { Sheet } from "../input/sheet.js";
+import type { Sheet } from "../input/reader.js";
 import type { InputCopy } from "../results/input-copy.js";
 import { numberColumnOf } from "../results/writer.js";
-import type { ResultColumnsAt, ResultsOptions, ResultsWriter } from "../results/writer.js";
+import type { ResultColumnsAt, ResultsOptions, ResultsWriter } from "../results/encoder.js";
 
 /**
  * How results (or `status`'s report) of `sheet` are written: in the sheet's own delimiter, byte

@@ -37,9 +37,6 @@ export interface OpenSheetOptions {
   readonly sheet?: string | undefined;
 }
 
-// The commands and the engine take a sheet's type from where they open it.
-export type { ReadSheet, Sheet, TextFormat };
-
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 export const STDIN_SOURCE = "<stdin>";

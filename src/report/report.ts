@@ -5,7 +5,7 @@
  */
 import { basename } from "node:path";
 import type { Column } from "../input/types.js";
-import type { Sheet } from "../input/sheet.js";
+import type { Sheet } from "../input/reader.js";
 import { readJournalFile } from "../journal/read.js";
 import { writeWholeFile } from "../results/sink.js";
 import type { DefaultsFile } from "../validate/defaults.js";

@@ -14,12 +14,12 @@
  * sheet; the write stage has it write each row's cells before the row's outcome.
  */
 import type { CommandIO } from "../io.js";
-import type { Sheet } from "../input/sheet.js";
+import type { Sheet } from "../input/reader.js";
 import { CellSpool } from "../input/spool.js";
 import { resultsFormat } from "../paths.js";
 import { terminalSafe } from "../terminal-text.js";
 import { verbatimTest } from "./cells.js";
-import type { ResultColumnsAt, ResultsWriter } from "./writer.js";
+import type { ResultColumnsAt, ResultsWriter } from "./encoder.js";
 
 /** A row left out of the results' own columns (its input changed during the run): padded with empty cells. */
 const NO_CELLS: readonly string[] = [];

@@ -11,10 +11,7 @@ import type { ResultsFormat } from "../paths.js";
 import { RESULT_COLUMN_SET } from "./columns.js";
 import type { ColumnSet } from "./columns.js";
 import { openCsvResults } from "./csv-writer.js";
-import type { OpenEncoder, ResultColumnsAt, ResultsOptions, ResultsWriter } from "./encoder.js";
-
-// The engine and the commands take the writer's types from where they open it.
-export type { ResultColumnsAt, ResultsOptions, ResultsWriter };
+import type { OpenEncoder, ResultsOptions, ResultsWriter } from "./encoder.js";
 
 /** The input's number column, which a results workbook freezes in view. */
 export function numberColumnOf(layout: SheetLayout): number | undefined {

@@ -10,7 +10,7 @@ import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openSheet } from "../../src/input/sheet.js";
 import { InputCopy } from "../../src/results/input-copy.js";
-import type { ResultsWriter } from "../../src/results/writer.js";
+import type { ResultsWriter } from "../../src/results/encoder.js";
 
 let dir: string;
 beforeEach(async () => {
