@@ -65,7 +65,7 @@ async function checkEach(rows: readonly CheckedRow[], listFailure: string, clien
   const failures: { prefix: string; reason: string }[] = [];
   const refusals: AuthError[] = [];
   for (const prefix of prefixes) {
-    // Like every queue of requests: at most `concurrency` wait behind those in flight.
+    // At most `concurrency` wait behind those in flight, as for dispatch (the PortInStatus asker holds just one, for its breaker).
     await queue.onSizeLessThan(concurrency);
     if (failures.length > 0 || refusals.length > 0) break;
     void queue.add(async () => {

@@ -85,6 +85,8 @@ export function createEveryProblem(rules: SheetRules): EveryProblem {
         // A member given but wrong is not also missing.
         records[column.section][column.member.name] = true;
       });
+      // The PortForm the fast path judges: its ExtraDetails columns merged in (first-problem.ts convertAll).
+      columns.mergeExtraDetails(records.portForm, cells);
       const verdict = checkCarrierValues(records.portForm, calendar, portFormLabel);
       return verdict instanceof Promise ? verdict.then(withDisputes) : withDisputes(verdict);
     };

@@ -89,7 +89,8 @@ export function createValidator(context: ValidatorContext): Validator {
   function reworded(row: SheetRow, first: InvalidRow): InvalidRow | Promise<InvalidRow> {
     const listed = everyProblem(row);
     const toRow = (list: Awaited<ReturnType<EveryProblem>>): InvalidRow => {
-      // Found by the fast path but not here cannot happen (paths-agree.test.ts); keep its reason rather than none.
+      // Only the fast path judges a request's attachment total (first-problem.ts checkAttachmentTotal); for such a row, and
+      // for any other problem this list does not name, its own reason stands rather than none (paths-agree.test.ts checks the rest).
       if (list === null || list.problems.length === 0) return first;
       return invalidRow(row, list.problems.join("; "), list.number, list.numberKind, list.operation ?? first.operation);
     };

@@ -218,6 +218,31 @@ describe("dispatch", () => {
     expect(list.map((request) => stateOf(prior, request.numbers[0]?.number ?? "").kind)).toEqual(["submitted", "submitted", "none", "none", "none", "none"]);
   });
 
+  it("withdraws the intents written ahead when the service refuses the credentials, as on a signal", async () => {
+    const path = await statePath();
+    const journal = await openJournal(path, IDENTITY);
+    const list = requests(6);
+    const report = await dispatch(list, {
+      ...base,
+      journal,
+      concurrency: 2,
+      writeAhead: () => true,
+      submit: async () => {
+        await sleep(10);
+        return { kind: "auth", httpStatus: 401, message: "the service refused user sandbox" };
+      },
+    });
+    await journal.close();
+    expect(report.stopped).toMatchObject({ kind: "auth" });
+    const lines = (await journalLines(path)) as { type: string; status?: string; message?: string }[];
+    const outcomes = lines.filter((line) => line.type === "outcome");
+    // Every intent on disk has its outcome, and every withdrawn one leaves its numbers free for the next run.
+    expect(outcomes).toHaveLength(lines.filter((line) => line.type === "intent").length);
+    expect(outcomes.filter((line) => line.message === WITHDRAWN).length).toBeGreaterThan(0);
+    const prior = await readJournal(path, IDENTITY);
+    expect(list.map((request) => stateOf(prior, request.numbers[0]?.number ?? "").kind).filter((kind) => kind !== "none")).toEqual([]);
+  });
+
   it("stops starting requests when an outcome cannot be recorded, and says why", async () => {
     const journal: DispatchJournal = {
       intent: () => Promise.resolve(),
