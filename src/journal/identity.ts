@@ -2,6 +2,7 @@
  * Whom a journal's numbers were submitted to (docs/contract.md §5): its header names the
  * service and user, and a run for another service or user is refused.
  */
+import { remoteService, SANDBOX_SERVICE } from "../service/service.js";
 import type { Service } from "../service/service.js";
 
 /** Deliberately has no room for a password. */
@@ -26,7 +27,7 @@ export function headerBaseUrl(service: Service): string {
 
 /** The service a header's `baseUrl` names. */
 export function serviceOfHeader(baseUrl: string): Service {
-  return baseUrl === SANDBOX_IN_HEADER ? { kind: "sandbox" } : { kind: "remote", baseUrl };
+  return baseUrl === SANDBOX_IN_HEADER ? SANDBOX_SERVICE : remoteService(baseUrl);
 }
 
 /**

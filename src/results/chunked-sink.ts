@@ -55,7 +55,7 @@ export class ChunkedSink {
   private async finish(rest: () => Promise<void>): Promise<void> {
     if (this.failure === null) {
       // A failure here is recorded in `failure`, which finishSink checks.
-      rest().catch(() => undefined);
+      await rest().catch(() => undefined);
       await this.lastWrite;
     }
     await finishSink(this.sink, () => this.failure);

@@ -29,7 +29,7 @@ const NO_CELLS: readonly string[] = [];
  * writeVerbatim): a workbook's XML needs the cells, and parsing each row's text again for
  * them took 7.5 s against 2.0 s for a 200,000-row sheet, so the cells are kept instead.
  */
-function copiesRowText(destination: string, resultColumns: ResultColumnsAt = "last"): boolean {
+function copiesRowText(destination: string, resultColumns: ResultColumnsAt): boolean {
   // Only a CSV with the result columns last is the input's text followed by more.
   return resultsFormat(destination) === "csv" && resultColumns === "last";
 }

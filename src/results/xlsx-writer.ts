@@ -11,6 +11,7 @@
  * (README, Performance, Workbooks), and it ignores back-pressure, so its memory grows with a slow disk.
  * The parts besides the rows are fixed (xlsx-parts.ts); tests read every file back with exceljs.
  */
+import { READY } from "./chunked-sink.js";
 import { parse } from "csv-parse/sync";
 import { OutputError } from "../errors.js";
 import { columnLetters } from "../input/cell-ref.js";
@@ -57,7 +58,6 @@ const MAX_WIDTH = 50;
 /** Room beside the text: the bold header and the filter button take some. */
 const WIDTH_MARGIN = 3;
 
-const READY: Promise<void> = Promise.resolve();
 
 /** Opens the destination and writes the header row; refuses, before anything is sent, a sheet Excel could not hold. */
 export async function openXlsxResults<T>(destination: string, header: readonly string[], options: ResultsOptions, set: ColumnSet<T>): Promise<ResultsWriter<T>> {
