@@ -1,34 +1,45 @@
 /**
  * NANP telephone numbers (docs/contract.md §1.2, §3): any common writing in, 10 digits and a kind out.
  * Structure is checked per call; libphonenumber-js's verdict on whether an area code and
- * exchange are in service is asked once per NPA-NXX and cached, so a million-row sheet
- * costs a few hundred library calls, not a million.
+ * exchange are in service is taken once per NPA-NXX and cached, so a million-row sheet
+ * costs at most one verdict per block, not one per row.
  */
 import { parsePhoneNumberFromString } from "libphonenumber-js";
 import type { NumberKind } from "../catalog/operations.js";
 import { TOLL_FREE_AREA_CODES } from "../catalog/operations.js";
+import { createBlockVerdict } from "./nanp-blocks.js";
 
 export type ParsedNumber =
   | { readonly ok: true; readonly digits: string; readonly kind: NumberKind }
   | { readonly ok: false; readonly reason: string };
 
 /*
- * Why per NPA-NXX is safe: in the metadata libphonenumber-js ships by default, every +1
- * region's patterns (US and CA per number type, the Caribbean regions by area code, SX by
- * 721-5) constrain at most the first six digits; the last four are always \d{4}. So the
- * verdict for one number holds for its whole NPA-NXX block. This also means fictional
- * 555-01XX numbers are as valid as their area code: 416-555-0101 is accepted.
+ * Why the verdict is one per NPA-NXX block: in the metadata libphonenumber-js ships by
+ * default, every +1 region's patterns (US and CA per number type, the Caribbean regions by
+ * leading digits, SX by 721-5) constrain at most the first six digits; the last four are
+ * always \d{4} (or inside a [2-9]\d{6} or \d{7} that starts at the fourth digit), and
+ * leading digits are at most four long. So the verdict for one number holds for its whole
+ * NPA-NXX block. This also means fictional 555-01XX numbers are as valid as their area code:
+ * 416-555-0101 is accepted.
  * Verdicts: 0 not asked yet, 1 valid, 2 not in service. Indexed by NPA * 1000 + NXX.
  */
 const UNKNOWN = 0;
 const VALID = 1;
 const verdicts = new Uint8Array(1_000_000);
 
+/** libphonenumber-js's own call on one number: what the block verdict must equal. */
+export function libraryInService(digits: string): boolean {
+  const parsed = parsePhoneNumberFromString(`+1${digits}`);
+  return parsed !== undefined && parsed.countryCallingCode === "1" && parsed.isValid();
+}
+
+/** The same verdict on the library's metadata with its patterns compiled once (nanp-blocks.ts). */
+const inService = createBlockVerdict() ?? libraryInService;
+
 function blockInService(digits: string, block: number): boolean {
   let verdict = verdicts[block] ?? UNKNOWN;
   if (verdict === UNKNOWN) {
-    const parsed = parsePhoneNumberFromString(`+1${digits}`);
-    verdict = parsed !== undefined && parsed.countryCallingCode === "1" && parsed.isValid() ? VALID : 2;
+    verdict = inService(digits) ? VALID : 2;
     verdicts[block] = verdict;
   }
   return verdict === VALID;
@@ -37,6 +48,13 @@ function blockInService(digits: string, block: number): boolean {
 const ZERO = 48;
 const NINE = 57;
 const PLUS = 43;
+
+/** The toll-free area codes as numbers, for the area code read from the digits. */
+const TOLL_FREE_AREAS: ReadonlySet<number> = new Set([...TOLL_FREE_AREA_CODES].map(Number));
+
+function isDigit(code: number): boolean {
+  return code >= ZERO && code <= NINE;
+}
 
 /** Spaces, tabs, no-break spaces and the punctuation people put in numbers: - . ( ) / */
 function isSeparator(code: number): boolean {
@@ -60,57 +78,78 @@ const SCIENTIFIC = /^\d(?:[.,]\d+)?E\+\d+$/i;
  */
 const EXTENSION = /^(.*\d)[\s,;]*(ext\.?|extension|x|poste|p\.|#)\s*(\d{1,7})$/i;
 
-export function parseNanp(raw: string): ParsedNumber {
-  const written = raw.trim();
-  // One comparison for most numbers; the pattern only for those ending in 0.
-  const float = written.charCodeAt(written.length - 1) === ZERO ? EXCEL_FLOAT.exec(written) : null;
-  const text = float?.[1] ?? written;
-  let digits = "";
-  let plus = false;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code >= ZERO && code <= NINE) {
-      digits += text.charAt(i);
-    } else if (code === PLUS && !plus && digits.length === 0) {
-      plus = true;
-    } else if (!isSeparator(code)) {
-      if (SCIENTIFIC.test(text)) {
-        return {
-          ok: false,
-          reason: `${JSON.stringify(text)} is not a valid NANP number: a spreadsheet wrote it in scientific notation and dropped its last digits; format the column as Text and type the numbers again`,
-        };
+/** Whether the block of 10 digits (NPA * 1000 + NXX) is in service. */
+export type BlockVerdict = (digits: string, block: number) => boolean;
+
+/**
+ * A reader of NANP numbers that asks `inService` about each number's block. portin reads
+ * with `parseNanp`, the cached verdict; test/validate/nanp-blocks.test.ts reads every block
+ * with libphonenumber-js's own call as well and checks both give the same result.
+ */
+export function nanpReader(inService: BlockVerdict): (raw: string) => ParsedNumber {
+  const read = (raw: string): ParsedNumber => {
+    const written = raw.trim();
+    // One comparison for most numbers; the pattern only for those ending in 0.
+    const float = written.charCodeAt(written.length - 1) === ZERO ? EXCEL_FLOAT.exec(written) : null;
+    const text = float?.[1] ?? written;
+    let digits = "";
+    let plus = false;
+    // Digits as written, until a separator: a bare number is its own digits, not rebuilt one by one.
+    let run = 0;
+    while (run < text.length && isDigit(text.charCodeAt(run))) run++;
+    if (run === text.length) {
+      digits = text;
+    } else {
+      for (let i = 0; i < text.length; i++) {
+        const code = text.charCodeAt(i);
+        if (isDigit(code)) {
+          digits += text.charAt(i);
+        } else if (code === PLUS && !plus && digits.length === 0) {
+          plus = true;
+        } else if (!isSeparator(code)) {
+          if (SCIENTIFIC.test(text)) {
+            return {
+              ok: false,
+              reason: `${JSON.stringify(text)} is not a valid NANP number: a spreadsheet wrote it in scientific notation and dropped its last digits; format the column as Text and type the numbers again`,
+            };
+          }
+          return withExtension(written, read) ?? invalid(written, `unexpected ${JSON.stringify(text.charAt(i))}`);
+        }
       }
-      return withExtension(written) ?? invalid(written, `unexpected ${JSON.stringify(text.charAt(i))}`);
     }
-  }
-  if (plus && !digits.startsWith("1")) {
-    return { ok: false, reason: `${JSON.stringify(written)} is not a NANP number: only NANP (+1) numbers are accepted` };
-  }
-  if (plus) {
-    digits = digits.slice(1);
-    if (digits.length !== 10) return invalid(written, `${digits.length} digits after +1`);
-  } else if (digits.length === 11 && digits.startsWith("1")) {
-    digits = digits.slice(1);
-  } else if (digits.length !== 10) {
-    return invalid(written, `${digits.length} digits`);
-  }
-  const npa = digits.charCodeAt(0) - ZERO;
-  if (npa < 2) return invalid(written, `area code ${digits.slice(0, 3)} cannot start with ${npa}`);
-  const nxx = digits.charCodeAt(3) - ZERO;
-  if (nxx < 2) return invalid(written, `exchange ${digits.slice(3, 6)} cannot start with ${nxx}`);
-  const block = Number(digits.slice(0, 6));
-  if (!blockInService(digits, block)) {
-    return invalid(written, `area code ${digits.slice(0, 3)} with exchange ${digits.slice(3, 6)} is not in service`);
-  }
-  return { ok: true, digits, kind: TOLL_FREE_AREA_CODES.has(digits.slice(0, 3)) ? "toll-free" : "regular" };
+    if (plus && !digits.startsWith("1")) {
+      return { ok: false, reason: `${JSON.stringify(written)} is not a NANP number: only NANP (+1) numbers are accepted` };
+    }
+    if (plus) {
+      digits = digits.slice(1);
+      if (digits.length !== 10) return invalid(written, `${digits.length} digits after +1`);
+    } else if (digits.length === 11 && digits.startsWith("1")) {
+      digits = digits.slice(1);
+    } else if (digits.length !== 10) {
+      return invalid(written, `${digits.length} digits`);
+    }
+    const npa = digits.charCodeAt(0) - ZERO;
+    if (npa < 2) return invalid(written, `area code ${digits.slice(0, 3)} cannot start with ${npa}`);
+    const nxx = digits.charCodeAt(3) - ZERO;
+    if (nxx < 2) return invalid(written, `exchange ${digits.slice(3, 6)} cannot start with ${nxx}`);
+    const area = npa * 100 + (digits.charCodeAt(1) - ZERO) * 10 + (digits.charCodeAt(2) - ZERO);
+    const block = area * 1000 + nxx * 100 + (digits.charCodeAt(4) - ZERO) * 10 + (digits.charCodeAt(5) - ZERO);
+    if (!inService(digits, block)) {
+      return invalid(written, `area code ${digits.slice(0, 3)} with exchange ${digits.slice(3, 6)} is not in service`);
+    }
+    return { ok: true, digits, kind: TOLL_FREE_AREAS.has(area) ? "toll-free" : "regular" };
+  };
+  return read;
 }
 
+export const parseNanp = nanpReader(blockInService);
+
 /** The reason for a number written with its extension, when the part before it is a number; undefined otherwise. */
-function withExtension(written: string): ParsedNumber | undefined {
+function withExtension(written: string, read: (raw: string) => ParsedNumber): ParsedNumber | undefined {
   const match = EXTENSION.exec(written);
   if (match === null) return undefined;
   const [, number = "", word = "", extension = ""] = match;
-  if (!parseNanp(number).ok) return undefined;
+  if (!read(number).ok) return undefined;
   return {
     ok: false,
     reason:

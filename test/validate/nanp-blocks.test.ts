@@ -1,0 +1,50 @@
+/**
+ * The block verdict nanp.ts caches (nanp-blocks.ts, libphonenumber-js's decision on its own
+ * metadata with each pattern compiled once) must be the library's own call, exactly: walked
+ * here over every block a number can reach it with, NPA 200-999 x NXX 200-999 (an area code
+ * or exchange starting 0 or 1 is refused before any verdict is asked).
+ */
+import { describe, expect, it } from "vitest";
+import { createBlockVerdict } from "../../src/validate/nanp-blocks.js";
+import { libraryInService, nanpReader, parseNanp } from "../../src/validate/nanp.js";
+
+/** How the walk writes block i's number: the writings parseNanp reads, in turn. */
+const WRITINGS: readonly ((a: string, b: string, c: string) => string)[] = [
+  (a, b, c) => `${a}${b}${c}`,
+  (a, b, c) => `${a}-${b}-${c}`,
+  (a, b, c) => `+1 (${a}) ${b}-${c}`,
+  (a, b, c) => `1.${a}.${b}.${c}`,
+];
+
+/** Subscriber numbers: the first and last of a block, then others spread over it, so no single line stands for all. */
+function lineOf(i: number): string {
+  if (i % 7 === 0) return "0000";
+  if (i % 7 === 1) return "9999";
+  return String((i * 7919) % 10_000).padStart(4, "0");
+}
+
+describe("the NPA-NXX block verdict", () => {
+  it("reads libphonenumber-js's metadata, rather than falling back to calling the library per block", () => {
+    expect(createBlockVerdict()).toBeTypeOf("function");
+  });
+
+  it("gives every block NPA 200-999 x NXX 200-999 the result libphonenumber-js's own call gives: valid or not, the reason, the kind and the digits", () => {
+    const byLibrary = nanpReader((digits) => libraryInService(digits));
+    const differ: string[] = [];
+    let valid = 0;
+    let i = 0;
+    for (let npa = 200; npa <= 999; npa++) {
+      for (let nxx = 200; nxx <= 999; nxx++, i++) {
+        const text = (WRITINGS[i % WRITINGS.length] ?? String)(String(npa), String(nxx), lineOf(i));
+        const mine = parseNanp(text);
+        const theirs = byLibrary(text);
+        if (mine.ok) valid++;
+        if (JSON.stringify(mine) !== JSON.stringify(theirs)) differ.push(`${text}: ${JSON.stringify(mine)} but the library: ${JSON.stringify(theirs)}`);
+      }
+    }
+    expect(differ.slice(0, 10)).toEqual([]);
+    // Both verdicts occur, in their hundreds of thousands, or the walk says nothing.
+    expect(valid).toBeGreaterThan(300_000);
+    expect(i - valid).toBeGreaterThan(200_000);
+  });
+});
