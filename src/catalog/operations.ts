@@ -205,8 +205,13 @@ export function routeFor(target: Target, numberKind: NumberKind): Route {
 }
 
 /** "POST /v2/NumberPorts/Inbound/DIDs", as the results and summary show it. */
+/** Each operation's description, made once: every results row names its operation. */
+const DESCRIBED = new WeakMap<Operation, string>();
+
 export function describeOperation(op: Operation): string {
-  return `${op.method} ${op.path}`;
+  let text = DESCRIBED.get(op);
+  if (text === undefined) DESCRIBED.set(op, (text = `${op.method} ${op.path}`));
+  return text;
 }
 
 export function operationById(id: string): Operation | undefined {

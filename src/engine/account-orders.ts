@@ -129,14 +129,18 @@ export function ordersHolding(
     if (list) list.push(number);
     else map.set(orderId, [number]);
   };
+  // No order lists a number: none of `numbers` is held, and none needs looking at.
+  if (byPrefix.size === 0) return { open, closed };
   const seen = new Set<string>();
   for (const number of numbers) {
-    if (seen.has(number)) continue;
+    // Most numbers share no NPA-NXX with any order: passed over before being remembered as seen.
+    const candidates = byPrefix.get(number.slice(0, 6));
+    if (candidates === undefined || seen.has(number)) continue;
     seen.add(number);
     const line = Number(number.slice(6));
     let openOrder: AccountOrder | null = null;
     let closedOrder: AccountOrder | null = null;
-    for (const { order, first, last } of byPrefix.get(number.slice(0, 6)) ?? []) {
+    for (const { order, first, last } of candidates) {
       if (line < first || line > last) continue;
       if (order.open) openOrder ??= order;
       // The latest Closed order listed: the list runs oldest first.

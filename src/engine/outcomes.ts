@@ -48,7 +48,7 @@ export function rowOutcomes(
 }
 
 function rowOutcome(request: PortRequest, row: ValidRow, shared: SharedOutcome): RowOutcome {
-  return {
+  const outcome: RowOutcome = {
     status: shared.status,
     number: row.number,
     numberType: row.numberKind,
@@ -57,8 +57,9 @@ function rowOutcome(request: PortRequest, row: ValidRow, shared: SharedOutcome):
     ticket: shared.ticket,
     httpStatus: shared.httpStatus,
     message: shared.message,
-    ...(shared.next === undefined ? {} : { next: shared.next }),
   };
+  // A next step only when the request has one: no empty object spread into every row.
+  return shared.next === undefined ? outcome : { ...outcome, next: shared.next };
 }
 
 /**

@@ -29,8 +29,11 @@ export async function* withoutTotalsRows(rows: AsyncIterable<SheetRow>, numberAt
       held.push(row);
       continue;
     }
-    yield* held;
-    held.length = 0;
+    // Held rows are rare (a totals row with rows after it): \`yield*\` of an empty list still costs a turn of the loop per row.
+    if (held.length > 0) {
+      yield* held;
+      held.length = 0;
+    }
     yield row;
   }
   leftOut.push(...held);

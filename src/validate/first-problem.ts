@@ -9,7 +9,7 @@ import type { MemberValue } from "../catalog/members.js";
 import { describeOperation } from "../catalog/operations.js";
 import type { Converted } from "./convert.js";
 import { attachmentBytes, hasAttachments, MAX_ROW_ATTACHMENT_BYTES, mebibytes } from "./files.js";
-import type { Defaults, ValidRow } from "./types.js";
+import type { Defaults, InvalidRow, ValidRow } from "./types.js";
 import type { Records } from "./rules.js";
 import { portFormLabel } from "./rules.js";
 import type { CarrierVerdict } from "./carrier-ready.js";
@@ -21,6 +21,7 @@ import { missingMessage, recordKey } from "./record-cache.js";
 import type { RowContext, RowVerdict, SheetRules } from "./row-context.js";
 import { invalidAt, invalidRow } from "./row-context.js";
 import { rowNumber } from "./row-number.js";
+import type { RowNumber } from "./row-number.js";
 
 const NO_MEMBERS: Record<string, MemberValue> = Object.freeze({});
 
@@ -28,6 +29,11 @@ const NO_MEMBERS: Record<string, MemberValue> = Object.freeze({});
 interface Waiting {
   readonly column: MemberColumn;
   readonly result: Promise<Converted>;
+}
+
+/** The row invalid for `reason`, still naming its number (docs/contract.md §6 result_number) when its cell parses. */
+function named(row: SheetRow, number: RowNumber, reason: string): InvalidRow {
+  return number.ok ? invalidRow(row, reason, number.digits, number.kind) : invalidRow(row, reason);
 }
 
 /** Judges one row; a Promise only when the row names files. */
@@ -42,15 +48,18 @@ export function createFirstProblem(rules: SheetRules, defaults: Defaults): First
   function firstProblem(row: SheetRow): RowVerdict | Promise<RowVerdict> {
     const given = row.cells;
     const number = rowNumber(cellOf(given, columns.numberAt));
-    // The results still name the number (docs/contract.md §6 result_number) when its cell parses.
-    const named = (reason: string) => (number.ok ? invalidRow(row, reason, number.digits, number.kind) : invalidRow(row, reason));
-    if (given.length !== columns.width) return named(`has ${given.length} field${given.length === 1 ? "" : "s"}, the header has ${columns.width}`);
+    if (given.length !== columns.width) return named(row, number, `has ${given.length} field${given.length === 1 ? "" : "s"}, the header has ${columns.width}`);
     // A cell the reader could not use where it is sent (a workbook's error value, a mangled number).
-    if (row.problem !== undefined) return named(row.problem);
+    if (row.problem !== undefined) return named(row, number, row.problem);
     if (!number.ok) return invalidRow(row, number.reason);
     const { digits, kind } = number;
-    const { cells, problem } = columns.withAddress(given);
-    if (problem !== undefined) return invalidRow(row, problem, digits, kind);
+    // Most sheets have no address column to split: their cells stand as read, no object a row.
+    let cells = given;
+    if (columns.splitsAddress) {
+      const addressed = columns.withAddress(given);
+      if (addressed.problem !== undefined) return invalidRow(row, addressed.problem, digits, kind);
+      cells = addressed.cells;
+    }
 
     const target = targets.targetOf(cellOf(cells, columns.pilotAt), cellOf(cells, columns.offeringAt));
     if (!target.ok) return invalidRow(row, target.reason, digits, kind);
@@ -109,7 +118,7 @@ export function createFirstProblem(rules: SheetRules, defaults: Defaults): First
     const records = context.records.freshRecords();
     const waiting = convertCells(context, columns.members, records);
     if (waiting !== null && !Array.isArray(waiting)) return waiting;
-    if (columns.hasExtraDetails) columns.mergeExtraDetails(records.portForm, context.cells);
+    columns.mergeExtraDetails(records.portForm, context.cells);
     const withVerdict = (verdict: CarrierVerdict): RowVerdict => {
       const shared = context.records.rememberShared(sharedKey, verdict, records.request);
       const item = context.records.rememberItem(recordKey(columns.itemAt, context.cells), records.item);
@@ -142,7 +151,7 @@ export function createFirstProblem(rules: SheetRules, defaults: Defaults): First
   function complete(context: RowContext, shared: SharedRecords, item: ItemRecord): RowVerdict {
     if (shared.disputed !== null) return invalidAt(context, shared.disputed);
     if (shared.missing !== null || item.missing !== null) return invalidAt(context, missingMessage([...(shared.missing ?? []), ...(item.missing ?? [])]));
-    return checkAttachmentTotal({
+    const valid: ValidRow = {
       valid: true,
       index: context.row.index,
       line: context.row.line,
@@ -154,8 +163,9 @@ export function createFirstProblem(rules: SheetRules, defaults: Defaults): First
       portForm: shared.portForm,
       request: shared.request,
       item: item.item,
-      ...(shared.notes === null ? {} : { notes: shared.notes }),
-    });
+    };
+    // Notes only when there are some: no empty object spread into every row.
+    return checkAttachmentTotal(shared.notes === null ? valid : { ...valid, notes: shared.notes });
   }
 
   /** One request carries its rows' shared attachments in one body: their total is bounded too. */

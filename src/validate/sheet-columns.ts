@@ -46,8 +46,8 @@ export interface SheetColumns {
   /** Which cells decide a row's PortForm and request records, and which its item record (record-cache.ts keys). */
   readonly sharedAt: readonly number[];
   readonly itemAt: readonly number[];
-  /** True when the sheet has `portform.ExtraDetails.<Key>` columns. */
-  readonly hasExtraDetails: boolean;
+  /** True when the sheet has an address column to split into parts (address.ts); withAddress leaves cells as they are otherwise. */
+  readonly splitsAddress: boolean;
   withAddress(cells: readonly string[]): AddressedCells;
   /** Merges the row's `portform.ExtraDetails.<Key>` cells, in column order, over any defaults with the same Key. */
   mergeExtraDetails(portForm: Record<string, MemberValue>, cells: readonly string[]): void;
@@ -106,7 +106,7 @@ export function sheetColumns(layout: SheetLayout, env: ConvertEnv): SheetColumns
     items,
     sharedAt: [...members.filter((c) => c.section !== "item").map((c) => c.index), ...extraColumns.map((c) => c.index)],
     itemAt: items.map((c) => c.index),
-    hasExtraDetails: extraColumns.length > 0,
+    splitsAddress: addressAt >= 0,
     withAddress(cells) {
       if (addressAt < 0) return { cells };
       const text = cellOf(cells, addressAt);

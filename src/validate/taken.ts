@@ -62,7 +62,9 @@ export class TakenNumbers {
       let slot = hash(key) & mask;
       while (this.keys[slot] !== EMPTY) slot = (slot + 1) & mask;
       this.keys[slot] = key;
-      this.takers.set(takers.subarray(i * 4, i * 4 + 4), slot * 4);
+      // Element by element, as in take: a subarray per number would be garbage per number.
+      const to = this.takers;
+      for (let k = 0; k < 4; k++) to[slot * 4 + k] = takers[i * 4 + k] ?? 0;
     }
   }
 }
