@@ -107,19 +107,45 @@ async function* replay(source: string, head: readonly Buffer[], rest: AsyncItera
   }
 }
 
-/** `titleRows` records above the header were numbered as rows by the parser: data rows count from 0 below it. */
-async function* dataRows(source: string, parser: SheetRecordParser, records: AsyncIterator<SheetRow>, titleRows: number): AsyncGenerator<SheetRow> {
-  try {
-    for (;;) {
-      const next = await records.next();
-      if (next.done === true) return;
-      yield titleRows === 0 ? next.value : { ...next.value, index: next.value.index - titleRows };
-    }
-  } catch (error) {
-    throw readFailure(source, parser, error);
-  } finally {
+/**
+ * `titleRows` records above the header were numbered as rows by the parser: data rows count from 0 below it.
+ * An iterator rather than an async generator, as totals-row.ts withoutTotalsRows: the parser's
+ * own promise for each row is passed on, not wrapped in a generator's promises.
+ */
+function dataRows(source: string, parser: SheetRecordParser, records: AsyncIterator<SheetRow>, titleRows: number): AsyncIterableIterator<SheetRow> {
+  const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+  let finished = false;
+  const finish = (): void => {
+    if (finished) return;
+    finished = true;
     parser.destroy();
-  }
+  };
+  const step = (next: IteratorResult<SheetRow>): IteratorResult<SheetRow> => {
+    if (next.done === true) {
+      finish();
+      return DONE;
+    }
+    return titleRows === 0 ? next : { done: false, value: { ...next.value, index: next.value.index - titleRows } };
+  };
+  const fail = (error: unknown): never => {
+    const failure = readFailure(source, parser, error);
+    finish();
+    throw failure;
+  };
+  const iterator: AsyncIterableIterator<SheetRow> = {
+    next() {
+      return finished ? Promise.resolve(DONE) : records.next().then(step, fail);
+    },
+    // Reading stopped early (a refused file, an interrupted run): the file is closed.
+    return() {
+      finish();
+      return Promise.resolve(DONE);
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
 }
 
 export async function openSheet(path: string, options: OpenSheetOptions = {}): Promise<Sheet> {

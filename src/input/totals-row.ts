@@ -12,31 +12,67 @@ const SOME_NUMBER = /\d(?:\D?\d){6}/;
 
 /** Whether `row` reads as a totals row: a cell starting "Total…", and no number to port in the number column. */
 export function isTotalsRow(row: SheetRow, numberAt: number): boolean {
-  if (SOME_NUMBER.test(row.cells[numberAt] ?? "")) return false;
+  // The word first: a data row's first cell fails it at its first character, where the number pattern scans the cell.
   const first = row.cells.find((cell) => cell.trim() !== "");
-  return first !== undefined && TOTAL_WORD.test(first);
+  if (first === undefined || !TOTAL_WORD.test(first)) return false;
+  return !SOME_NUMBER.test(row.cells[numberAt] ?? "");
 }
 
 /**
  * The rows, less the totals rows at the end (a totals row with data rows after it is no
  * totals row, and stays, to be judged as any row). Those left out are added to `leftOut` once
  * the rows are read.
+ *
+ * An iterator rather than an async generator: a generator's every yield costs promises and
+ * turns of the loop of its own, per row of a million-row sheet; this one passes on the
+ * reader's own promise for each row.
  */
-export async function* withoutTotalsRows(rows: AsyncIterable<SheetRow>, numberAt: number, leftOut: SheetRow[]): AsyncGenerator<SheetRow> {
+export function withoutTotalsRows(rows: AsyncIterable<SheetRow>, numberAt: number, leftOut: SheetRow[]): AsyncIterableIterator<SheetRow> {
+  const source = rows[Symbol.asyncIterator]();
+  /** Totals rows read and not yet known to be the last rows. */
   const held: SheetRow[] = [];
-  for await (const row of rows) {
+  /** Rows released with the row after them, handed out before anything is read again. */
+  const ready: SheetRow[] = [];
+  let at = 0;
+  const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
+  const step = (next: IteratorResult<SheetRow>): IteratorResult<SheetRow> | Promise<IteratorResult<SheetRow>> => {
+    if (next.done === true) {
+      leftOut.push(...held);
+      held.length = 0;
+      return DONE;
+    }
+    const row = next.value;
     if (isTotalsRow(row, numberAt)) {
       held.push(row);
-      continue;
+      return source.next().then(step);
     }
-    // Held rows are rare (a totals row with rows after it): \`yield*\` of an empty list still costs a turn of the loop per row.
-    if (held.length > 0) {
-      yield* held;
-      held.length = 0;
-    }
-    yield row;
-  }
-  leftOut.push(...held);
+    if (held.length === 0) return next;
+    // Totals rows with a data row after them are data rows: handed out first, in order.
+    ready.push(...held, row);
+    held.length = 0;
+    return { done: false, value: ready[at++] as SheetRow };
+  };
+  const iterator: AsyncIterableIterator<SheetRow> = {
+    next() {
+      if (at < ready.length) {
+        const value = ready[at++] as SheetRow;
+        if (at === ready.length) {
+          ready.length = 0;
+          at = 0;
+        }
+        return Promise.resolve({ done: false, value });
+      }
+      return source.next().then(step);
+    },
+    async return() {
+      await source.return?.();
+      return DONE;
+    },
+    [Symbol.asyncIterator]() {
+      return iterator;
+    },
+  };
+  return iterator;
 }
 
 /** How the command names a row it left out: `line 45 ("Total lines, 42")`. */
