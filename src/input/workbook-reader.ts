@@ -111,8 +111,9 @@ function failureMessage(path: string, error: unknown): ReaderMessage {
     const cause = error.cause;
     return cause instanceof Error ? { kind: "failed", message: `${cause.name}: ${cause.message}`, stack: cause.stack } : { kind: "failed", message: String(cause), stack: undefined };
   }
-  // exceljs keeps a worksheet stored before its shared strings in a temporary file: TMPDIR
-  // missing or full is the machine's trouble, not the workbook's (docs/contract.md §7).
+  // exceljs keeps a worksheet stored before a part it depends on (the shared strings, the
+  // styles, the workbook) in a temporary file: TMPDIR missing or full is the machine's
+  // trouble, not the workbook's (docs/contract.md §7).
   if (isTemporaryFileTrouble(error)) return { kind: "refused", message: `${path}: ${temporaryFileTrouble("a worksheet of the workbook", error)}; ${nothingSent}` };
   const system = (error as { code?: unknown } | null)?.code;
   const why = typeof system === "string" && system.startsWith("E") ? describeSystemError(error) : error instanceof Error ? error.message : String(error);
