@@ -111,8 +111,9 @@ function failureMessage(path: string, error: unknown): ReaderMessage {
     const cause = error.cause;
     return cause instanceof Error ? { kind: "failed", message: `${cause.name}: ${cause.message}`, stack: cause.stack } : { kind: "failed", message: String(cause), stack: undefined };
   }
-  // exceljs keeps a worksheet stored before its shared strings in a temporary file: TMPDIR
-  // missing or full is the machine's trouble, not the workbook's (docs/contract.md §7).
+  // exceljs keeps a worksheet stored before a part it depends on (the shared strings, the
+  // styles, the workbook) in a temporary file: TMPDIR missing or full is the machine's
+  // trouble, not the workbook's (docs/contract.md §7).
   if (isTemporaryFileTrouble(error)) return { kind: "refused", message: `${path}: ${temporaryFileTrouble("a worksheet of the workbook", error)}; ${nothingSent}` };
   const system = (error as { code?: unknown } | null)?.code;
   const why = typeof system === "string" && system.startsWith("E") ? describeSystemError(error) : error instanceof Error ? error.message : String(error);
@@ -227,6 +228,11 @@ interface RowShape {
   readonly date1904: boolean;
 }
 
+/** A cell as Excel names it, `Numbers!C7`: only for a message, never made for a cell that needs none. */
+function cellName(shape: RowShape, column: number, row: StreamedRow): string {
+  return `${shape.prefix}${columnLetters(column)}${row.number}`;
+}
+
 /** Gathers rows into batches and posts each, waiting while the main thread is `ahead` batches or `aheadBytes` behind. */
 class Batches {
   private readonly records = new RecordWriter(BATCH_BYTES);
@@ -256,17 +262,16 @@ class Batches {
       const unusable = typeof read === "string" ? undefined : read.problem;
       if (unusable === undefined && text.trim() === "") return;
       blank = false;
-      const ref = (): string => `${shape.prefix}${columnLetters(column)}${row.number}`;
       if (column > shape.width) {
-        this.problems.push({ row: this.rows, column, message: `${ref()} has a value but no header above it: name the column in the header row or clear the cell` });
+        this.problems.push({ row: this.rows, column, message: `${cellName(shape, column, row)} has a value but no header above it: name the column in the header row or clear the cell` });
         return;
       }
       if (text.length > MAX_CELL_CHARS) {
         // docs/contract.md §3's limits: Excel holds 32,767 characters in a cell, so only a crafted file meets this.
-        throw new Refusal(`${this.path}: ${ref()} has ${text.length.toLocaleString("en-US")} characters, more than the ${MAX_CELL_CHARS.toLocaleString("en-US")} portin reads in a cell; nothing was sent`);
+        throw new Refusal(`${this.path}: ${cellName(shape, column, row)} has ${text.length.toLocaleString("en-US")} characters, more than the ${MAX_CELL_CHARS.toLocaleString("en-US")} portin reads in a cell; nothing was sent`);
       }
       cells[column - 1] = text;
-      if (unusable !== undefined) this.problems.push({ row: this.rows, column, message: `${ref()} ${unusable}` });
+      if (unusable !== undefined) this.problems.push({ row: this.rows, column, message: `${cellName(shape, column, row)} ${unusable}` });
     });
     if (blank) return;
     this.records.append(row.number, cells);

@@ -1,8 +1,9 @@
 /**
  * The zip container of a results workbook, run in a worker thread (xlsx-zip.ts starts it):
- * yazl computes every entry's CRC-32 in JavaScript, ~0.6 s of the 272 MB of XML a 200,000-row
- * sheet makes, which here runs on another core while the main thread builds the next rows.
- * Deflate still runs on libuv's threads.
+ * yazl's work on the 272 MB of XML a 200,000-row sheet makes runs on another core while the
+ * main thread builds the next rows. Its CRC-32 is Node's native zlib.crc32
+ * (patches/yazl+3.3.1.patch; buffer-crc32's JavaScript took ~0.6 s of it), and deflate runs
+ * on libuv's threads.
  *
  * The fixed parts come in workerData, then the streamed part's bytes in messages; the zip's
  * bytes go back as messages for the main thread to write, so the results file, its sync and

@@ -3,7 +3,7 @@
  * .xlsx in, .xlsx or CSV out, and the crossings, against a sandbox on loopback; damaged
  * workbooks refused in one line.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { copyFile, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -96,6 +96,28 @@ describe("a workbook in", () => {
     const run = await runCli(["plan", book, "--sheet", "Port list", ...against(sandbox)]);
     expect(run.code).toBe(0);
     expect(sheetRows(await readWorkbook(join(dir, "two.plan.xlsx"))).values[1]?.slice(0, 2)).toEqual(["4165553011", "4165550100"]);
+  });
+
+  // LibreOffice's workbook re-packed by fixtures/workbooks/reorder.py: each part a worksheet
+  // depends on after it, and last in the zip (docs/contract.md §3, "Workbooks").
+  it.each(["strings-last", "styles-last", "workbook-last", "rels-last", "sheet-first"])("reads a workbook whose zip holds its parts in another order (%s): strings, dates and the sheet's name as written", async (order) => {
+    const dir = await tempDir();
+    const book = join(dir, "parts.xlsx");
+    await copyFile(join(FIXTURES, "workbooks", `reordered-${order}.xlsx`), book);
+    const defaults = join(dir, "parts.defaults.json");
+    const portForm = { CustomerAccountNumber: "ML-1", CustomerStreetNumber: "120", CustomerStreetName: "King St W", CustomerCity: "Toronto", CustomerProvince: "ON", CustomerPostalCode: "M5H 1J9", CustomerCountry: "CA", EmailAddress: "it@ml.ca", CurrentProvider: 17 };
+    await writeFile(defaults, JSON.stringify({ portForm }));
+    const run = await runCli(["plan", book, "--defaults", defaults, ...against(sandbox)]);
+    expect(run.stderr).not.toMatch(/internal error|\n\s+at /);
+    expect(run.code, run.stderr).toBe(0);
+    const { values } = sheetRows(await readWorkbook(join(dir, "parts.plan.xlsx")));
+    const at = (name: string): number => values[0]?.indexOf(name) ?? -1;
+    expect(values.map((row) => [row[0], row[1], row[2], row[3], row[at("result_status")]])).toEqual([
+      ["number", "pilot_number", "portform.CustomerName", "note", "result_status"],
+      ["4165550101", "4165550100", "Maple Leaf Dental", "2026-11-30", "planned"],
+      ["4165550102", "4165550100", "Maple Leaf Dental", "2026-12-01", "planned"],
+    ]);
+    expect(sandbox.received()).toEqual([]);
   });
 });
 
