@@ -107,7 +107,7 @@ export const sandboxCommand: PortinCommand<SandboxArgs> = {
   ...COMMAND_LINES.sandbox,
   builder: sandboxOptions,
   run: async (args, io) => {
-    const sandbox = await startSandbox({ ...sandboxOptionsFrom(args), log: (line) => io.stderr.write(`sandbox: ${line}\n`) });
+    const sandbox = await startSandbox({ ...sandboxOptionsFrom(args), keepReceived: false, log: (line) => io.stderr.write(`sandbox: ${line}\n`) });
     io.stdout.write(`${sandbox.url}\n`);
     // The password is the user's to know: it is never echoed, not even the sandbox's.
     io.stderr.write(

@@ -68,6 +68,12 @@ export interface SandboxOptions {
   keepOrdersIn?: string;
   /** Called with one line per answered request; never with credentials. */
   log?: (line: string) => void;
+  /**
+   * Whether received() keeps a copy of every POST; default true. `portin sandbox` keeps none:
+   * nothing outside its process can ask for them (GET /_sandbox/requests serves the ledger's
+   * own copies), and copying each body a second time was CPU taken from the client beside it.
+   */
+  keepReceived?: boolean;
 }
 
 export interface ReceivedPost {
@@ -86,7 +92,7 @@ export interface RunningSandbox {
   seed: number;
   close(): Promise<void>;
   accepted(): readonly AcceptedRequest[];
-  /** Every POST received but the sandbox's own (/_sandbox/…), accepted or not, in order of answer. */
+  /** Every POST received but the sandbox's own (/_sandbox/…), accepted or not, in order of answer; none when started with keepReceived false. */
   received(): readonly ReceivedPost[];
   /** Changes the fault rates from the next POST on, e.g. for a service that recovers between runs. */
   setFaults(rates: { failRate: number; throttleRate: number }): void;
@@ -135,6 +141,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const orderList = { down: options.orderListDown ?? false };
   const ctx: SandboxContext = { account, ledger, faults, credentials: { user, password }, clock, orderList };
   const received: ReceivedPost[] = [];
+  const keepReceived = options.keepReceived ?? true;
   const served: ServedRequest[] = [];
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -149,7 +156,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
     await sleep(latencyMs);
     // Kept without attachment bytes (keep.ts): a long session must not hold every upload.
-    if (isPost && !pathname.startsWith(SANDBOX_PATHS)) received.push({ path: pathname, status: result.answer.status, body: kept(result.body) });
+    if (keepReceived && isPost && !pathname.startsWith(SANDBOX_PATHS)) received.push({ path: pathname, status: result.answer.status, body: kept(result.body) });
     served.push({ method: req.method ?? "?", path: pathname, status: result.answer.status });
     options.log?.(describe(req.method ?? "?", pathname, result.answer));
     writeAnswer(res, result.answer);

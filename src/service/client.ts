@@ -120,8 +120,28 @@ export function createClient(options: ClientOptions): ServiceClient {
     agent: { http: new HttpAgent(KEEP_ALIVE), https: new HttpsAgent(KEEP_ALIVE) },
     ...(options.onRetry === undefined ? {} : { hooks: { beforeRetry: [() => options.onRetry?.()] } }),
   });
-  const exchange = (method: "GET" | "POST", path: string, body?: unknown, idempotent = method === "GET", watch?: AttemptWatch) =>
-    send(http, { method, path, body, idempotent, base, scrub, timeoutMs: options.timeoutMs, retries: options.retries, backoffLimitMs, watch });
+  // One got instance per method, retry policy and body, with those options merged into its
+  // defaults once: got merges every option a call passes into a fresh copy of its defaults,
+  // which for a retry policy and a header on every POST was CPU that dispatch at concurrency
+  // 64 runs short of (README, Performance).
+  const instances = new Map<string, Got>();
+  const instanceFor = (method: "GET" | "POST", idempotent: boolean, body: boolean): Got => {
+    const key = `${method} ${String(idempotent)} ${String(body)}`;
+    let instance = instances.get(key);
+    if (instance === undefined) {
+      instance = http.extend({
+        method,
+        retry: retryPolicy(method, options.retries, backoffLimitMs, idempotent),
+        ...(body ? { headers: { "content-type": "application/json" } } : {}),
+      });
+      instances.set(key, instance);
+    }
+    return instance;
+  };
+  const exchange = (method: "GET" | "POST", path: string, body?: unknown, idempotent = method === "GET", watch?: AttemptWatch) => {
+    const policy = watch === undefined ? undefined : watched(retryPolicy(method, options.retries, backoffLimitMs, idempotent), watch);
+    return send(instanceFor(method, idempotent, body !== undefined), { path, body, policy, base, scrub, timeoutMs: options.timeoutMs });
+  };
 
   const lookup = async <S extends z.ZodType>(spec: { path: string; what: string; schema: S }): Promise<z.output<S>> => {
     const { path, what, schema } = spec;
@@ -168,18 +188,14 @@ function checkUser(user: string): void {
 }
 
 interface SendOptions {
-  method: "GET" | "POST";
   path: string;
   /** Sent as JSON: an object for a port-in, a string for a portability Check. */
   body: unknown;
-  /** Safe to resend after a server error or a timeout: GETs, and the portability Check. */
-  idempotent: boolean;
+  /** The retry policy of a watched question, in place of its instance's own. */
+  policy: Partial<RetryOptions> | undefined;
   base: BaseUrl;
   scrub: Scrub;
   timeoutMs: number;
-  retries: number;
-  backoffLimitMs: number;
-  watch?: AttemptWatch | undefined;
 }
 
 /** What a watch is told of: an attempt without an answer, or answered 5xx or 429 (a 404 or 4xx is an answer). */
@@ -189,17 +205,15 @@ function failedAttempt(error: { response?: { statusCode: number } | undefined })
 }
 
 /** got asks calculateDelay after every attempt that did not end in a 2xx: the watch hears of the failed ones and may stop the retries. */
-function watched(policy: Partial<RetryOptions>, watch: AttemptWatch | undefined): Partial<RetryOptions> {
-  if (watch === undefined) return policy;
+function watched(policy: Partial<RetryOptions>, watch: AttemptWatch): Partial<RetryOptions> {
   return { ...policy, calculateDelay: ({ error, computedValue }) => (failedAttempt(error) ? watch.failed(computedValue) : computedValue) };
 }
 
+/** `http`: the instance of the request's method, retry policy and body (createClient's instanceFor). */
 async function send(http: Got, o: SendOptions): Promise<Exchange> {
   const request = http(o.path.replace(/^\//, ""), {
-    method: o.method,
-    ...(o.body === undefined ? {} : { json: o.body, headers: { "content-type": "application/json" } }),
-    retry: watched(retryPolicy(o.method, o.retries, o.backoffLimitMs, o.idempotent), o.watch),
-    resolveBodyOnly: false,
+    ...(o.body === undefined ? {} : { json: o.body }),
+    ...(o.policy === undefined ? {} : { retry: o.policy }),
   });
   // got has no size limit of its own; its documented way is to cancel on downloadProgress,
   // whose `total` is the announced Content-Length (refused before reading) and `transferred`

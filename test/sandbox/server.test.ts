@@ -422,3 +422,17 @@ describe("PortInStatus", () => {
     expect((await get(portInStatusPath("4165550101"), null)).status).toBe(401);
   });
 });
+
+describe("keepReceived: false, as `portin sandbox` starts it", () => {
+  test("keeps no copy for received(), yet answers and lists an accepted request at /_sandbox/requests as before", async () => {
+    await sandbox.close();
+    sandbox = await startSandbox({ keepReceived: false });
+    const numbers = numbersFor("dids");
+    const { status, json } = await postOp("dids", validBody("dids", numbers));
+    expect(status).toBe(200);
+    expect(json["Reply"]).toBe(1);
+    expect(await acceptedNumbers()).toEqual(numbers);
+    expect(sandbox.received()).toEqual([]);
+    expect(sandbox.served().map((s) => s.status)).toEqual([200, 200]);
+  });
+});
