@@ -7,8 +7,8 @@
 import { stateOf, unhandled } from "../journal/prior.js";
 import type { EarlierRejection, EndedOrder, NumberState, PriorState, Submitted } from "../journal/prior.js";
 import { rowFingerprint } from "../group/fingerprint.js";
-import { saysNotPortable } from "../results/row-outcome.js";
-import type { RowOutcome } from "../results/row-outcome.js";
+import { rowOutcome, saysNotPortable } from "../results/row-outcome.js";
+import type { OutcomeSubject, RowOutcome } from "../results/row-outcome.js";
 import { describeOperation } from "../catalog/operations.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
 import { accountHoldMessage } from "./account-orders.js";
@@ -40,9 +40,10 @@ export interface ReviewOptions extends ConfirmOptions {
 const NO_ACCOUNT: ReadonlyMap<string, AccountHold> = new Map();
 
 /** Confirms the valid rows' unsure numbers with the service, then settles rows by the journal, the account and those answers. */
-export async function reviewEarlierRuns(prior: PriorState | null, rows: Iterable<CheckedRow>, options: ReviewOptions): Promise<EarlierRuns> {
+export async function reviewEarlierRuns(prior: PriorState | null, rows: readonly CheckedRow[], options: ReviewOptions): Promise<EarlierRuns> {
   const account = options.account ?? NO_ACCOUNT;
   if (prior === null && account.size === 0) return { settle: () => null, resendNote: () => null };
+  const unchanged = sentRowMemo(rows.length);
   const valid = function* (): Generator<string> {
     // A number an order on the account holds needs no PortInStatus of its own.
     // Nor one a running `submit` has in flight: its answer is on the way (docs/contract.md §5).
@@ -50,7 +51,7 @@ export async function reviewEarlierRuns(prior: PriorState | null, rows: Iterable
   };
   const confirmations = await confirmNumbers(unsureRequests(valid(), prior), options);
   return {
-    settle: (row) => settleRow(row, stateOf(prior, row.number), account, confirmations, options),
+    settle: (row) => settleRow(row, stateOf(prior, row.number), account, confirmations, options, unchanged),
     resendNote: (row) => {
       const state = stateOf(prior, row.number);
       switch (state.kind) {
@@ -85,7 +86,25 @@ function endedText(order: EndedOrder): string {
   return `ticket ${order.ticket} ${how}${order.reason === "" ? "" : `: ${order.reason}`}`;
 }
 
-type Base = Pick<RowOutcome, "number" | "numberType" | "operation" | "sequence" | "httpStatus">;
+/** Whether `row` is still the row sent under `fingerprint` (group/fingerprint.ts). */
+type Unchanged = (row: ValidRow, fingerprint: string) => boolean;
+
+/**
+ * Unchanged, worked out once a row: a settled row's outcome is worked out again each time it is
+ * read rather than held (settle.ts), and a digest is most of its cost. A number's fingerprint
+ * as sent is one fixed value of the journal's, so one verdict a row holds for every call.
+ */
+function sentRowMemo(rows: number): Unchanged {
+  /** 0 not yet known, 1 unchanged, 2 changed. */
+  const verdicts = new Uint8Array(rows);
+  return (row, fingerprint) => {
+    const known = verdicts[row.index];
+    if (known === 1 || known === 2) return known === 1;
+    const same = rowFingerprint(row) === fingerprint;
+    if (row.index < rows) verdicts[row.index] = same ? 1 : 2;
+    return same;
+  };
+}
 
 /** The order on the account comes before any earlier rejection; the number's own state after (docs/contract.md §5). */
 function settleRow(
@@ -94,21 +113,22 @@ function settleRow(
   account: ReadonlyMap<string, AccountHold>,
   confirmations: ReadonlyMap<string, Confirmation>,
   options: ReviewOptions,
+  unchanged: Unchanged,
 ): RowOutcome | null {
-  const base: Base = { number: row.number, numberType: row.numberKind, operation: describeOperation(row.operation), sequence: null, httpStatus: null };
+  const base: OutcomeSubject = { number: row.number, numberType: row.numberKind, operation: describeOperation(row.operation), sequence: null };
   // Being sent right now by the `submit` holding the journal: neither planned nor asked about (docs/contract.md §5).
   if (state.kind !== "submitted" && options.running?.numbers.has(row.number) === true) {
-    return { ...base, status: "skipped", ticket: "", message: inFlightMessage(options.running) };
+    return rowOutcome(base, { status: "skipped", ticket: "", httpStatus: null, message: inFlightMessage(options.running) });
   }
   const hold = account.get(row.number);
   switch (state.kind) {
     case "submitted":
-      return fromSubmitted(base, row, state);
+      return fromSubmitted(base, row, state, unchanged);
     case "pending":
     case "unknown":
       return hold ? fromHold(base, hold, true) : fromConfirmation(base, state, confirmations.get(row.number), options);
     case "rejected":
-      return hold ? fromHold(base, hold, false) : fromRejected(base, row, state, options);
+      return hold ? fromHold(base, hold, false) : fromRejected(base, row, state, options, unchanged);
     case "none":
       return hold ? fromHold(base, hold, false) : null;
     default:
@@ -116,61 +136,59 @@ function settleRow(
   }
 }
 
-function fromSubmitted(base: Base, row: ValidRow, submitted: Submitted): RowOutcome {
+function fromSubmitted(base: OutcomeSubject, row: ValidRow, submitted: Submitted, unchanged: Unchanged): RowOutcome {
   // The order holds the row as it was sent: an edit since changes nothing at the service (docs/contract.md §5).
-  if (submitted.fingerprint !== undefined && submitted.fingerprint !== rowFingerprint(row)) {
-    return { ...base, status: "skipped", ticket: submitted.ticket, message: `row changed since it was submitted in ${submitted.ticket || "an earlier run"}; that order holds the old values` };
+  if (submitted.fingerprint !== undefined && !unchanged(row, submitted.fingerprint)) {
+    return rowOutcome(base, { status: "skipped", ticket: submitted.ticket, httpStatus: null, message: `row changed since it was submitted in ${submitted.ticket || "an earlier run"}; that order holds the old values` });
   }
   const message = submitted.outside
     ? `already in order ${submitted.ticket} placed outside this journal (recorded by an earlier run); not sent again`
     : "submitted by an earlier run; not sent again";
-  return { ...base, status: "skipped", ticket: submitted.ticket, message };
+  return rowOutcome(base, { status: "skipped", ticket: submitted.ticket, httpStatus: null, message });
 }
 
 /** Held by an order on the account that this journal did not place, or that an earlier run of it sent (`earlierRun`) without learning the outcome. */
-function fromHold(base: Base, hold: AccountHold, earlierRun: boolean): RowOutcome {
+function fromHold(base: OutcomeSubject, hold: AccountHold, earlierRun: boolean): RowOutcome {
   const message =
     earlierRun && hold.ticket !== ""
       ? `accepted by an earlier run (confirmed by PortInStatus: ${hold.status}); not sent again`
       : earlierRun
         ? `accepted by an earlier run: the account's order list shows it in open order ${hold.orderId} (${hold.kind === "open" ? hold.why : ""}); not sent again`
         : accountHoldMessage(hold);
-  return { ...base, status: "skipped", ticket: hold.ticket, message };
+  return rowOutcome(base, { status: "skipped", ticket: hold.ticket, httpStatus: null, message });
 }
 
-function fromRejected(base: Base, row: ValidRow, rejected: EarlierRejection, options: ReviewOptions): RowOutcome | null {
+function fromRejected(base: OutcomeSubject, row: ValidRow, rejected: EarlierRejection, options: ReviewOptions, unchanged: Unchanged): RowOutcome | null {
   // The service would answer an unchanged row the same way: resending it every run (a cron
   // job every 20 minutes) only repeats the rejection. A changed row is the user's fix.
-  if (options.retryRejected || rowFingerprint(row) !== rejected.fingerprint) return null;
+  if (options.retryRejected || !unchanged(row, rejected.fingerprint)) return null;
   if (rejected.order) {
     const { order } = rejected;
     const details = order.details === "" ? "" : ` (${order.details})`;
-    return {
-      ...base,
+    return rowOutcome(base, {
       status: "rejected",
       ticket: order.ticket,
       httpStatus: null,
       message: `${endedText(order)}${details}; not sent again until the row changes: fix what the carrier disputes, or pass --retry-rejected`,
       next: "fix-carrier-rejection",
-    };
+    });
   }
   // No edit makes a number portable: outcomes.ts adds what a person can do (docs/contract.md §6).
   if (saysNotPortable(rejected.message)) {
-    return { ...base, status: "rejected", ticket: "", httpStatus: rejected.httpStatus, message: `rejected by an earlier run: the service said ${rejected.message}` };
+    return rowOutcome(base, { status: "rejected", ticket: "", httpStatus: rejected.httpStatus, message: `rejected by an earlier run: the service said ${rejected.message}` });
   }
-  return {
-    ...base,
+  return rowOutcome(base, {
     status: "rejected",
     ticket: "",
     httpStatus: rejected.httpStatus,
     message: `rejected by an earlier run; fix the row or pass --retry-rejected (the service said: ${rejected.message})`,
     next: "fix-or-retry-rejected",
-  };
+  });
 }
 
 /** A number an earlier run sent without learning the outcome, settled by what PortInStatus said of it (confirm.ts). */
 function fromConfirmation(
-  base: Base,
+  base: OutcomeSubject,
   unsure: Extract<NumberState, { readonly kind: "pending" | "unknown" }>,
   confirmation: Confirmation | undefined,
   options: ReviewOptions,
@@ -182,23 +200,23 @@ function fromConfirmation(
       : "an earlier run sent this number and stopped before learning the outcome";
   switch (confirmation.kind) {
     case "present":
-      return {
-        ...base,
+      return rowOutcome(base, {
         status: "skipped",
         ticket: confirmation.ticket,
+        httpStatus: null,
         message: `accepted by an earlier run (confirmed by PortInStatus: ${confirmation.status}); not sent again`,
-      };
+      });
     case "absent":
       if (options.retryUnknown) return null;
-      return { ...base, status: "unknown", ticket: "", next: "retry-unknown", message: `${earlier}; ${absentText(confirmation, unsure.after)}: re-run with --retry-unknown to send it again` };
+      return rowOutcome(base, { status: "unknown", ticket: "", httpStatus: null, next: "retry-unknown", message: `${earlier}; ${absentText(confirmation, unsure.after)}: re-run with --retry-unknown to send it again` });
     case "unchecked":
       // Never resent on a guess, --retry-unknown or not: the service may have it.
-      return {
-        ...base,
+      return rowOutcome(base, {
         status: "unknown",
         ticket: "",
+        httpStatus: null,
         next: "run-again-to-check",
         message: `${earlier}; checking its port-in status failed (${confirmation.reason}), so it is not sent again: re-run later to check again`,
-      };
+      });
   }
 }

@@ -10,8 +10,8 @@ import type { EndedEntry, StatusEntry } from "../journal/journal.js";
 import { stateOf, unhandled } from "../journal/prior.js";
 import type { EndedOrder, HeldState, KnownStatus, NumberState, PriorState } from "../journal/prior.js";
 import { rowFingerprint } from "../group/fingerprint.js";
-import { OWN_STATUS } from "../results/order-status.js";
-import type { OrderStatus } from "../results/order-status.js";
+import { noOrder, orderStatus } from "../results/order-status.js";
+import type { OrderFacts, OrderStatus } from "../results/order-status.js";
 import { NOT_PORTABLE_ADVICE, saysNotPortable } from "../results/row-outcome.js";
 import type { ServiceClient } from "../service/client.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
@@ -56,29 +56,18 @@ export type Source =
   | { readonly kind: "ended"; readonly order: EndedOrder; readonly fingerprint: string }
   | { readonly kind: "none"; readonly why: string };
 
-/** A row no order holds; its message says why. */
-export const NONE: OrderStatus = {
-  status: OWN_STATUS["not-submitted"],
-  state: "not-submitted",
-  ticket: "",
-  portDate: "",
-  rejectReason: "",
-  rejectSummary: "",
-  rejectDetails: "",
-  checkedAt: "",
-  message: "",
-};
-
 export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorState | null, options: LearnOptions): Promise<Learned> {
-  const sources = new Map<string, Source>();
+  // Worked out again for each row's status rather than held: a million rows (docs/architecture.md, Memory).
+  const sourceFor = (number: string): Source => sourceOf(number, prior, options.account?.get(number), options.noJournal);
   const tickets = new Set<string>();
   const groups = new Map<string, string[]>();
+  const asked = new Set<string>();
   for (const row of rows) {
-    if (row.number === "" || sources.has(row.number)) continue;
-    const source = sourceOf(row.number, prior, options.account?.get(row.number), options.noJournal);
-    sources.set(row.number, source);
+    if (row.number === "") continue;
+    const source = sourceFor(row.number);
     if (source.kind === "ticket") tickets.add(source.ticket);
-    if (source.kind === "number") {
+    if (source.kind === "number" && !asked.has(row.number)) {
+      asked.add(row.number);
       // One question per request: its answer's NumbersToPort settles the request's other numbers.
       const request = requestOf(stateOf(prior, row.number));
       const group = groups.get(request);
@@ -105,11 +94,11 @@ export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorSta
 
   const statusOf = (index: number): OrderStatus => {
     const row = rows[index] as CheckedRow;
-    if (row.number === "") return { ...NONE, message: `never submitted: the row is invalid: ${row.valid ? "" : row.reason}` };
-    const source = sources.get(row.number) as Source;
+    if (row.number === "") return noOrder("not-submitted", "", "", `never submitted: the row is invalid: ${row.valid ? "" : row.reason}`);
+    const source = sourceFor(row.number);
     switch (source.kind) {
       case "none":
-        return { ...NONE, message: row.valid ? source.why : `never submitted: the row is invalid: ${row.reason}` };
+        return noOrder("not-submitted", "", "", row.valid ? source.why : `never submitted: the row is invalid: ${row.reason}`);
       case "ended":
         return fromEnded(source.order, source.fingerprint, row);
       case "ticket":
@@ -337,20 +326,14 @@ function fromEnded(order: EndedOrder, fingerprint: string, row: CheckedRow): Ord
 function resentAfterEnd(answer: Asked | undefined, after: string | undefined): OrderStatus | null {
   if (after === undefined || answer?.kind !== "found" || answer.status.ticketId !== after || portInPhase(answer.status.status) !== "ended") return null;
   const what = absentText({ status: answer.status.status, ticket: answer.status.ticketId }, after);
-  return {
-    ...NONE,
-    status: OWN_STATUS["not-found"],
-    state: "not-found",
-    checkedAt: answer.at,
-    message: `an earlier run sent this number again without learning the outcome; ${what}: portin submit --retry-unknown sends it again`,
-  };
+  return noOrder("not-found", "", answer.at, `an earlier run sent this number again without learning the outcome; ${what}: portin submit --retry-unknown sends it again`);
 }
 
 function fromAnswer(answer: Asked | undefined, asked: { readonly ticket: string; readonly unsure: boolean; readonly known: KnownStatus | null }): OrderStatus {
   if (answer === undefined || answer.kind === "failed") {
     const reason = answer?.reason ?? "not checked";
     if (asked.known !== null) return fromKnown(asked.known, reason);
-    return { ...NONE, status: OWN_STATUS.unchecked, state: "unchecked", ticket: asked.ticket, checkedAt: answer?.at ?? "", message: `${reason}: run portin status again later` };
+    return noOrder("unchecked", asked.ticket, answer?.at ?? "", `${reason}: run portin status again later`);
   }
   if (answer.kind === "missing") {
     const message =
@@ -359,7 +342,7 @@ function fromAnswer(answer: Asked | undefined, asked: { readonly ticket: string;
         : asked.unsure
           ? "an earlier run sent this number without learning the outcome, and the service has no port-in for it: portin submit --retry-unknown sends it again"
           : "submitted by an earlier run without a ticket, and the service has no port-in for it: ask the service about it before sending it again";
-    return { ...NONE, status: OWN_STATUS["not-found"], state: "not-found", ticket: asked.ticket, checkedAt: answer.at, message };
+    return noOrder("not-found", asked.ticket, answer.at, message);
   }
   return fromService(answer.status, answer.at, asked.unsure);
 }
@@ -387,7 +370,7 @@ function fromKnown(known: KnownStatus, reason: string): OrderStatus {
 export function fromService(status: PortInStatus, at: string, unsure: boolean): OrderStatus {
   const phase = portInPhase(status.status);
   const ticket = status.ticketId;
-  const base = {
+  const base: OrderFacts = {
     status: status.status,
     state: phase,
     ticket,
@@ -400,19 +383,18 @@ export function fromService(status: PortInStatus, at: string, unsure: boolean): 
   const found = unsure ? " (an earlier run had not learned that the service accepted it)" : "";
   switch (phase) {
     case "completed":
-      return { ...base, message: `ported${status.portDate ? ` on ${status.portDate}` : ""}${found}; nothing to do` };
+      return orderStatus(base, `ported${status.portDate ? ` on ${status.portDate}` : ""}${found}; nothing to do`);
     case "ended":
-      return {
-        ...base,
-        message:
-          `ticket ${ticket} ended as ${status.status} without porting${status.rejectReason ? `: ${status.rejectReason}` : ""}${found}; ` +
+      return orderStatus(
+        base,
+        `ticket ${ticket} ended as ${status.status} without porting${status.rejectReason ? `: ${status.rejectReason}` : ""}${found}; ` +
           "fix what the carrier disputes in the sheet, then portin submit sends it again (as it is, only with --retry-rejected)",
-      };
+      );
     case "open":
-      if (/^submitted$/i.test(status.status)) return { ...base, message: `waiting for the losing carrier to confirm a port date${found}` };
+      if (/^submitted$/i.test(status.status)) return orderStatus(base, `waiting for the losing carrier to confirm a port date${found}`);
       if (/^confirmed$/i.test(status.status)) {
-        return { ...base, message: `the losing carrier confirmed the port${status.portDate ? ` for ${status.portDate}` : ""}${found}` };
+        return orderStatus(base, `the losing carrier confirmed the port${status.portDate ? ` for ${status.portDate}` : ""}${found}`);
       }
-      return { ...base, message: `still open: the service says ${status.status}${found}` };
+      return orderStatus(base, `still open: the service says ${status.status}${found}`);
   }
 }

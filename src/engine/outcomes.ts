@@ -4,18 +4,15 @@
  */
 import { describeOperation } from "../catalog/operations.js";
 import type { PortRequest } from "../group/requests.js";
-import { adviseNotPortable } from "../results/row-outcome.js";
-import type { RowOutcome } from "../results/row-outcome.js";
+import { adviseNotPortable, rowOutcome } from "../results/row-outcome.js";
+import type { OutcomeVerdict, RowOutcome } from "../results/row-outcome.js";
 import type { DispatchReport, StopReason } from "../send/dispatch.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
 import { accountHoldMessage } from "./account-orders.js";
 import type { AccountHold } from "./account-orders.js";
 import type { Settlement } from "./settle.js";
 
-/** The fields of a row's outcome it shares with the other rows of its request. */
-type SharedOutcome = Pick<RowOutcome, "status" | "httpStatus" | "message" | "ticket" | "next">;
-
-const PLANNED: SharedOutcome = { status: "planned", httpStatus: null, message: "", ticket: "" };
+const PLANNED: OutcomeVerdict = { status: "planned", httpStatus: null, message: "", ticket: "" };
 
 /**
  * Returns `outcomeOf(i)` for row i; `report` null for a dry run. `held`: numbers the service
@@ -33,33 +30,25 @@ export function rowOutcomes(
     for (const row of request.numbers) requestOf[row.index] = at + 1;
   });
   return (index) => {
-    const settled = settlement.settled[index];
+    const settled = settlement.settledOutcome(index);
     // A number the service says is not portable: advice a person can follow (docs/contract.md §6).
     if (settled !== undefined) return adviseNotPortable(settled);
     const request = settlement.requests[(requestOf[index] ?? 0) - 1] as PortRequest;
     const row = rows[index] as ValidRow;
-    const sent = report === null ? rowOutcome(request, row, PLANNED) : sentOutcome(request, row, report);
+    const sent = report === null ? carried(request, row, PLANNED) : sentOutcome(request, row, report);
     const hold = sent.status === "rejected" ? held.get(row.number) : undefined;
-    const outcome: RowOutcome = hold === undefined ? sent : { ...sent, status: "skipped", ticket: hold.ticket, message: accountHoldMessage(hold) };
+    const outcome = hold === undefined ? sent : rowOutcome(sent, { status: "skipped", ticket: hold.ticket, httpStatus: sent.httpStatus, message: accountHoldMessage(hold) });
     const note = settlement.notes.get(index);
     // A row sent again after its order ended says so first (docs/contract.md §5).
-    return adviseNotPortable(note === undefined ? outcome : { ...outcome, message: outcome.message === "" ? note : `${note}; ${outcome.message}` });
+    if (note === undefined) return adviseNotPortable(outcome);
+    const message = outcome.message === "" ? note : `${note}; ${outcome.message}`;
+    return adviseNotPortable(rowOutcome(outcome, { status: outcome.status, ticket: outcome.ticket, httpStatus: outcome.httpStatus, message, next: outcome.next }));
   };
 }
 
-function rowOutcome(request: PortRequest, row: ValidRow, shared: SharedOutcome): RowOutcome {
-  const outcome: RowOutcome = {
-    status: shared.status,
-    number: row.number,
-    numberType: row.numberKind,
-    operation: describeOperation(request.operation),
-    sequence: request.sequence,
-    ticket: shared.ticket,
-    httpStatus: shared.httpStatus,
-    message: shared.message,
-  };
-  // A next step only when the request has one: no empty object spread into every row.
-  return shared.next === undefined ? outcome : { ...outcome, next: shared.next };
+/** Row `row`'s outcome as `request` carried it. */
+function carried(request: PortRequest, row: ValidRow, shared: OutcomeVerdict): RowOutcome {
+  return rowOutcome({ number: row.number, numberType: row.numberKind, operation: describeOperation(request.operation), sequence: request.sequence }, shared);
 }
 
 /**
@@ -70,12 +59,12 @@ function rowOutcome(request: PortRequest, row: ValidRow, shared: SharedOutcome):
 function sentOutcome(planned: PortRequest, row: ValidRow, report: DispatchReport): RowOutcome {
   for (let request = planned; ; ) {
     const result = report.results.get(request.sequence);
-    if (result === undefined) return rowOutcome(request, row, notSent(report.stopped));
-    if (result.named === null) return rowOutcome(request, row, result);
+    if (result === undefined) return carried(request, row, notSent(report.stopped));
+    if (result.named === null) return carried(request, row, result);
     const part = result.named.get(row.number);
-    if (part !== undefined) return rowOutcome(request, row, { ...result, message: part });
+    if (part !== undefined) return carried(request, row, { status: result.status, ticket: result.ticket, httpStatus: result.httpStatus, message: part });
     if (result.resentAs === null) {
-      return rowOutcome(request, row, {
+      return carried(request, row, {
         status: "failed",
         httpStatus: result.httpStatus,
         ticket: "",
@@ -87,7 +76,7 @@ function sentOutcome(planned: PortRequest, row: ValidRow, report: DispatchReport
 }
 
 /** Rows whose request never started because the run stopped sending. */
-function notSent(stopped: StopReason | null): SharedOutcome {
+function notSent(stopped: StopReason | null): OutcomeVerdict {
   const base = { status: "failed", httpStatus: null, ticket: "" } as const;
   switch (stopped?.kind) {
     case "auth":

@@ -7,14 +7,20 @@ import { stateOf, unhandled } from "../journal/prior.js";
 import type { PriorState } from "../journal/prior.js";
 import { groupRequests } from "../group/requests.js";
 import type { PortRequest } from "../group/requests.js";
-import type { RowOutcome } from "../results/row-outcome.js";
+import { rowOutcome } from "../results/row-outcome.js";
+import type { OutcomeSubject, RowOutcome } from "../results/row-outcome.js";
 import type { CheckedRow, InvalidRow, ValidRow } from "../validate/types.js";
 import { reviewEarlierRuns } from "./earlier-runs.js";
 import type { ReviewOptions } from "./earlier-runs.js";
 
 export interface Settlement {
-  /** By row index: the outcome of each row settled without sending (invalid, or settled by earlier runs). */
-  readonly settled: readonly (RowOutcome | undefined)[];
+  /**
+   * The outcome of row `index` when it is settled without sending (invalid, or settled by
+   * earlier runs); undefined for a row that is planned. Worked out anew on each call, as a
+   * planned row's is (outcomes.ts): a re-run of a million submitted rows holds no million
+   * outcomes (docs/architecture.md, Memory).
+   */
+  settledOutcome(index: number): RowOutcome | undefined;
   /** What the other rows make, in order of sequence number. */
   readonly requests: readonly PortRequest[];
   /** By row index, for planned rows sent again after their order ended: what their message says first. */
@@ -27,21 +33,28 @@ export interface SettleOptions extends ReviewOptions {
 
 export async function settleRows(rows: readonly CheckedRow[], prior: PriorState | null, options: SettleOptions): Promise<Settlement> {
   const earlier = await reviewEarlierRuns(prior, rows, options);
-  const settled = new Array<RowOutcome | undefined>(rows.length);
+  // Pure in the row: the journal, the account and PortInStatus's answers were read before.
+  const settle = (row: CheckedRow): RowOutcome | null => (row.valid ? earlier.settle(row) : (submittedEarlier(row, prior) ?? invalidOutcome(row)));
+  /** 1 for a row that is planned. */
+  const planned = new Uint8Array(rows.length);
   const toPlan: ValidRow[] = [];
   const notes = new Map<number, string>();
   for (const [i, row] of rows.entries()) {
-    const outcome = row.valid ? earlier.settle(row) : (submittedEarlier(row, prior) ?? invalidOutcome(row));
-    if (outcome) {
-      settled[i] = outcome;
-      continue;
-    }
+    if (settle(row) !== null) continue;
+    planned[i] = 1;
     toPlan.push(row as ValidRow);
     // What the row's values became for the carrier (docs/contract.md §3) is part of what it sends.
     const said = [earlier.resendNote(row as ValidRow), (row as ValidRow).notes ?? null].filter((n) => n !== null);
     if (said.length > 0) notes.set(i, said.join("; "));
   }
-  return { settled, requests: groupRequests(toPlan, options.maxPerRequest), notes };
+  return {
+    settledOutcome: (index) => {
+      const row = rows[index];
+      return row === undefined || planned[index] === 1 ? undefined : (settle(row) ?? undefined);
+    },
+    requests: groupRequests(toPlan, options.maxPerRequest),
+    notes,
+  };
 }
 
 /**
@@ -53,12 +66,12 @@ function submittedEarlier(row: InvalidRow, prior: PriorState | null): RowOutcome
   const state = stateOf(prior, row.number);
   switch (state.kind) {
     case "submitted":
-      return {
-        ...invalidOutcome(row),
+      return rowOutcome(invalidSubject(row), {
         status: "skipped",
         ticket: state.ticket,
+        httpStatus: null,
         message: `submitted by an earlier run; not sent again (the row as it stands would be invalid: ${row.reason})`,
-      };
+      });
     case "pending":
     case "unknown":
     case "rejected":
@@ -69,15 +82,10 @@ function submittedEarlier(row: InvalidRow, prior: PriorState | null): RowOutcome
   }
 }
 
+function invalidSubject(row: InvalidRow): OutcomeSubject {
+  return { number: row.number, numberType: row.numberKind, operation: row.operation ? describeOperation(row.operation) : "", sequence: null };
+}
+
 function invalidOutcome(row: InvalidRow): RowOutcome {
-  return {
-    status: "invalid",
-    number: row.number,
-    numberType: row.numberKind,
-    operation: row.operation ? describeOperation(row.operation) : "",
-    sequence: null,
-    ticket: "",
-    httpStatus: null,
-    message: row.reason,
-  };
+  return rowOutcome(invalidSubject(row), { status: "invalid", ticket: "", httpStatus: null, message: row.reason });
 }

@@ -8,10 +8,10 @@ import { existsSync } from "node:fs";
 import type { Sheet } from "../input/reader.js";
 import type { DefaultsFile } from "../validate/defaults.js";
 import type { CommandIO } from "../io.js";
-import { changesSince, statusReadings } from "../journal/history.js";
+import { changesSince } from "../journal/history.js";
 import type { StatusChanges } from "../journal/history.js";
 import { openJournal } from "../journal/journal.js";
-import { readJournalFile } from "../journal/read.js";
+import { readStatusReadings } from "../journal/read.js";
 import type { Journal } from "../journal/journal.js";
 import { STATUS_COLUMN_SET } from "../results/order-status.js";
 import { summarizeStatus } from "../results/status-summary.js";
@@ -95,7 +95,7 @@ export async function runStatus(options: StatusOptions, service: Service, io: Co
       service: service.identity.service,
     });
     // Read back once this check's readings are on disk: the journal holds every earlier one too.
-    const changes = journal === null || options.state === null ? null : changesSince(statusReadings((await readJournalFile(options.state)).records), since);
+    const changes = journal === null || options.state === null ? null : changesSince(await readStatusReadings(options.state), since);
     return { summary, changes, stopped: io.signal.aborted ? { kind: "signal", signal: String(io.signal.reason) } : null };
   } finally {
     await journal?.close();

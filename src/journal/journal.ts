@@ -16,9 +16,9 @@ import { GroupCommitWriter } from "./group-commit.js";
 import type { AppendTarget } from "./group-commit.js";
 import { acquireLock } from "./lock.js";
 import type { JournalLock } from "./lock.js";
-import { derivePriorState } from "./prior.js";
+import { priorStateFold } from "./prior.js";
 import type { PriorState } from "./prior.js";
-import { describe, readJournalFile } from "./read.js";
+import { describe, scanJournalFile } from "./read.js";
 import { JOURNAL_FORMAT_VERSION, serializeRecord } from "./records.js";
 import type { HeaderRecord, JournalOutcomeStatus, JournalRecord, RejectedNumber } from "./records.js";
 
@@ -100,7 +100,8 @@ export interface JournalOptions {
 export async function openJournal(path: string, identity: JournalIdentity, options: JournalOptions = {}): Promise<Journal> {
   const lock = await acquireLock(`${path}.lock`);
   try {
-    const contents = await readJournalFile(path);
+    const fold = priorStateFold();
+    const contents = await scanJournalFile(path, fold.take);
     if (contents.header !== null) checkHeader(path, contents.header, identity);
     if (contents.soundLength < contents.length) await cutTornTail(path, contents.soundLength);
 
@@ -126,7 +127,7 @@ export async function openJournal(path: string, identity: JournalIdentity, optio
       await writer.close();
       throw error;
     }
-    return createJournal(writer, lock, derivePriorState(contents.records));
+    return createJournal(writer, lock, fold.state());
   } catch (error) {
     await lock.release();
     throw error;
@@ -139,9 +140,10 @@ export async function openJournal(path: string, identity: JournalIdentity, optio
  * is ignored, as openJournal would ignore it. Throws StateError like openJournal.
  */
 export async function readJournal(path: string, identity: JournalIdentity): Promise<PriorState> {
-  const contents = await readJournalFile(path);
+  const fold = priorStateFold();
+  const contents = await scanJournalFile(path, fold.take);
   if (contents.header !== null) checkHeader(path, contents.header, identity);
-  return derivePriorState(contents.records);
+  return fold.state();
 }
 
 /**

@@ -1,6 +1,8 @@
 /**
  * The re-run rules of docs/contract.md §5, applied to the records of earlier runs: pure, no I/O.
  */
+import { NumberStates } from "./number-states.js";
+import type { StateParts } from "./number-states.js";
 import type { JournalRecord } from "./records.js";
 
 /** What earlier runs recorded about each number (10 digits): one state a number, read with `stateOf`. */
@@ -104,6 +106,48 @@ export function unhandled(state: never): never {
   throw new Error(`unhandled number state ${JSON.stringify(state)}`);
 }
 
+/** A held state without its number's fingerprint: what the numbers of one request share (number-states.ts). */
+type SharedState =
+  | { readonly kind: "submitted"; readonly ticket: string; readonly requestId: string; readonly outside: true | undefined }
+  | { readonly kind: "pending"; readonly requestId: string; readonly after: string | undefined }
+  | { readonly kind: "unknown"; readonly requestId: string; readonly message: string; readonly after: string | undefined }
+  | { readonly kind: "rejected"; readonly requestId: string; readonly message: string; readonly httpStatus: number | null; readonly order: EndedOrder | undefined };
+
+const HELD_STATE_PARTS: StateParts<HeldState, SharedState> = {
+  split: (state) => {
+    switch (state.kind) {
+      case "submitted":
+        return { shared: { kind: "submitted", ticket: state.ticket, requestId: state.requestId, outside: state.outside }, fingerprint: state.fingerprint };
+      case "pending":
+        return { shared: { kind: "pending", requestId: state.requestId, after: state.after }, fingerprint: state.fingerprint };
+      case "unknown":
+        return { shared: { kind: "unknown", requestId: state.requestId, message: state.message, after: state.after }, fingerprint: state.fingerprint };
+      case "rejected":
+        return {
+          shared: { kind: "rejected", requestId: state.requestId, message: state.message, httpStatus: state.httpStatus, order: state.order },
+          fingerprint: state.fingerprint,
+        };
+      default:
+        return unhandled(state);
+    }
+  },
+  // An optional member never set reads back as undefined, which every reader takes as absent.
+  join: (shared, fingerprint) => {
+    switch (shared.kind) {
+      case "submitted":
+        return { kind: "submitted", ticket: shared.ticket, requestId: shared.requestId, outside: shared.outside, fingerprint };
+      case "pending":
+        return { kind: "pending", requestId: shared.requestId, fingerprint, after: shared.after };
+      case "unknown":
+        return { kind: "unknown", requestId: shared.requestId, message: shared.message, fingerprint, after: shared.after };
+      case "rejected":
+        return { kind: "rejected", requestId: shared.requestId, message: shared.message, httpStatus: shared.httpStatus, fingerprint: fingerprint ?? "", order: shared.order };
+      default:
+        return unhandled(shared);
+    }
+  },
+};
+
 /** `fingerprint` only when known: most journals hold millions of states. */
 const sent = (fingerprint: string | undefined): Sent => (fingerprint === undefined ? {} : { fingerprint });
 
@@ -130,12 +174,24 @@ function resentAfter(state: HeldState | undefined): Resent {
  * Only an `ended` record for that very ticket undoes it: the order is over.
  */
 export function derivePriorState(records: Iterable<JournalRecord>): PriorState {
+  const fold = priorStateFold();
+  for (const record of records) fold.take(record);
+  return fold.state();
+}
+
+/** derivePriorState one record at a time, as a journal is read (read.ts scanJournalFile): no record is held. */
+export interface PriorStateFold {
+  readonly take: (record: JournalRecord) => void;
+  readonly state: () => PriorState;
+}
+
+export function priorStateFold(): PriorStateFold {
   const numbersByRequest = new Map<string, readonly string[]>();
   const fingerprintsByRequest = new Map<string, readonly string[]>();
-  const states = new Map<string, HeldState>();
+  const states = new NumberStates(HELD_STATE_PARTS);
   const lastStatus = new Map<string, KnownStatus>();
 
-  for (const record of records) {
+  const take = (record: JournalRecord): void => {
     if (record.type === "intent") {
       numbersByRequest.set(record.requestId, record.numbers);
       // Kept only when whole: a list that does not match the numbers says nothing reliable.
@@ -188,7 +244,7 @@ export function derivePriorState(records: Iterable<JournalRecord>): PriorState {
         states.set(number, { kind: "rejected", requestId: current.requestId, message: record.reason, httpStatus: null, fingerprint, order });
       }
     }
-  }
+  };
 
-  return { states, lastStatus };
+  return { take, state: () => ({ states, lastStatus }) };
 }

@@ -6,42 +6,67 @@ import { StateError } from "../errors.js";
 import type { Service } from "../service/service.js";
 import { FRESH_JOURNAL_SENDS_AGAIN, serviceOfHeader } from "./identity.js";
 import { parseRecord } from "./records.js";
-import type { HeaderRecord, JournalRecord } from "./records.js";
+import type { HeaderRecord, JournalRecord, StatusRecord } from "./records.js";
 
-export interface JournalContents {
+/** What scanJournalFile learned of a journal, besides the records it handed on. */
+export interface JournalScan {
   /** null when the file is new, empty, or held only a torn header. */
   readonly header: HeaderRecord | null;
-  /** Every record after the header, in file order. */
-  readonly records: readonly JournalRecord[];
   /** Bytes of the file that hold whole records: a torn tail starts here and is cut away before appending. */
   readonly soundLength: number;
   /** The file's length as read; larger than soundLength when the tail is torn. */
   readonly length: number;
 }
 
+export interface JournalContents extends JournalScan {
+  /** Every record after the header, in file order. */
+  readonly records: readonly JournalRecord[];
+}
+
 const NEWLINE = 0x0a;
 
+/** Every record after the header, in file order: for readers that need them all at once (`report`). */
 export async function readJournalFile(path: string): Promise<JournalContents> {
+  const records: JournalRecord[] = [];
+  const scan = await scanJournalFile(path, (record) => records.push(record));
+  return { ...scan, records };
+}
+
+/** The journal's `status` records alone, in file order: its intents hold every number sent, which a caller wanting readings need not hold. */
+export async function readStatusReadings(path: string): Promise<StatusRecord[]> {
+  const readings: StatusRecord[] = [];
+  await scanJournalFile(path, (record) => {
+    if (record.type === "status") readings.push(record);
+  });
+  return readings;
+}
+
+/**
+ * Hands each record after the header to `take`, in file order, as it is parsed, holding none:
+ * a million numbers' records are most of a re-run's memory when held (docs/architecture.md,
+ * Memory). A file refused part-way (an edited line, a second header) throws after `take` has
+ * seen the records before it: what the caller built from them goes with the error.
+ */
+export async function scanJournalFile(path: string, take: (record: JournalRecord) => void): Promise<JournalScan> {
   let bytes: Buffer;
   try {
     bytes = await readFile(path);
   } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === "ENOENT") return { header: null, records: [], soundLength: 0, length: 0 };
+    if ((cause as NodeJS.ErrnoException).code === "ENOENT") return { header: null, soundLength: 0, length: 0 };
     throw new StateError(`cannot read state file ${path} (${describe(cause)}); check its permissions and run again`, { cause });
   }
 
-  const records: JournalRecord[] = [];
+  let header: HeaderRecord | null = null;
   let soundLength = 0;
   let start = 0;
   for (let lineNumber = 1; start < bytes.length; lineNumber++) {
     const newline = bytes.indexOf(NEWLINE, start);
-    const end = newline === -1 ? bytes.length : newline;
-    const next = newline === -1 ? bytes.length : newline + 1;
-    const text = bytes.toString("utf8", start, end);
-    const isLast = next >= bytes.length;
     // A record is always written with its newline in one write, so a line without one was
     // never confirmed durable: its promise never resolved and nothing was sent on it.
     if (newline === -1) break;
+    const next = newline + 1;
+    const text = bytes.toString("utf8", start, newline);
+    const isLast = next >= bytes.length;
     if (text.trim() === "") {
       soundLength = next;
       start = next;
@@ -55,30 +80,31 @@ export async function readJournalFile(path: string): Promise<JournalContents> {
           "move it aside to start afresh, but then numbers submitted earlier would be sent again",
       );
     }
-    records.push(record);
+    if (header === null) {
+      if (record.type !== "header") {
+        throw new StateError(`state file ${path} does not start with a portin journal header, so it is not a portin state file: point --state at this sheet's journal (${FRESH_JOURNAL_SENDS_AGAIN})`);
+      }
+      header = record;
+    } else if (record.type === "header") {
+      throw new StateError(
+        `state file ${path} holds a second header; two journals may have been joined: move it aside to start afresh, ` +
+          "but then numbers submitted earlier would be sent again",
+      );
+    } else {
+      take(record);
+    }
     soundLength = next;
     start = next;
   }
 
-  const [first, ...rest] = records;
-  if (first === undefined) {
+  if (header === null) {
     // Cutting a torn header away is safe; cutting away a file someone mistook for a state file is not.
     if (!couldBeTornHeader(bytes.toString("utf8", soundLength))) {
       throw new StateError(`state file ${path} is not a portin journal: point --state at this sheet's journal (${FRESH_JOURNAL_SENDS_AGAIN})`);
     }
-    return { header: null, records: [], soundLength: 0, length: bytes.length };
+    return { header: null, soundLength: 0, length: bytes.length };
   }
-  if (first.type !== "header") {
-    throw new StateError(`state file ${path} does not start with a portin journal header, so it is not a portin state file: point --state at this sheet's journal (${FRESH_JOURNAL_SENDS_AGAIN})`);
-  }
-  const misplaced = rest.findIndex((record) => record.type === "header");
-  if (misplaced !== -1) {
-    throw new StateError(
-      `state file ${path} holds a second header; two journals may have been joined: move it aside to start afresh, ` +
-        "but then numbers submitted earlier would be sent again",
-    );
-  }
-  return { header: first, records: rest, soundLength, length: bytes.length };
+  return { header, soundLength, length: bytes.length };
 }
 
 const HEADER_START = '{"type":"header"';

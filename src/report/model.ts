@@ -5,11 +5,11 @@
  * recorded, the port dates, and the problems grouped by cause. Pure: no I/O.
  */
 import { portInPhase } from "../catalog/account.js";
-import { fromService, NONE, sourceOf } from "../engine/learn-status.js";
+import { fromService, sourceOf } from "../engine/learn-status.js";
 import { latestByTicket, nightsOf, statusReadings } from "../journal/history.js";
 import { derivePriorState } from "../journal/prior.js";
 import type { JournalRecord, StatusRecord } from "../journal/records.js";
-import { OWN_STATUS } from "../results/order-status.js";
+import { noOrder } from "../results/order-status.js";
 import type { OrderStatus } from "../results/order-status.js";
 import { parseNanp } from "../validate/nanp.js";
 
@@ -83,23 +83,22 @@ export function buildReport(sheetRows: readonly SheetFacts[], records: readonly 
   const firstLine = new Map<string, number>();
   const rows = sheetRows.map((facts): ReportRow => {
     const parsed = parseNanp(facts.numberCell);
-    const base = { line: facts.line, customer: facts.customer, window: facts.window };
-    if (!parsed.ok) return { ...base, number: facts.numberCell, invalid: parsed.reason, status: neverSent(`the row is invalid: ${parsed.reason}`) };
+    if (!parsed.ok) return reportRow(facts, facts.numberCell, parsed.reason, neverSent(`the row is invalid: ${parsed.reason}`));
     // As `status` reports it: a number the journal holds has its order's status, on every row
     // that names it; a later row of a number the journal does not hold is a duplicate.
     const earlier = firstLine.get(parsed.digits);
     if (earlier === undefined) firstLine.set(parsed.digits, facts.line);
     const status = statusOf(parsed.digits);
-    if (earlier === undefined || status.state !== "not-submitted") return { ...base, number: parsed.digits, invalid: null, status };
+    if (earlier === undefined || status.state !== "not-submitted") return reportRow(facts, parsed.digits, null, status);
     const reason = `duplicate of line ${earlier} (${parsed.digits})`;
-    return { ...base, number: parsed.digits, invalid: reason, status: neverSent(`the row is invalid: ${reason}`) };
+    return reportRow(facts, parsed.digits, reason, neverSent(`the row is invalid: ${reason}`));
   });
 
   function statusOf(number: string): OrderStatus {
     const source = sourceOf(number, prior, undefined, noJournal ?? "");
     switch (source.kind) {
       case "none":
-        return { ...NONE, message: source.why };
+        return noOrder("not-submitted", "", "", source.why);
       case "ticket":
         return fromReading(latest.get(source.ticket)) ?? unchecked(source.ticket, `submitted in ${source.ticket}; not checked yet: run portin status`);
       case "number":
@@ -127,12 +126,17 @@ export function buildReport(sheetRows: readonly SheetFacts[], records: readonly 
 }
 
 
+/** One literal, no spread: one hidden class for every row (results/row-outcome.ts rowOutcome). */
+function reportRow(facts: SheetFacts, number: string, invalid: string | null, status: OrderStatus): ReportRow {
+  return { line: facts.line, number, customer: facts.customer, window: facts.window, status, invalid };
+}
+
 function neverSent(why: string): OrderStatus {
-  return { ...NONE, message: `never submitted: ${why}` };
+  return noOrder("not-submitted", "", "", `never submitted: ${why}`);
 }
 
 function unchecked(ticket: string, message: string): OrderStatus {
-  return { ...NONE, status: OWN_STATUS.unchecked, state: "unchecked", ticket, message };
+  return noOrder("unchecked", ticket, "", message);
 }
 
 /** A recorded reading, read as `status` reads the service's answer. */

@@ -37,6 +37,32 @@ export interface OrderStatus {
   readonly message: string;
 }
 
+/** Where a row's order stands, without what to do about it. */
+export type OrderFacts = Omit<OrderStatus, "message">;
+
+/**
+ * The one way an OrderStatus is made: every one in one shape, never a spread with more
+ * members after it (row-outcome.ts rowOutcome says why: a million hidden classes).
+ */
+export function orderStatus(facts: OrderFacts, message: string): OrderStatus {
+  return {
+    status: facts.status,
+    state: facts.state,
+    ticket: facts.ticket,
+    portDate: facts.portDate,
+    rejectReason: facts.rejectReason,
+    rejectSummary: facts.rejectSummary,
+    rejectDetails: facts.rejectDetails,
+    checkedAt: facts.checkedAt,
+    message,
+  };
+}
+
+/** A row with no order the service told of: never submitted, not found, or not learned (`unchecked`); `message` says why. */
+export function noOrder(state: keyof typeof OWN_STATUS, ticket: string, checkedAt: string, message: string): OrderStatus {
+  return orderStatus({ status: OWN_STATUS[state], state, ticket, portDate: "", rejectReason: "", rejectSummary: "", rejectDetails: "", checkedAt }, message);
+}
+
 /** States that make `portin status` exit 1 (docs/contract.md §7): ended without porting, or not learned. */
 export const NEEDS_ATTENTION_STATES: readonly OrderState[] = ["ended", "not-found", "unchecked"];
 

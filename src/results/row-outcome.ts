@@ -58,7 +58,32 @@ export function saysNotPortable(message: string): boolean {
 export function adviseNotPortable(outcome: RowOutcome): RowOutcome {
   if ((outcome.status !== "invalid" && outcome.status !== "rejected") || !saysNotPortable(outcome.message)) return outcome;
   const message = outcome.message.includes(NOT_PORTABLE_ADVICE) ? outcome.message : `${outcome.message}; ${NOT_PORTABLE_ADVICE}`;
-  return { ...outcome, message, next: "port-another-way" };
+  return rowOutcome(outcome, { status: outcome.status, ticket: outcome.ticket, httpStatus: outcome.httpStatus, message, next: "port-another-way" });
+}
+
+/** What a row's outcome is about: the row's number and the operation and request that carry it. */
+export type OutcomeSubject = Pick<RowOutcome, "number" | "numberType" | "operation" | "sequence">;
+
+/** What became of the row. */
+export type OutcomeVerdict = Pick<RowOutcome, "status" | "ticket" | "httpStatus" | "message" | "next">;
+
+/**
+ * The one way a RowOutcome is made: every outcome in one shape. V8 gives an object built
+ * with a spread and then more members (`{ ...base, status }`) a hidden class of its own;
+ * a re-run of a million rows made a million, most of its memory (docs/architecture.md, Memory).
+ */
+export function rowOutcome(subject: OutcomeSubject, verdict: OutcomeVerdict): RowOutcome {
+  return {
+    status: verdict.status,
+    number: subject.number,
+    numberType: subject.numberType,
+    operation: subject.operation,
+    sequence: subject.sequence,
+    ticket: verdict.ticket,
+    httpStatus: verdict.httpStatus,
+    message: verdict.message,
+    next: verdict.next,
+  };
 }
 
 /** The `result_*` cells of one results row. */

@@ -168,7 +168,7 @@ describe("the stages on their own", () => {
       },
     ]);
     const plan = await settleRows(prepared.rows, prior, { ...PLAN_OPTIONS, signal: new AbortController().signal });
-    expect(plan.settled[0]).toMatchObject({ status: "rejected", next: "fix-or-retry-rejected" });
+    expect(plan.settledOutcome(0)).toMatchObject({ status: "rejected", next: "fix-or-retry-rejected" });
     expect(plan.requests.map((request) => request.numbers.map((row) => row.number))).toEqual([[second.number]]);
 
     const retrying = await settleRows(prepared.rows, prior, { ...PLAN_OPTIONS, retryRejected: true, signal: new AbortController().signal });

@@ -29,7 +29,7 @@ describe("a row submitted by an earlier run that would be invalid today", () => 
       concurrency: 1,
       signal: new AbortController().signal,
     });
-    expect(plan.settled.map((o) => [o?.status, o?.ticket, o?.message])).toEqual([
+    expect([0, 1].map((i) => plan.settledOutcome(i)).map((o) => [o?.status, o?.ticket, o?.message])).toEqual([
       ["skipped", "PI-000001", `submitted by an earlier run; not sent again (the row as it stands would be invalid: ${PAST})`],
       ["invalid", "", PAST],
     ]);

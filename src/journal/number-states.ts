@@ -1,0 +1,216 @@
+/**
+ * Each number's state as earlier runs left it (prior.ts), held compactly: a journal of a
+ * million numbers must not cost a re-run or a `status` more than the sheet itself does
+ * (docs/architecture.md, Memory). A Map of a million number strings to a million state
+ * objects cost ~150 bytes a number; here a number is a double, its state a reference to one
+ * object its whole request shares, and its fingerprint 22 bytes: ~50 bytes a number.
+ * A state read back is a new object of one shape per kind; nothing holds it.
+ */
+
+/**
+ * How a state parts into what a request's numbers share and the number's own fingerprint, and
+ * back (prior.ts). `join` builds each kind in one shape: a spread with more members after it
+ * gives every object a hidden class of its own (results/row-outcome.ts rowOutcome).
+ */
+export interface StateParts<State, Shared> {
+  readonly split: (state: State) => { readonly shared: Shared; readonly fingerprint: string | undefined };
+  readonly join: (shared: Shared, fingerprint: string | undefined) => State;
+}
+
+/** group/fingerprint.ts writes 22 characters of base64url; any other text is kept as it is, apart. */
+const FINGERPRINT_LENGTH = 22;
+const PACKABLE = /^[A-Za-z0-9_-]{22}$/;
+const NO_ENTRY = -1;
+const INITIAL_ENTRIES = 1024;
+
+export class NumberStates<State, Shared> implements ReadonlyMap<string, State> {
+  /** Open addressing: entry id + 1 by hash of the number, 0 for a free slot. Never more than half full. */
+  #slots = new Int32Array(INITIAL_ENTRIES * 2);
+  /** By entry id: the number as a double; its shared state's index, NO_ENTRY once deleted; its fingerprint. */
+  #numbers = new Float64Array(INITIAL_ENTRIES);
+  #stateOf = new Int32Array(INITIAL_ENTRIES);
+  #fingerprints = Buffer.alloc(INITIAL_ENTRIES * FINGERPRINT_LENGTH);
+  /** 0 none, 1 packed in #fingerprints, 2 in #otherFingerprints. */
+  #fingerprintKind = new Uint8Array(INITIAL_ENTRIES);
+  #otherFingerprints = new Map<number, string>();
+  #entries = 0;
+  #size = 0;
+  #shared: Shared[] = [];
+  /** Shared states by their text, so that a request's numbers share one. */
+  #sharedIndex = new Map<string, number>();
+
+  readonly #parts: StateParts<State, Shared>;
+
+  constructor(parts: StateParts<State, Shared>) {
+    this.#parts = parts;
+  }
+
+  get size(): number {
+    return this.#size;
+  }
+
+  get(number: string): State | undefined {
+    const entry = this.#find(number);
+    return entry === NO_ENTRY ? undefined : this.#stateAt(entry);
+  }
+
+  has(number: string): boolean {
+    return this.#find(number) !== NO_ENTRY;
+  }
+
+  set(number: string, state: State): this {
+    if (!/^\d{10}$/.test(number)) throw new TypeError(`a number's state needs 10 digits, got '${number}'`);
+    const key = keyOf(number);
+    let entry = this.#findKey(key);
+    if (entry === NO_ENTRY) {
+      entry = this.#add(key);
+      this.#size++;
+    }
+    const { shared, fingerprint } = this.#parts.split(state);
+    this.#stateOf[entry] = this.#share(shared);
+    this.#setFingerprint(entry, fingerprint);
+    return this;
+  }
+
+  delete(number: string): boolean {
+    const entry = this.#find(number);
+    if (entry === NO_ENTRY) return false;
+    // The slot stays, pointing at a deleted entry: setting the number again revives it.
+    this.#stateOf[entry] = NO_ENTRY;
+    this.#otherFingerprints.delete(entry);
+    this.#size--;
+    return true;
+  }
+
+  *entries(): MapIterator<[string, State]> {
+    for (let entry = 0; entry < this.#entries; entry++) {
+      if (this.#stateOf[entry] !== NO_ENTRY) yield [textOf(this.#numbers[entry] as number), this.#stateAt(entry)];
+    }
+  }
+
+  *keys(): MapIterator<string> {
+    for (const [number] of this.entries()) yield number;
+  }
+
+  *values(): MapIterator<State> {
+    for (const [, state] of this.entries()) yield state;
+  }
+
+  [Symbol.iterator](): MapIterator<[string, State]> {
+    return this.entries();
+  }
+
+  forEach(callback: (state: State, number: string, map: ReadonlyMap<string, State>) => void): void {
+    for (const [number, state] of this.entries()) callback(state, number, this);
+  }
+
+  #find(number: string): number {
+    return /^\d{10}$/.test(number) ? this.#findKey(keyOf(number)) : NO_ENTRY;
+  }
+
+  /** The live entry of `key`, or NO_ENTRY: a deleted one is absent until set() revives it. */
+  #findKey(key: number): number {
+    const entry = this.#slotEntry(key);
+    return entry !== NO_ENTRY && this.#stateOf[entry] !== NO_ENTRY ? entry : NO_ENTRY;
+  }
+
+  /** The entry `key`'s slot points at, deleted or not, or NO_ENTRY. */
+  #slotEntry(key: number): number {
+    const mask = this.#slots.length - 1;
+    for (let slot = hash(key) & mask; ; slot = (slot + 1) & mask) {
+      const held = this.#slots[slot] as number;
+      if (held === 0) return NO_ENTRY;
+      if (this.#numbers[held - 1] === key) return held - 1;
+    }
+  }
+
+  #add(key: number): number {
+    const deleted = this.#slotEntry(key);
+    if (deleted !== NO_ENTRY) return deleted;
+    if (this.#entries === this.#numbers.length) this.#growEntries();
+    if ((this.#entries + 1) * 2 > this.#slots.length) this.#growSlots();
+    const entry = this.#entries++;
+    this.#numbers[entry] = key;
+    this.#place(key, entry);
+    return entry;
+  }
+
+  #place(key: number, entry: number): void {
+    const mask = this.#slots.length - 1;
+    let slot = hash(key) & mask;
+    while (this.#slots[slot] !== 0) slot = (slot + 1) & mask;
+    this.#slots[slot] = entry + 1;
+  }
+
+  #growEntries(): void {
+    const capacity = this.#numbers.length * 2;
+    this.#numbers = grown(this.#numbers, new Float64Array(capacity));
+    this.#stateOf = grown(this.#stateOf, new Int32Array(capacity));
+    this.#fingerprints = grown(this.#fingerprints, Buffer.alloc(capacity * FINGERPRINT_LENGTH));
+    this.#fingerprintKind = grown(this.#fingerprintKind, new Uint8Array(capacity));
+  }
+
+  #growSlots(): void {
+    this.#slots = new Int32Array(this.#slots.length * 2);
+    for (let entry = 0; entry < this.#entries; entry++) this.#place(this.#numbers[entry] as number, entry);
+  }
+
+  #share(shared: Shared): number {
+    const text = JSON.stringify(shared);
+    let index = this.#sharedIndex.get(text);
+    if (index === undefined) {
+      index = this.#shared.push(shared) - 1;
+      this.#sharedIndex.set(text, index);
+    }
+    return index;
+  }
+
+  #setFingerprint(entry: number, fingerprint: string | undefined): void {
+    this.#otherFingerprints.delete(entry);
+    if (fingerprint === undefined) {
+      this.#fingerprintKind[entry] = 0;
+    } else if (PACKABLE.test(fingerprint)) {
+      this.#fingerprintKind[entry] = 1;
+      this.#fingerprints.write(fingerprint, entry * FINGERPRINT_LENGTH, "latin1");
+    } else {
+      this.#fingerprintKind[entry] = 2;
+      this.#otherFingerprints.set(entry, fingerprint);
+    }
+  }
+
+  #fingerprintAt(entry: number): string | undefined {
+    switch (this.#fingerprintKind[entry]) {
+      case 1:
+        return this.#fingerprints.toString("latin1", entry * FINGERPRINT_LENGTH, (entry + 1) * FINGERPRINT_LENGTH);
+      case 2:
+        return this.#otherFingerprints.get(entry);
+      default:
+        return undefined;
+    }
+  }
+
+  #stateAt(entry: number): State {
+    return this.#parts.join(this.#shared[this.#stateOf[entry] as number] as Shared, this.#fingerprintAt(entry));
+  }
+}
+
+/** A 10-digit number as a double: exact, as every integer below 2^53 is. */
+function keyOf(number: string): number {
+  return Number(number);
+}
+
+function textOf(key: number): string {
+  return String(key).padStart(10, "0");
+}
+
+/** Mixes both halves of the number, so that numbers of one NPA-NXX spread over the slots. */
+function hash(key: number): number {
+  const low = key >>> 0;
+  const high = Math.floor(key / 0x1_0000_0000);
+  return Math.imul(low ^ Math.imul(high, 0x9e3779b1), 0x85ebca6b) >>> 0;
+}
+
+function grown<T extends Float64Array | Int32Array | Uint8Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
+}
