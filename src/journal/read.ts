@@ -1,7 +1,8 @@
 /**
  * Reads a journal back, telling a crash's torn tail (tolerated) from an edited file (refused).
  */
-import { open, readFile } from "node:fs/promises";
+import { open } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import { StateError } from "../errors.js";
 import type { Service } from "../service/service.js";
 import { FRESH_JOURNAL_SENDS_AGAIN, serviceOfHeader } from "./identity.js";
@@ -48,63 +49,96 @@ export async function readStatusReadings(path: string): Promise<StatusRecord[]> 
  * seen the records before it: what the caller built from them goes with the error.
  */
 export async function scanJournalFile(path: string, take: (record: JournalRecord) => void): Promise<JournalScan> {
-  let bytes: Buffer;
+  let file: FileHandle;
   try {
-    bytes = await readFile(path);
+    file = await open(path, "r");
   } catch (cause) {
     if ((cause as NodeJS.ErrnoException).code === "ENOENT") return { header: null, soundLength: 0, length: 0 };
-    throw new StateError(`cannot read state file ${path} (${describe(cause)}); check its permissions and run again`, { cause });
+    throw unreadable(path, cause);
   }
-
-  let header: HeaderRecord | null = null;
-  let soundLength = 0;
-  let start = 0;
-  for (let lineNumber = 1; start < bytes.length; lineNumber++) {
-    const newline = bytes.indexOf(NEWLINE, start);
-    // A record is always written with its newline in one write, so a line without one was
-    // never confirmed durable: its promise never resolved and nothing was sent on it.
-    if (newline === -1) break;
-    const next = newline + 1;
-    const text = bytes.toString("utf8", start, newline);
-    const isLast = next >= bytes.length;
-    if (text.trim() === "") {
-      soundLength = next;
-      start = next;
-      continue;
-    }
-    const record = parseRecord(text);
-    if (record === null) {
-      if (isLast) break;
-      throw new StateError(
-        `state file ${path} line ${lineNumber} is not a journal record; the file may have been edited; ` +
-          "move it aside to start afresh, but then numbers submitted earlier would be sent again",
-      );
-    }
-    if (header === null) {
-      if (record.type !== "header") {
-        throw new StateError(`state file ${path} does not start with a portin journal header, so it is not a portin state file: point --state at this sheet's journal (${FRESH_JOURNAL_SENDS_AGAIN})`);
+  try {
+    let header: HeaderRecord | null = null;
+    let soundLength = 0;
+    let length = 0;
+    let lineNumber = 0;
+    /** Bytes read and not yet split into lines: a line is never cut in two. */
+    let pending = Buffer.alloc(0);
+    /** The file offset of pending's first byte. */
+    let offset = 0;
+    /** The line number of a line that is not a record, when it ended the bytes read so far: torn if nothing follows it. */
+    let notRecord: number | null = null;
+    for (;;) {
+      const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
+      const { bytesRead } = await file.read(chunk, 0, CHUNK_BYTES, null).catch((cause: unknown) => {
+        throw unreadable(path, cause);
+      });
+      if (bytesRead === 0) break;
+      if (notRecord !== null) throw edited(path, notRecord);
+      length += bytesRead;
+      pending = pending.length === 0 ? chunk.subarray(0, bytesRead) : Buffer.concat([pending, chunk.subarray(0, bytesRead)]);
+      let start = 0;
+      for (let newline = pending.indexOf(NEWLINE); newline !== -1; newline = pending.indexOf(NEWLINE, start)) {
+        lineNumber++;
+        const next = newline + 1;
+        const text = pending.toString("utf8", start, newline);
+        start = next;
+        if (text.trim() === "") {
+          soundLength = offset + next;
+          continue;
+        }
+        const record = parseRecord(text);
+        if (record === null) {
+          // Only a crash's last line may be torn: anything after it means the file was edited.
+          if (next < pending.length) throw edited(path, lineNumber);
+          notRecord = lineNumber;
+          break;
+        }
+        if (header === null) {
+          if (record.type !== "header") {
+            throw new StateError(`state file ${path} does not start with a portin journal header, so it is not a portin state file: point --state at this sheet's journal (${FRESH_JOURNAL_SENDS_AGAIN})`);
+          }
+          header = record;
+        } else if (record.type === "header") {
+          throw new StateError(
+            `state file ${path} holds a second header; two journals may have been joined: move it aside to start afresh, ` +
+              "but then numbers submitted earlier would be sent again",
+          );
+        } else {
+          take(record);
+        }
+        soundLength = offset + next;
       }
-      header = record;
-    } else if (record.type === "header") {
-      throw new StateError(
-        `state file ${path} holds a second header; two journals may have been joined: move it aside to start afresh, ` +
-          "but then numbers submitted earlier would be sent again",
-      );
-    } else {
-      take(record);
+      offset += start;
+      pending = pending.subarray(start);
     }
-    soundLength = next;
-    start = next;
-  }
 
-  if (header === null) {
-    // Cutting a torn header away is safe; cutting away a file someone mistook for a state file is not.
-    if (!couldBeTornHeader(bytes.toString("utf8", soundLength))) {
-      throw new StateError(`state file ${path} is not a portin journal: point --state at this sheet's journal (${FRESH_JOURNAL_SENDS_AGAIN})`);
+    if (header === null) {
+      // Cutting a torn header away is safe; cutting away a file someone mistook for a state file is not.
+      const tail = Buffer.alloc(length - soundLength);
+      await file.read(tail, 0, tail.length, soundLength);
+      if (!couldBeTornHeader(tail.toString("utf8"))) {
+        throw new StateError(`state file ${path} is not a portin journal: point --state at this sheet's journal (${FRESH_JOURNAL_SENDS_AGAIN})`);
+      }
+      return { header: null, soundLength: 0, length };
     }
-    return { header: null, soundLength: 0, length: bytes.length };
+    return { header, soundLength, length };
+  } finally {
+    await file.close();
   }
-  return { header, soundLength, length: bytes.length };
+}
+
+/** What the file is read in: a line is never cut, however long, and the file is never held whole. */
+const CHUNK_BYTES = 1024 * 1024;
+
+function unreadable(path: string, cause: unknown): StateError {
+  return new StateError(`cannot read state file ${path} (${describe(cause)}); check its permissions and run again`, { cause });
+}
+
+function edited(path: string, lineNumber: number): StateError {
+  return new StateError(
+    `state file ${path} line ${lineNumber} is not a journal record; the file may have been edited; ` +
+      "move it aside to start afresh, but then numbers submitted earlier would be sent again",
+  );
 }
 
 const HEADER_START = '{"type":"header"';
