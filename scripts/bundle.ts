@@ -20,38 +20,94 @@ import type { Plugin } from "esbuild";
 
 const CLI = "dist/src/cli.js";
 
-/** Edits of yargs's platform shim: each line must be found, or the build fails rather than quietly losing the edit. */
-const YARGS_SHIM_EDITS: readonly (readonly [string, string])[] = [
-  // Its locales folder, found through node's resolution of yargs rather than beside the chunk.
-  ["resolve(__dirname, '../../../locales')", "join(dirname(require.resolve('yargs/package.json')), 'locales')"],
-  // cliui and string-width lay out help text only, and string-width compiles an emoji regular
-  // expression and an Intl.Segmenter as it loads (~30 ms): loaded when help is drawn, not before.
-  ["import cliui from 'cliui'", "import { cliui } from 'portin:lazy-layout'"],
-  ["import stringWidth from 'string-width';", "import { stringWidth } from 'portin:lazy-layout';"],
+/** Text replaced in one dependency's file as it is bundled. */
+interface Edit {
+  readonly file: RegExp;
+  readonly edits: readonly (readonly [string, string])[];
+}
+
+/**
+ * Edits of dependencies, each for start-up and none changing what the dependency does for
+ * portin. Each line must be found, or the build fails rather than quietly losing the edit.
+ */
+const DEPENDENCY_EDITS: readonly Edit[] = [
+  {
+    file: /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/,
+    edits: [
+      // Its locales folder, found through node's resolution of yargs rather than beside the chunk.
+      ["resolve(__dirname, '../../../locales')", "join(dirname(require.resolve('yargs/package.json')), 'locales')"],
+      // Where yargs looks for the package.json it guesses a version from (portin names its
+      // own): unbundled, the folder that holds its node_modules, portin's own; from a chunk,
+      // which has no node_modules in its path, it was the working directory, and yargs listed
+      // every folder from there up to the root at each start.
+      ["__dirname.substring(0, __dirname.lastIndexOf('node_modules'))", "join(dirname(createRequire(import.meta.url).resolve('yargs/package.json')), '..', '..')"],
+      // cliui and string-width lay out help text only, and string-width compiles an emoji regular
+      // expression and an Intl.Segmenter as it loads (~30 ms): loaded when help is drawn, not before.
+      ["import cliui from 'cliui'", "import { cliui } from 'portin:lazy'"],
+      ["import stringWidth from 'string-width';", "import { stringWidth } from 'portin:lazy';"],
+    ],
+  },
+  // got's HTTP/2 wrapper (with node:http2), HTTP cache and DNS cache: half of got's code, while
+  // portin's client sets none of `http2`, `cache` or `dnsCache` (service/client.ts). Each is
+  // loaded at got's first use of it: the edits replace got's imports, not its code.
+  {
+    file: /[\\/]got[\\/]dist[\\/]source[\\/]core[\\/]index\.js$/,
+    edits: [["import CacheableRequest, { CacheError as CacheableCacheError, } from 'cacheable-request';", "import { CacheableRequest, CacheableCacheError } from 'portin:lazy';"]],
+  },
+  {
+    file: /[\\/]got[\\/]dist[\\/]source[\\/]core[\\/]options\.js$/,
+    edits: [
+      ["import CacheableLookup from 'cacheable-lookup';", "import { CacheableLookup } from 'portin:lazy';"],
+      ["import http2wrapper from 'http2-wrapper';", "import { http2wrapper } from 'portin:lazy';"],
+    ],
+  },
+  // got's type checks make two list formatters as they load, for the message of a failed
+  // check: the first Intl object of a run loads ICU's data. Made at the first such message.
+  {
+    file: /[\\/]@sindresorhus[\\/]is[\\/]distribution[\\/]index\.js$/,
+    edits: [
+      ["const andFormatter = new Intl.ListFormat('en', { style: 'long', type: 'conjunction' });", "const andFormatter = listFormatter('conjunction');"],
+      ["const orFormatter = new Intl.ListFormat('en', { style: 'long', type: 'disjunction' });", "const orFormatter = listFormatter('disjunction');\nimport { listFormatter } from 'portin:lazy';"],
+    ],
+  },
 ];
 
-/** The two functions help text is laid out with, each loading its module at its first call. */
-const LAZY_LAYOUT = [
+/**
+ * What the edits import: stand-ins that load or make the real thing at their first use.
+ * require() of a bundled ES module is esbuild's lazily initialised module. A constructor that
+ * returns an object makes `new` give that object; a cache error can only exist once the cache was made.
+ */
+const LAZY = [
   'export function cliui(...args) { return require("cliui").default(...args); }',
   'export function stringWidth(text) { return require("string-width").default(text); }',
+  "let cacheMade = false;",
+  'export class CacheableRequest { constructor(...args) { cacheMade = true; return new (require("cacheable-request").default)(...args); } }',
+  'export const CacheableCacheError = { [Symbol.hasInstance]: (value) => cacheMade && value instanceof require("cacheable-request").CacheError };',
+  'export class CacheableLookup { constructor(...args) { return new (require("cacheable-lookup").default)(...args); } }',
+  'export const http2wrapper = { get globalAgent() { return require("http2-wrapper").globalAgent; }, get auto() { return require("http2-wrapper").auto; } };',
+  'export function listFormatter(type) { let made; return { format: (list) => (made ??= new Intl.ListFormat("en", { style: "long", type })).format(list) }; }',
 ].join("\n");
 
-const yargsShim: Plugin = {
-  name: "yargs-shim",
+const dependencyEdits: Plugin = {
+  name: "dependency-edits",
   setup(bundle) {
-    bundle.onLoad({ filter: /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/, namespace: "file" }, async ({ path }) => {
-      let source = await readFile(path, "utf8");
-      for (const [from, to] of YARGS_SHIM_EDITS) {
-        if (!source.includes(from)) throw new Error(`${path} no longer has ${from}: see scripts/bundle.ts`);
-        source = source.replace(from, to);
-      }
-      return { contents: source, loader: "js" };
-    });
-    // require() of an ES module in a bundle is esbuild's lazily initialised module: resolved from yargs's folder.
-    bundle.onResolve({ filter: /^portin:lazy-layout$/ }, ({ resolveDir }) => ({ path: join(resolveDir, "lazy-layout.js"), namespace: "lazy-layout" }));
-    bundle.onLoad({ filter: /.*/, namespace: "lazy-layout" }, ({ path }) => ({ contents: LAZY_LAYOUT, loader: "js", resolveDir: dirname(path) }));
+    for (const { file, edits } of DEPENDENCY_EDITS) {
+      bundle.onLoad({ filter: file, namespace: "file" }, async ({ path }) => ({ contents: edited(path, await readFile(path, "utf8"), edits), loader: "js" }));
+    }
+    // Placed in the folder of the file that imports it, so that its require()s find that dependency's own modules.
+    bundle.onResolve({ filter: /^portin:lazy$/ }, ({ resolveDir }) => ({ path: join(resolveDir, "portin-lazy.js"), namespace: "portin-lazy" }));
+    bundle.onLoad({ filter: /.*/, namespace: "portin-lazy" }, ({ path }) => ({ contents: LAZY, loader: "js", resolveDir: dirname(path) }));
   },
 };
+
+/** `source` with each edit made: each must be found, or the build fails rather than quietly losing the edit. */
+function edited(path: string, source: string, edits: Edit["edits"]): string {
+  for (const [from, to] of edits) {
+    if (!source.includes(from)) throw new Error(`${path} no longer has ${from}: see scripts/bundle.ts`);
+    source = source.replace(from, to);
+  }
+  return source;
+}
 
 /**
  * zod's translations of its messages into 50 languages: half of zod's code, compiled at every
@@ -77,7 +133,7 @@ await build({
   platform: "node",
   target: "node20",
   external: ["fs-ext", "exceljs"],
-  plugins: [yargsShim, zodEnglishOnly],
+  plugins: [dependencyEdits, zodEnglishOnly],
   // CommonJS dependencies bundled into ES modules (got's http2-wrapper) still call require().
   banner: { js: 'import { createRequire as __portinCreateRequire } from "node:module"; const require = __portinCreateRequire(import.meta.url);' },
   // A quarter fewer bytes for node to compile at each start; names are kept, so stack
