@@ -13,7 +13,7 @@
  * - yargs's translations of its own messages (LANG=fr_CA gives French "Options :"), read
  *   from its installed folder: the bundled yargs would look for them beside its chunk.
  */
-import { readFile, rm } from "node:fs/promises";
+import { readdir, readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { build } from "esbuild";
 import type { Plugin } from "esbuild";
@@ -74,17 +74,23 @@ const DEPENDENCY_EDITS: readonly Edit[] = [
 
 /**
  * What the edits import: stand-ins that load or make the real thing at their first use.
- * require() of a bundled ES module is esbuild's lazily initialised module. A constructor that
- * returns an object makes `new` give that object; a cache error can only exist once the cache was made.
+ * require() of a bundled ES module is esbuild's lazily initialised module, compiled with its
+ * chunk at every start but not run; got's three are not bundled at all but required from
+ * got's own folder, as unbundled got would import them, when got first asks for one. A
+ * constructor that returns an object makes `new` give that object; a cache error can only
+ * exist once the cache was made.
  */
 const LAZY = [
+  'import { createRequire } from "node:module";',
   'export function cliui(...args) { return require("cliui").default(...args); }',
   'export function stringWidth(text) { return require("string-width").default(text); }',
+  "let gotRequire;",
+  'const fromGot = (name) => (gotRequire ??= createRequire(require.resolve("got")))(name);',
   "let cacheMade = false;",
-  'export class CacheableRequest { constructor(...args) { cacheMade = true; return new (require("cacheable-request").default)(...args); } }',
-  'export const CacheableCacheError = { [Symbol.hasInstance]: (value) => cacheMade && value instanceof require("cacheable-request").CacheError };',
-  'export class CacheableLookup { constructor(...args) { return new (require("cacheable-lookup").default)(...args); } }',
-  'export const http2wrapper = { get globalAgent() { return require("http2-wrapper").globalAgent; }, get auto() { return require("http2-wrapper").auto; } };',
+  'export class CacheableRequest { constructor(...args) { cacheMade = true; return new (fromGot("cacheable-request").default)(...args); } }',
+  'export const CacheableCacheError = { [Symbol.hasInstance]: (value) => cacheMade && value instanceof fromGot("cacheable-request").CacheError };',
+  'export class CacheableLookup { constructor(...args) { return new (fromGot("cacheable-lookup").default)(...args); } }',
+  'export const http2wrapper = { get globalAgent() { return fromGot("http2-wrapper").globalAgent; }, get auto() { return fromGot("http2-wrapper").auto; } };',
   'export function listFormatter(type) { let made; return { format: (list) => (made ??= new Intl.ListFormat("en", { style: "long", type })).format(list) }; }',
 ].join("\n");
 
@@ -139,6 +145,38 @@ function edited(path: string, source: string, edits: Edit["edits"]): string {
 }
 
 /**
+ * zod's `z` holds all of zod, which a bundler must keep whole: portin's code is given a `z`
+ * with only the members it uses, read from tsc's output (`z.string`, `z.iso`, …), so that
+ * the bundle leaves the rest of zod out, half of it, compiled at every start otherwise. A
+ * member the code names that zod lacks fails the build.
+ */
+const zodAsUsed: Plugin = {
+  name: "zod-as-used",
+  setup(bundle) {
+    bundle.onResolve({ filter: /^zod$/ }, ({ importer, namespace }) =>
+      namespace === "file" && !/[\\/]node_modules[\\/]/.test(importer) ? { path: "zod", namespace: "zod-as-used" } : undefined,
+    );
+    bundle.onLoad({ filter: /.*/, namespace: "zod-as-used" }, async () => {
+      const members = await zodMembersUsed();
+      // Imported under names of their own: `enum` cannot name a binding.
+      const imports = members.map((member) => `${member} as zod_${member}`).join(", ");
+      const entries = members.map((member) => `${member}: zod_${member}`).join(", ");
+      return { contents: `import { ${imports} } from "zod";\nexport const z = Object.freeze({ ${entries} });`, loader: "js", resolveDir: process.cwd() };
+    });
+  },
+};
+
+/** The members of `z` that the JavaScript tsc wrote in dist/src uses: `z.` followed by a name. */
+async function zodMembersUsed(): Promise<string[]> {
+  const members = new Set<string>();
+  for (const file of await readdir("dist/src", { recursive: true })) {
+    if (!file.endsWith(".js")) continue;
+    for (const [, member = ""] of (await readFile(join("dist/src", file), "utf8")).matchAll(/\bz\.([A-Za-z_$][\w$]*)/g)) members.add(member);
+  }
+  return [...members].sort();
+}
+
+/**
  * zod's translations of its messages into 50 languages: half of zod's code, compiled at every
  * start, while portin's messages are English and zod sets its English one itself.
  */
@@ -162,7 +200,7 @@ await build({
   platform: "node",
   target: "node20",
   external: ["fs-ext", "exceljs"],
-  plugins: [dependencyEdits, nanpMetadataOnly, zodEnglishOnly],
+  plugins: [dependencyEdits, nanpMetadataOnly, zodAsUsed, zodEnglishOnly],
   // CommonJS dependencies bundled into ES modules (got's http2-wrapper) still call require().
   banner: { js: 'import { createRequire as __portinCreateRequire } from "node:module"; const require = __portinCreateRequire(import.meta.url);' },
   // A quarter fewer bytes for node to compile at each start; names are kept, so stack
