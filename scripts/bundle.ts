@@ -10,6 +10,8 @@
  *   (package.json `exports`; version.ts builtScript);
  * - fs-ext, a native addon;
  * - exceljs, patched by patch-package and loaded only for workbooks;
+ * - got's HTTP/2 wrapper, HTTP cache and DNS cache, required only if got asks for them
+ *   (DEPENDENCY_EDITS below);
  * - yargs's translations of its own messages (LANG=fr_CA gives French "Options :"), read
  *   from its installed folder: the bundled yargs would look for them beside its chunk.
  */
