@@ -18,42 +18,48 @@ import {
 
 /** NANP: area code and exchange both start 2-9, and no leading 1 (docs/contract.md §1.2: 10-digit integers). */
 const NANP = /^[2-9]\d{2}[2-9]\d{6}$/;
-const tn = z
-  .number()
-  .int()
-  .refine((n) => NANP.test(String(n)), { message: "must be a 10-digit NANP telephone number" });
-const text = z.string().min(1, "must not be empty");
-const locale = z.number().int().min(0).max(6);
 
-const RULES: Readonly<Record<Rule, z.ZodType>> = {
-  text,
-  integer: z.number().int(),
-  boolean: z.boolean(),
-  tn,
-  tnList: z.array(tn),
-  textList: z.array(text),
-  locale,
-  secondLocale: z.union([locale, z.literal(9)]),
-  country: z.enum(["CA", "US"]),
-  date: z.iso.date(),
-  time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be HH:MM"),
-  files: z.array(z.strictObject({ FileName: text, ContentType: text, Base64Contents: z.base64() })),
-  extraDetails: z.array(z.strictObject({ Key: text, Value: z.string() })),
-  providerId: z.number().int().positive(),
-};
+/** Made at the first request's check, with the schemas below: a run that sends nothing makes none (docs/contract.md §8, "Start-up"). */
+let rules: Readonly<Record<Rule, z.ZodType>> | null = null;
+const RULES = (): Readonly<Record<Rule, z.ZodType>> => (rules ??= makeRules());
+
+function makeRules(): Readonly<Record<Rule, z.ZodType>> {
+  const tn = z
+    .number()
+    .int()
+    .refine((n) => NANP.test(String(n)), { message: "must be a 10-digit NANP telephone number" });
+  const text = z.string().min(1, "must not be empty");
+  const locale = z.number().int().min(0).max(6);
+  return {
+    text,
+    integer: z.number().int(),
+    boolean: z.boolean(),
+    tn,
+    tnList: z.array(tn),
+    textList: z.array(text),
+    locale,
+    secondLocale: z.union([locale, z.literal(9)]),
+    country: z.enum(["CA", "US"]),
+    date: z.iso.date(),
+    time: z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be HH:MM"),
+    files: z.array(z.strictObject({ FileName: text, ContentType: text, Base64Contents: z.base64() })),
+    extraDetails: z.array(z.strictObject({ Key: text, Value: z.string() })),
+    providerId: z.number().int().positive(),
+  };
+}
 
 function shapeOf(required: Members, optional: Members = {}): Record<string, z.ZodType> {
   const shape: Record<string, z.ZodType> = {};
-  for (const [name, rule] of Object.entries(required)) shape[name] = RULES[rule];
+  for (const [name, rule] of Object.entries(required)) shape[name] = RULES()[rule];
   // A member named in both (CallForwardingNumber on forwards) stays required.
-  for (const [name, rule] of Object.entries(optional)) shape[name] ??= RULES[rule].optional();
+  for (const [name, rule] of Object.entries(optional)) shape[name] ??= RULES()[rule].optional();
   return shape;
 }
 
 function portFormSchema(kind: NumberKind): z.ZodType {
   const only = kind === "regular" ? REGULAR_PORT_FORM_ONLY : TOLL_FREE_PORT_FORM_ONLY;
   const shape: Record<string, z.ZodType> = {
-    NumbersToPort: z.array(tn).min(1, "must list at least one number"),
+    NumbersToPort: z.array(RULES().tn).min(1, "must list at least one number"),
     ...shapeOf(PORT_FORM_REQUIRED, { ...LOSING_CARRIER, ...PORT_FORM_OPTIONAL, ...only }),
   };
   const form = z.strictObject(shape);
@@ -64,25 +70,26 @@ function portFormSchema(kind: NumberKind): z.ZodType {
   });
 }
 
-const NUMBER_AT: Readonly<Record<Items["numberAt"], Record<string, z.ZodType>>> = {
-  Number: { Number: tn },
-  "Number.Number": { Number: z.strictObject({ Number: tn }) },
-  TN: { TN: tn },
-};
+function numberAt(at: Items["numberAt"]): Record<string, z.ZodType> {
+  const { tn } = RULES();
+  if (at === "Number") return { Number: tn };
+  if (at === "Number.Number") return { Number: z.strictObject({ Number: tn }) };
+  return { TN: tn };
+}
 
 function itemSchema(items: Items): z.ZodType {
   const kind = ITEM_KINDS[items.kind];
   return z.strictObject({
     ...shapeOf(kind.required, kind.optional),
-    ...NUMBER_AT[items.numberAt],
-    ...(items.planId ? { PlanID: text } : {}),
+    ...numberAt(items.numberAt),
+    ...(items.planId ? { PlanID: RULES().text } : {}),
   });
 }
 
 function bodySchema(op: PortInOperation): z.ZodType<Record<string, unknown>> {
   const shape: Record<string, z.ZodType> = { PortForm: portFormSchema(op.numbers) };
-  if (op.target === "PilotNumber") shape["PilotNumber"] = tn;
-  if (op.target === "OfferingID") shape["OfferingID"] = text;
+  if (op.target === "PilotNumber") shape["PilotNumber"] = RULES().tn;
+  if (op.target === "OfferingID") shape["OfferingID"] = RULES().text;
   Object.assign(shape, shapeOf(op.requestMembers));
   if (op.items) shape[op.items.list] = z.array(itemSchema(op.items)).min(1, "must list at least one item");
   return z.strictObject(shape);

@@ -10,27 +10,35 @@ const FIRST_EXCHANGE = 200;
 const LAST_EXCHANGE = 999;
 
 export class Portability {
-  /** Sorted, as the service's list. */
-  readonly list: readonly number[];
-  private readonly portable: ReadonlySet<number>;
+  #list: readonly number[] | null = null;
+  #portable: ReadonlySet<number> | null = null;
 
-  constructor(account: SandboxAccount) {
-    const excluded = new Set(account.portability.notPortable);
-    const list: number[] = [];
-    for (const area of [...new Set(account.portability.areaCodes ?? DEFAULT_AREA_CODES)].sort((a, b) => a - b)) {
-      for (let exchange = FIRST_EXCHANGE; exchange <= LAST_EXCHANGE; exchange++) {
-        const prefix = area * 1000 + exchange;
-        if (!excluded.has(prefix)) list.push(prefix);
-      }
-    }
-    this.list = list;
-    this.portable = new Set(list);
+  /** The prefixes are listed at the first question, not as the sandbox starts: most runs ask none (docs/contract.md §8, "Start-up"). */
+  constructor(private readonly account: SandboxAccount) {}
+
+  /** Sorted, as the service's list. */
+  get list(): readonly number[] {
+    this.#list ??= portableList(this.account);
+    return this.#list;
   }
 
   /** `digits` holds at least an NPA-NXX: 6 to 10 digits. */
   isPortable(digits: string): boolean {
-    return this.portable.has(Number(digits.slice(0, 6)));
+    this.#portable ??= new Set(this.list);
+    return this.#portable.has(Number(digits.slice(0, 6)));
   }
+}
+
+function portableList(account: SandboxAccount): number[] {
+  const excluded = new Set(account.portability.notPortable);
+  const list: number[] = [];
+  for (const area of [...new Set(account.portability.areaCodes ?? DEFAULT_AREA_CODES)].sort((a, b) => a - b)) {
+    for (let exchange = FIRST_EXCHANGE; exchange <= LAST_EXCHANGE; exchange++) {
+      const prefix = area * 1000 + exchange;
+      if (!excluded.has(prefix)) list.push(prefix);
+    }
+  }
+  return list;
 }
 
 /** "613-555", as messages write an NPA-NXX. */

@@ -5,7 +5,7 @@
  * otherwise go to the carrier as a letter of authorization, and come back a rejection.
  * Other extensions (documents, spreadsheets, text) are sent as they are.
  */
-import type { FileTypeResult } from "file-type";
+import type { FileTypeResult } from "file-type/core";
 
 /**
  * file-type and its readers take a few hundred milliseconds to load: loaded the first time an
@@ -14,7 +14,7 @@ import type { FileTypeResult } from "file-type";
  */
 let detector: Promise<(contents: Uint8Array) => Promise<FileTypeResult | undefined>> | null = null;
 const detect = (contents: Uint8Array): Promise<FileTypeResult | undefined> => {
-  detector ??= import("file-type").then((module) => module.fileTypeFromBuffer);
+  detector ??= import("file-type/core").then((module) => module.fileTypeFromBuffer);
   return detector.then((fileTypeFromBuffer) => fileTypeFromBuffer(contents));
 };
 
