@@ -258,6 +258,18 @@ describe("choosing the worksheet", () => {
     { name: "Toll free", rows: [["tn"], [8005550199], [8005550198]] },
   ];
 
+  // LibreOffice's workbook re-packed by fixtures/workbooks/reorder.py: each part a worksheet
+  // depends on after it, and last in the zip (docs/contract.md §3, "Workbooks"); test/e2e/xlsx.test.ts
+  // runs one of them through the CLI.
+  it.each(["strings-last", "styles-last", "workbook-last", "rels-last", "sheet-first"])("reads a workbook whose zip holds its parts in another order (%s): strings and dates as written", async (order) => {
+    const { layout, rows } = await readAll(join(FIXTURES, "workbooks", `reordered-${order}.xlsx`));
+    expect(layout.header).toEqual(["number", "pilot_number", "portform.CustomerName", "note"]);
+    expect(rows.map((row) => row.cells)).toEqual([
+      ["4165550101", "4165550100", "Maple Leaf Dental", "2026-11-30"],
+      ["4165550102", "4165550100", "Maple Leaf Dental", "2026-12-01"],
+    ]);
+  });
+
   it("reads the first visible worksheet by default", async () => {
     const { rows } = await readAll(await book(sheets));
     expect(rows.map((r) => r.cells[0])).toEqual(["4165550101"]);
