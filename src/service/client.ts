@@ -143,9 +143,9 @@ export function createClient(options: ClientOptions): ServiceClient {
     return send(instanceFor(method, idempotent, body !== undefined), { path, body, policy, base, scrub, timeoutMs: options.timeoutMs });
   };
 
-  const lookup = async <S extends z.ZodType>(spec: { path: string; what: string; schema: S }): Promise<z.output<S>> => {
+  const lookup = async <S extends z.ZodType>(spec: { path: string; what: string; schema: S; oversize?: string }): Promise<z.output<S>> => {
     const { path, what, schema } = spec;
-    const answer = lookupAnswer(await exchange("GET", path), schema, { path, what: `a list of ${what}`, base, user: options.user, scrub });
+    const answer = lookupAnswer(await exchange("GET", path), schema, { path, what: `a list of ${what}`, base, user: options.user, scrub, oversize: spec.oversize });
     // Never null: only portInStatus takes a 404 as an answer.
     return answer as z.output<S>;
   };
@@ -164,7 +164,7 @@ export function createClient(options: ClientOptions): ServiceClient {
       const context = { path, what: "a PortInStatus", base, user: options.user, scrub };
       return lookupAnswer(await exchange("GET", path, undefined, true, watch), portInStatusSchema, context, true);
     },
-    portInOrders: () => lookup({ path: ORDER_LIST_PATH, what: "port-in orders", schema: orderListSchema }),
+    portInOrders: () => lookup({ path: ORDER_LIST_PATH, what: "port-in orders", schema: orderListSchema, oversize: "the account holds more orders than portin reads at once" }),
     portableNpaNxx: () => lookup({ path: NPANXX_PATH, what: "NPA-NXX prefixes", schema: npaNxxListSchema }),
     holidays: () => lookup({ path: HOLIDAYS_PATH, what: "holidays", schema: holidayListSchema }),
     async checkNpaNxx(digits) {

@@ -17,6 +17,12 @@ export interface LookupContext {
   readonly base: BaseUrl;
   readonly user: string;
   readonly scrub: Scrub;
+  /**
+   * What an answer past the size cap means. For a list that stays small (trunks, offerings)
+   * it is no such list, so the URL is wrong; a list that grows with the account (its orders)
+   * is simply that large, and the hint says so instead.
+   */
+  readonly oversize?: string;
 }
 
 /** The parsed answer; `null` for a 404 when `notFoundIsNull` (a number without a port-in). */
@@ -29,7 +35,7 @@ export function lookupAnswer<S extends z.ZodType>(
 ): z.output<S> | null {
   const name = `${method} ${context.path}`;
   if (exchange.kind === "transport") {
-    if (exchange.oversize === true) throw new LookupError(`${name}: ${exchange.text}; check --base-url: it names something other than the service`);
+    if (exchange.oversize === true) throw new LookupError(`${name}: ${exchange.text}; ${context.oversize ?? "check --base-url: it names something other than the service"}`);
     if (exchange.untrusted === true) throw new LookupError(`${name} could not reach ${context.base.href}: ${exchange.text}`);
     throw new LookupError(`${name} could not reach ${context.base.href}: ${exchange.text} ${retriesText(exchange.retries)}; check --base-url and that the service is up`);
   }
