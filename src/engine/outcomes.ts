@@ -4,7 +4,7 @@
  */
 import { describeOperation } from "../catalog/operations.js";
 import type { PortRequest } from "../group/requests.js";
-import { adviseNotPortable, rowOutcome } from "../results/row-outcome.js";
+import { adviseNotPortable, rowOutcome, withMessage } from "../results/row-outcome.js";
 import type { OutcomeVerdict, RowOutcome } from "../results/row-outcome.js";
 import type { DispatchReport, StopReason } from "../send/dispatch.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
@@ -41,8 +41,7 @@ export function rowOutcomes(
     const note = settlement.notes.get(index);
     // A row sent again after its order ended says so first (docs/contract.md §5).
     if (note === undefined) return adviseNotPortable(outcome);
-    const message = outcome.message === "" ? note : `${note}; ${outcome.message}`;
-    return adviseNotPortable(rowOutcome(outcome, { status: outcome.status, ticket: outcome.ticket, httpStatus: outcome.httpStatus, message, next: outcome.next }));
+    return adviseNotPortable(withMessage(outcome, outcome.message === "" ? note : `${note}; ${outcome.message}`));
   };
 }
 

@@ -58,7 +58,12 @@ export function saysNotPortable(message: string): boolean {
 export function adviseNotPortable(outcome: RowOutcome): RowOutcome {
   if ((outcome.status !== "invalid" && outcome.status !== "rejected") || !saysNotPortable(outcome.message)) return outcome;
   const message = outcome.message.includes(NOT_PORTABLE_ADVICE) ? outcome.message : `${outcome.message}; ${NOT_PORTABLE_ADVICE}`;
-  return rowOutcome(outcome, { status: outcome.status, ticket: outcome.ticket, httpStatus: outcome.httpStatus, message, next: "port-another-way" });
+  return withMessage(outcome, message, "port-another-way");
+}
+
+/** The same outcome saying `message`, with `next` for its next step (by default the one it had). */
+export function withMessage(outcome: RowOutcome, message: string, next: NextStep | undefined = outcome.next): RowOutcome {
+  return rowOutcome(outcome, { status: outcome.status, ticket: outcome.ticket, httpStatus: outcome.httpStatus, message, next });
 }
 
 /** What a row's outcome is about: the row's number and the operation and request that carry it. */
