@@ -23,7 +23,7 @@ const PACKABLE = /^[A-Za-z0-9_-]{22}$/;
 const NO_ENTRY = -1;
 const INITIAL_ENTRIES = 1024;
 
-export class NumberStates<State, Shared> implements ReadonlyMap<string, State> {
+export class NumberStates<State, Shared extends object> implements ReadonlyMap<string, State> {
   /** Open addressing: entry id + 1 by hash of the number, 0 for a free slot. Never more than half full. */
   #slots = new Int32Array(INITIAL_ENTRIES * 2);
   /** By entry id: the number as a double; its shared state's index, NO_ENTRY once deleted; its fingerprint. */
@@ -38,6 +38,12 @@ export class NumberStates<State, Shared> implements ReadonlyMap<string, State> {
   #shared: Shared[] = [];
   /** Shared states by their text, so that a request's numbers share one. */
   #sharedIndex = new Map<string, number>();
+  /**
+   * The shared state set last, and its index: a journal sets a request's numbers one after
+   * another, so this answers nearly every set without the JSON text (a million strings).
+   */
+  #lastShared: Shared | null = null;
+  #lastIndex = NO_ENTRY;
 
   readonly #parts: StateParts<State, Shared>;
 
@@ -100,6 +106,26 @@ export class NumberStates<State, Shared> implements ReadonlyMap<string, State> {
     return this.entries();
   }
 
+  /**
+   * The live numbers grouped by `groupOf` of their shared state, asked once per shared state,
+   * not per number: an order's numbers without a state object and a fingerprint read back for
+   * each of a million numbers. Numbers whose group is undefined are left out.
+   */
+  groupNumbers<Group>(groupOf: (shared: Shared) => Group | undefined): Map<Group, string[]> {
+    const groupAt = this.#shared.map((shared) => groupOf(shared));
+    const groups = new Map<Group, string[]>();
+    for (let entry = 0; entry < this.#entries; entry++) {
+      const index = this.#stateOf[entry] as number;
+      const group = index === NO_ENTRY ? undefined : groupAt[index];
+      if (group === undefined) continue;
+      const numbers = groups.get(group);
+      const number = textOf(this.#numbers[entry] as number);
+      if (numbers) numbers.push(number);
+      else groups.set(group, [number]);
+    }
+    return groups;
+  }
+
   forEach(callback: (state: State, number: string, map: ReadonlyMap<string, State>) => void): void {
     for (const [number, state] of this.entries()) callback(state, number, this);
   }
@@ -156,12 +182,15 @@ export class NumberStates<State, Shared> implements ReadonlyMap<string, State> {
   }
 
   #share(shared: Shared): number {
+    if (this.#lastShared !== null && sameMembers(shared, this.#lastShared)) return this.#lastIndex;
     const text = JSON.stringify(shared);
     let index = this.#sharedIndex.get(text);
     if (index === undefined) {
       index = this.#shared.push(shared) - 1;
       this.#sharedIndex.set(text, index);
     }
+    this.#lastShared = shared;
+    this.#lastIndex = index;
     return index;
   }
 
@@ -208,6 +237,15 @@ function hash(key: number): number {
   const low = key >>> 0;
   const high = Math.floor(key / 0x1_0000_0000);
   return Math.imul(low ^ Math.imul(high, 0x9e3779b1), 0x85ebca6b) >>> 0;
+}
+
+/** Member by member, each the same value: two states that say the same, whatever object built them. */
+function sameMembers(a: object, b: object): boolean {
+  if (a === b) return true;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) if ((a as Record<string, unknown>)[key] !== (b as Record<string, unknown>)[key]) return false;
+  return true;
 }
 
 function grown<T extends Float64Array | Int32Array | Uint8Array>(from: T, to: T): T {

@@ -18,6 +18,11 @@ export interface PriorState {
    * with when it was learned (docs/contract.md §6).
    */
   readonly lastStatus: ReadonlyMap<string, KnownStatus>;
+  /**
+   * The numbers each of `tickets` holds as submitted, by ticket: one pass that builds no state
+   * for each of a million numbers (learn-status.ts records an order's numbers).
+   */
+  readonly submittedUnder: (tickets: ReadonlySet<string>) => Map<string, string[]>;
 }
 
 /** One order's status as a `status` check learned it. */
@@ -148,6 +153,11 @@ const HELD_STATE_PARTS: StateParts<HeldState, SharedState> = {
   },
 };
 
+const KNOWN_STATUS_PARTS: StateParts<KnownStatus, KnownStatus> = {
+  split: (known) => ({ shared: known, fingerprint: undefined }),
+  join: (known) => known,
+};
+
 /** `fingerprint` only when known: most journals hold millions of states. */
 const sent = (fingerprint: string | undefined): Sent => (fingerprint === undefined ? {} : { fingerprint });
 
@@ -186,17 +196,16 @@ export interface PriorStateFold {
 }
 
 export function priorStateFold(): PriorStateFold {
-  const numbersByRequest = new Map<string, readonly string[]>();
-  const fingerprintsByRequest = new Map<string, readonly string[]>();
+  const requests = new Map<string, SentNumbers>();
   const states = new NumberStates(HELD_STATE_PARTS);
-  const lastStatus = new Map<string, KnownStatus>();
+  // A reading is one object its order's numbers share, as a request's state is (number-states.ts).
+  const lastStatus = new NumberStates<KnownStatus, KnownStatus>(KNOWN_STATUS_PARTS);
 
   const take = (record: JournalRecord): void => {
     if (record.type === "intent") {
-      numbersByRequest.set(record.requestId, record.numbers);
       // Kept only when whole: a list that does not match the numbers says nothing reliable.
       const fingerprints = record.fingerprints?.length === record.numbers.length ? record.fingerprints : undefined;
-      if (fingerprints) fingerprintsByRequest.set(record.requestId, fingerprints);
+      requests.set(record.requestId, new SentNumbers(record.numbers, fingerprints));
       record.numbers.forEach((number, i) => {
         const current = states.get(number);
         if (current?.kind === "submitted") return;
@@ -204,18 +213,21 @@ export function priorStateFold(): PriorStateFold {
       });
     } else if (record.type === "outcome") {
       const { requestId } = record;
-      const fingerprints = fingerprintsByRequest.get(requestId);
-      for (const [i, number] of (numbersByRequest.get(requestId) ?? []).entries()) {
+      const sentNumbers = requests.get(requestId);
+      if (sentNumbers === undefined) return;
+      for (let i = 0; i < sentNumbers.length; i++) {
+        const number = sentNumbers.numberAt(i);
+        const fingerprint = sentNumbers.fingerprintAt(i);
         const current = states.get(number);
         if (record.status === "submitted") {
-          states.set(number, { kind: "submitted", ticket: record.ticket ?? "", requestId, ...sent(fingerprints?.[i]) });
+          states.set(number, { kind: "submitted", ticket: record.ticket ?? "", requestId, ...sent(fingerprint) });
           continue;
         }
         // An outcome speaks only for numbers whose latest request it answers.
         if (current === undefined || current.kind === "submitted" || current.requestId !== requestId) continue;
         const rejection = record.status === "rejected" ? record.rejected?.find((entry) => entry.number === number) : undefined;
         if (record.status === "unknown") {
-          states.set(number, { kind: "unknown", requestId, message: record.message ?? "", ...sent(fingerprints?.[i]), ...resentAfter(current) });
+          states.set(number, { kind: "unknown", requestId, message: record.message ?? "", ...sent(fingerprint), ...resentAfter(current) });
         } else if (rejection !== undefined) {
           states.set(number, { kind: "rejected", requestId, message: rejection.message, httpStatus: record.httpStatus ?? null, fingerprint: rejection.fingerprint });
         } else {
@@ -246,5 +258,44 @@ export function priorStateFold(): PriorStateFold {
     }
   };
 
-  return { take, state: () => ({ states, lastStatus }) };
+  return { take, state: () => priorState(states, lastStatus) };
+}
+
+/**
+ * A request's numbers and their rows' fingerprints as its intent gave them, held from the
+ * intent to its outcome: a number as a double and the fingerprints as one string, not a
+ * million strings each while a journal is read (docs/architecture.md, Memory).
+ */
+class SentNumbers {
+  readonly #numbers: Float64Array;
+  /** Every fingerprint of FINGERPRINT_LENGTH characters, one after another; otherwise the list as it came. */
+  readonly #fingerprints: string | readonly string[] | undefined;
+
+  constructor(numbers: readonly string[], fingerprints: readonly string[] | undefined) {
+    this.#numbers = Float64Array.from(numbers, Number);
+    this.#fingerprints = fingerprints?.every((fingerprint) => fingerprint.length === FINGERPRINT_LENGTH) ? fingerprints.join("") : fingerprints;
+  }
+
+  get length(): number {
+    return this.#numbers.length;
+  }
+
+  numberAt(i: number): string {
+    return String(this.#numbers[i]).padStart(10, "0");
+  }
+
+  fingerprintAt(i: number): string | undefined {
+    const held = this.#fingerprints;
+    return typeof held === "string" ? held.slice(i * FINGERPRINT_LENGTH, (i + 1) * FINGERPRINT_LENGTH) : held?.[i];
+  }
+}
+
+/** group/fingerprint.ts writes 22 characters. */
+const FINGERPRINT_LENGTH = 22;
+
+/** Made outside the fold, whose closures hold every request's numbers while the journal is read: a PriorState outlives them. */
+function priorState(states: NumberStates<HeldState, SharedState>, lastStatus: ReadonlyMap<string, KnownStatus>): PriorState {
+  const submittedUnder = (tickets: ReadonlySet<string>): Map<string, string[]> =>
+    states.groupNumbers((shared) => (shared.kind === "submitted" && tickets.has(shared.ticket) ? shared.ticket : undefined));
+  return { states, lastStatus, submittedUnder };
 }

@@ -34,7 +34,8 @@ describe("the compact store of number states (journal/number-states.ts)", () => 
     fc.assert(
       fc.property(fc.array(step, { maxLength: 200 }), (steps) => {
         // Through derivePriorState's own store: a fold with no records leaves it empty.
-        const states = derivePriorState([]).states as unknown as Map<string, HeldState>;
+        const prior = derivePriorState([]);
+        const states = prior.states as unknown as Map<string, HeldState>;
         const model = new Map<string, HeldState>();
         for (const s of steps) {
           if (s.op === "set") {
@@ -51,6 +52,12 @@ describe("the compact store of number states (journal/number-states.ts)", () => 
           expect(states.has(key)).toBe(model.has(key));
         }
         expect([...states.entries()].map(([k, v]) => [k, said(v)]).sort()).toEqual([...model.entries()].map(([k, v]) => [k, said(v)]).sort());
+        // An order's numbers, grouped without a state read back for each.
+        const tickets = new Set(["PI-1", "PI-9"]);
+        const expected = new Map<string, string[]>();
+        for (const [n, held] of model) if (held.kind === "submitted" && tickets.has(held.ticket)) expected.set(held.ticket, [...(expected.get(held.ticket) ?? []), n]);
+        const grouped = prior.submittedUnder(tickets);
+        expect([...grouped].map(([t, list]) => [t, [...list].sort()]).sort()).toEqual([...expected].map(([t, list]) => [t, list.sort()]).sort());
       }),
     );
   });
@@ -77,6 +84,7 @@ describe("the compact store of number states (journal/number-states.ts)", () => 
       }
     }
     expect(states.get("0000000000")).toBeUndefined();
+    expect(derivePriorState(records).submittedUnder(new Set(["PI-1", "PI-299"])).get("PI-1")?.length).toBe(perRequest);
     expect(states.get("not a number")).toBeUndefined();
   });
 
@@ -88,5 +96,18 @@ describe("the compact store of number states (journal/number-states.ts)", () => 
     expect([...states.keys()]).toEqual(["0165550101"]);
     expect(states.get("0165550101")?.kind).toBe("submitted");
     expect(states.get("165550101")).toBeUndefined();
+  });
+
+  it("reads back each number's fingerprint as its intent gave it, whatever its length", () => {
+    const numbers = ["4165550100", "4165550101", "4165550102"];
+    const odd = ["abcdefghijklmnopqrstuv", "", "é-not-ascii-but-22-long"];
+    const even = ["abcdefghijklmnopqrstuv", "ABCDEFGHIJKLMNOPQRSTUV", "0123456789_-0123456789"];
+    for (const fingerprints of [odd, even]) {
+      const { states } = derivePriorState([
+        { type: "intent", requestId: "R", operation: "dids", numbers, fingerprints, at: "t" },
+        { type: "outcome", requestId: "R", status: "submitted", ticket: "PI-1", at: "t" },
+      ]);
+      expect(numbers.map((n) => { const held = states.get(n); return held?.kind === "submitted" ? held.fingerprint : "?"; })).toEqual(fingerprints);
+    }
   });
 });
