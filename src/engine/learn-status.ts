@@ -82,7 +82,7 @@ export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorSta
     return known !== undefined && (ticket === "" || known.ticket === ticket) ? known : null;
   };
   const asker = new StatusAsker({ concurrency: options.concurrency, signal: options.signal });
-  const byTicket = await asker.run(tickets, (ticket, watch) => options.client.ticketStatus(ticket, watch));
+  const byTicket = await asker.run(tickets, async (ticket, watch) => beyondJournal(await options.client.ticketStatus(ticket, watch), ticket, prior));
   const byNumber = await askByNumber(groups.values(), asker, (number, watch) => options.client.portInStatus(number, watch));
   if (options.journal !== null && prior !== null) {
     await Promise.all([
@@ -167,42 +167,59 @@ function ticketOf(state: HeldState): string | undefined {
 }
 
 /**
+ * A ticket's answer keeps, of its NumbersToPort, only the numbers the journal does not hold
+ * under that ticket: recordStatuses reads those from the journal, and a million numbers'
+ * strings need not be held from the answer until the results are written.
+ */
+function beyondJournal(status: PortInStatus | null, ticket: string, prior: PriorState | null): PortInStatus | null {
+  if (status === null || prior === null) return status;
+  const numbersToPort = status.numbersToPort.filter((number) => !heldUnder(prior, number, ticket));
+  return Object.assign({}, status, { numbersToPort });
+}
+
+function heldUnder(prior: PriorState, number: string, ticket: string): boolean {
+  const state = stateOf(prior, number);
+  return state.kind !== "none" && ticketOf(state) === ticket;
+}
+
+/** Orders whose `status` records are made and appended together: an order's numbers are held only until its record is written. */
+const RECORD_BATCH = 256;
+
+/**
  * One `status` record per order this check learned (docs/contract.md §6), with every number
  * the answer or the journal puts in it: asked by ticket, the answer's NumbersToPort and the
  * numbers the journal holds under that ticket; asked by number, the answer's NumbersToPort
  * and the numbers it answered.
  */
 async function recordStatuses(byTicket: ReadonlyMap<string, Asked>, byNumber: ReadonlyMap<string, Asked>, prior: PriorState, journal: StatusJournal): Promise<void> {
-  const orders = new Map<string, { status: PortInStatus; at: string; numbers: Set<string> }>();
+  /** Per order, the numbers besides those the journal holds under its ticket. */
+  const orders = new Map<string, { status: PortInStatus; at: string; beyond: Set<string> }>();
   const add = (status: PortInStatus, at: string, numbers: Iterable<string>): void => {
-    const order = orders.get(status.ticketId) ?? { status, at, numbers: new Set(status.numbersToPort) };
-    for (const number of numbers) order.numbers.add(number);
+    const order = orders.get(status.ticketId) ?? { status, at, beyond: new Set<string>() };
+    for (const number of [...status.numbersToPort, ...numbers]) if (!heldUnder(prior, number, status.ticketId)) order.beyond.add(number);
     orders.set(status.ticketId, order);
   };
-  for (const [ticket, answer] of byTicket) if (answer.kind === "found") add({ ...answer.status, ticketId: ticket }, answer.at, []);
-  if (orders.size > 0) {
-    for (const [number, state] of prior.states) {
-      const ticket = ticketOf(state);
-      if (ticket !== undefined) orders.get(ticket)?.numbers.add(number);
-    }
-  }
+  for (const [ticket, answer] of byTicket) if (answer.kind === "found") add(Object.assign({}, answer.status, { ticketId: ticket }), answer.at, []);
   for (const [number, answer] of byNumber) {
     if (answer.kind === "found" && answer.status.ticketId !== "") add(answer.status, answer.at, [number]);
   }
-  await Promise.all(
-    [...orders.values()].map(({ status, at, numbers }) =>
-      journal.status({
-        ticket: status.ticketId,
-        status: status.status,
-        portDate: status.portDate,
-        reason: status.rejectReason,
-        summary: status.rejectSummary,
-        details: formatRejectDetails(status.rejectDetails),
-        numbers: [...numbers],
-        at,
-      }),
-    ),
-  );
+  const held = prior.submittedUnder(new Set(orders.keys()));
+  const record = ({ status, at, beyond }: { status: PortInStatus; at: string; beyond: Set<string> }): Promise<void> => {
+    const numbers = [...(held.get(status.ticketId) ?? []), ...beyond];
+    held.delete(status.ticketId);
+    return journal.status({
+      ticket: status.ticketId,
+      status: status.status,
+      portDate: status.portDate,
+      reason: status.rejectReason,
+      summary: status.rejectSummary,
+      details: formatRejectDetails(status.rejectDetails),
+      numbers,
+      at,
+    });
+  };
+  const all = [...orders.values()];
+  for (let i = 0; i < all.length; i += RECORD_BATCH) await Promise.all(all.slice(i, i + RECORD_BATCH).map(record));
 }
 
 /** A number PortInStatus shows in a live or completed order is as good as submitted: later runs need not ask. */
@@ -240,10 +257,8 @@ async function recordEnded(
     if (answer.kind === "found" && portInPhase(answer.status.status) === "ended") endedTickets.set(ticket, answer.status);
   }
   if (endedTickets.size > 0) {
-    for (const [number, state] of prior.states) {
-      const ticket = ticketOf(state);
-      const status = ticket === undefined ? undefined : endedTickets.get(ticket);
-      if (ticket !== undefined && status) add({ ...status, ticketId: ticket }, [number]);
+    for (const [ticket, numbers] of prior.submittedUnder(new Set(endedTickets.keys()))) {
+      add(Object.assign({}, endedTickets.get(ticket), { ticketId: ticket }), numbers);
     }
   }
   for (const [number, answer] of byNumber) {

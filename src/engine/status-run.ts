@@ -8,10 +8,10 @@ import { existsSync } from "node:fs";
 import type { Sheet } from "../input/reader.js";
 import type { DefaultsFile } from "../validate/defaults.js";
 import type { CommandIO } from "../io.js";
-import { changesSince } from "../journal/history.js";
+import { changesFold } from "../journal/history.js";
 import type { StatusChanges } from "../journal/history.js";
 import { openJournal } from "../journal/journal.js";
-import { readStatusReadings } from "../journal/read.js";
+import { scanStatusReadings } from "../journal/read.js";
 import type { Journal } from "../journal/journal.js";
 import { STATUS_COLUMN_SET } from "../results/order-status.js";
 import { summarizeStatus } from "../results/status-summary.js";
@@ -48,6 +48,13 @@ export interface StatusReport {
   readonly changes: StatusChanges | null;
   /** Set when a signal stopped the questions: the rows not asked about are `unchecked`. */
   readonly stopped: { readonly kind: "signal"; readonly signal: string } | null;
+}
+
+/** What changed since the check before, read back from the journal's readings without holding them. */
+async function changesOf(state: string, since: string): Promise<StatusChanges> {
+  const fold = changesFold(since);
+  await scanStatusReadings(state, fold.take);
+  return fold.changes();
 }
 
 export async function runStatus(options: StatusOptions, service: Service, io: CommandIO): Promise<StatusReport> {
@@ -95,7 +102,7 @@ export async function runStatus(options: StatusOptions, service: Service, io: Co
       service: service.identity.service,
     });
     // Read back once this check's readings are on disk: the journal holds every earlier one too.
-    const changes = journal === null || options.state === null ? null : changesSince(await readStatusReadings(options.state), since);
+    const changes = journal === null || options.state === null ? null : await changesOf(options.state, since);
     return { summary, changes, stopped: io.signal.aborted ? { kind: "signal", signal: String(io.signal.reason) } : null };
   } finally {
     await journal?.close();

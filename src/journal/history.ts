@@ -64,49 +64,95 @@ export const SILENT_AFTER_BUSINESS_DAYS = 3;
  * before; an order first read in this check counts as moved from nothing, so a first check
  * lists what it found. Only a move into CONFIRMED, COMPLETED or an ended status is a change.
  */
-export function changesSince(readings: readonly StatusRecord[], since: string, now: Date = new Date()): StatusChanges {
-  const before = new Map<string, StatusRecord>();
-  const current = new Map<string, StatusRecord>();
+export function changesSince(readings: Iterable<StatusRecord>, since: string, now: Date = new Date()): StatusChanges {
+  const fold = changesFold(since);
+  for (const reading of readings) fold.take(reading);
+  return fold.changes(now);
+}
+
+/** changesSince one reading at a time, as the journal is read (read.ts scanJournalFile). */
+export interface ChangesFold {
+  readonly take: (reading: StatusRecord) => void;
+  readonly changes: (now?: Date) => StatusChanges;
+}
+
+/** What a reading leaves for the changes: its numbers only where they may be listed as a change. */
+interface Kept {
+  readonly status: string;
+  readonly portDate: string;
+  readonly reason: string;
+  readonly at: string;
+  readonly numbers: readonly string[];
+  readonly count: number;
+}
+
+/**
+ * Holds each ticket's reading before `since` and its latest since, and no reading's numbers
+ * but those a change may list: a journal of many nights holds a million numbers a night
+ * (docs/architecture.md, Memory).
+ */
+export function changesFold(since: string): ChangesFold {
+  const before = new Map<string, Kept>();
+  const current = new Map<string, Kept>();
   /** When each ticket was first read with the status it has in its latest reading. */
   const steadySince = new Map<string, string>();
   let previousCheck: string | null = null;
-  for (const reading of readings) {
+
+  const take = (reading: StatusRecord): void => {
     const earlier = current.get(reading.ticket) ?? before.get(reading.ticket);
     if (earlier === undefined || earlier.status.toUpperCase() !== reading.status.toUpperCase()) steadySince.set(reading.ticket, reading.at);
-    if (reading.at < since) {
-      before.set(reading.ticket, reading);
-      if (previousCheck === null || reading.at > previousCheck) previousCheck = reading.at;
-    } else current.set(reading.ticket, reading);
-  }
-  const confirmed: NumberChange[] = [];
-  const completed: NumberChange[] = [];
-  const rejected: NumberChange[] = [];
-  const silent: SilentOrder[] = [];
-  for (const [ticket, reading] of current) {
-    const word = reading.status.toUpperCase();
-    const phase = portInPhase(reading.status);
-    const was = before.get(ticket)?.status.toUpperCase() ?? "";
-    const changes = (list: NumberChange[]): void => {
-      for (const number of reading.numbers) list.push({ number, ticket, portDate: reading.portDate ?? "", reason: reading.reason });
+    const listed = reading.at >= since && mayBeListed(reading.status);
+    const kept: Kept = {
+      status: reading.status,
+      portDate: reading.portDate ?? "",
+      reason: reading.reason,
+      at: reading.at,
+      numbers: listed ? reading.numbers : [],
+      count: reading.numbers.length,
     };
-    if (word !== was) {
-      if (word === "CONFIRMED") changes(confirmed);
-      else if (phase === "completed") changes(completed);
-      else if (phase === "ended") changes(rejected);
-    }
-    if (phase !== "open") continue;
-    const steady = steadySince.get(ticket) ?? reading.at;
-    const days = businessDaysBetween(new Date(steady), now);
-    if (days > SILENT_AFTER_BUSINESS_DAYS) silent.push({ ticket, status: reading.status, since: steady, businessDays: days, numbers: reading.numbers.length });
-  }
-  const byNumber = (a: NumberChange, b: NumberChange): number => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0);
-  return {
-    previousCheck,
-    confirmed: confirmed.sort(byNumber),
-    completed: completed.sort(byNumber),
-    rejected: rejected.sort(byNumber),
-    silent: silent.sort((a, b) => (a.since < b.since ? -1 : a.since > b.since ? 1 : 0)),
+    if (reading.at < since) {
+      before.set(reading.ticket, kept);
+      if (previousCheck === null || reading.at > previousCheck) previousCheck = reading.at;
+    } else current.set(reading.ticket, kept);
   };
+
+  const changes = (now: Date = new Date()): StatusChanges => {
+    const confirmed: NumberChange[] = [];
+    const completed: NumberChange[] = [];
+    const rejected: NumberChange[] = [];
+    const silent: SilentOrder[] = [];
+    for (const [ticket, reading] of current) {
+      const word = reading.status.toUpperCase();
+      const phase = portInPhase(reading.status);
+      const was = before.get(ticket)?.status.toUpperCase() ?? "";
+      const list = (into: NumberChange[]): void => {
+        for (const number of reading.numbers) into.push({ number, ticket, portDate: reading.portDate, reason: reading.reason });
+      };
+      if (word !== was) {
+        if (word === "CONFIRMED") list(confirmed);
+        else if (phase === "completed") list(completed);
+        else if (phase === "ended") list(rejected);
+      }
+      if (phase !== "open") continue;
+      const steady = steadySince.get(ticket) ?? reading.at;
+      const days = businessDaysBetween(new Date(steady), now);
+      if (days > SILENT_AFTER_BUSINESS_DAYS) silent.push({ ticket, status: reading.status, since: steady, businessDays: days, numbers: reading.count });
+    }
+    const byNumber = (a: NumberChange, b: NumberChange): number => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0);
+    return {
+      previousCheck,
+      confirmed: confirmed.sort(byNumber),
+      completed: completed.sort(byNumber),
+      rejected: rejected.sort(byNumber),
+      silent: silent.sort((a, b) => (a.since < b.since ? -1 : a.since > b.since ? 1 : 0)),
+    };
+  };
+  return { take, changes };
+}
+
+/** A status whose reading may list its numbers as a change: CONFIRMED, completed or ended. */
+function mayBeListed(status: string): boolean {
+  return status.toUpperCase() === "CONFIRMED" || portInPhase(status) !== "open";
 }
 
 /** Whole weekdays (Monday to Friday, UTC) from `from` to `to`; holidays are not known. */

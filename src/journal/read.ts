@@ -33,13 +33,11 @@ export async function readJournalFile(path: string): Promise<JournalContents> {
   return { ...scan, records };
 }
 
-/** The journal's `status` records alone, in file order: its intents hold every number sent, which a caller wanting readings need not hold. */
-export async function readStatusReadings(path: string): Promise<StatusRecord[]> {
-  const readings: StatusRecord[] = [];
+/** The journal's `status` records, each handed to `take` as it is read: its intents hold every number sent, which a caller wanting readings need not hold. */
+export async function scanStatusReadings(path: string, take: (reading: StatusRecord) => void): Promise<void> {
   await scanJournalFile(path, (record) => {
-    if (record.type === "status") readings.push(record);
+    if (record.type === "status") take(record);
   });
-  return readings;
 }
 
 /**

@@ -190,6 +190,28 @@ describe("runStatus", () => {
     expect(await records(s.dir, "confirmed")).toEqual([]);
   });
 
+  it("records in an order's status every number the service lists in it, the journal's and any the journal lost", async () => {
+    const [a, b, c] = numbers(3);
+    const s = await setup([a!, b!, c!]);
+    await submit(s, 3);
+    // A journal that lost c from the request's intent (a hand edit, an older copy): the order still holds it.
+    const path = join(s.dir, "acme.state.jsonl");
+    const lines = (await readFile(path, "utf8")).trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const edited = lines.map((record) =>
+      record.type === "intent" ? { ...record, numbers: [a, b], fingerprints: (record.fingerprints as string[]).slice(0, 2) } : record,
+    );
+    await writeFile(path, `${edited.map((record) => JSON.stringify(record)).join("\n")}\n`);
+    // Nor is c on the sheet checked, so the account's order list does not bring it back either.
+    await writeSheet(s.sheet, [a!, b!]);
+
+    const { rows } = await status(s);
+    expect(cells(rows, "number", "status", "status_ticket")).toEqual([
+      [a, "SUBMITTED", "PI-000001"],
+      [b, "SUBMITTED", "PI-000001"],
+    ]);
+    expect((await records(s.dir, "status")).map((r) => [r.ticket, [...(r.numbers as string[])].sort()])).toEqual([["PI-000001", [a, b, c].sort()]]);
+  });
+
   it("shows the carrier's rejection, reason, summary and reject code, exits 1, and records the order ended so the next check need not ask", async () => {
     const [a, b] = numbers(2);
     const s = await setup([a!, b!], { rejectRate: 1 });
