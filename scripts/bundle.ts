@@ -44,16 +44,16 @@ const DEPENDENCY_EDITS: readonly Edit[] = [
   {
     file: /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/,
     edits: [
-      // Its locales folder, found through node's resolution of yargs rather than beside the chunk.
-      ["resolve(__dirname, '../../../locales')", "join(dirname(require.resolve('yargs/package.json')), 'locales')"],
+      // Its locales folder, in yargs's installed folder (yargsDir in LAZY) rather than beside the bundle.
+      ["resolve(__dirname, '../../../locales')", "join(yargsDir(), 'locales')"],
       // Where yargs looks for the package.json it guesses a version from (portin names its
-      // own): unbundled, the folder that holds its node_modules, portin's own; from a chunk,
+      // own): unbundled, the folder that holds its node_modules, portin's own; from a bundle,
       // which has no node_modules in its path, it was the working directory, and yargs listed
       // every folder from there up to the root at each start.
-      ["__dirname.substring(0, __dirname.lastIndexOf('node_modules'))", "join(dirname(createRequire(import.meta.url).resolve('yargs/package.json')), '..', '..')"],
+      ["__dirname.substring(0, __dirname.lastIndexOf('node_modules'))", "join(yargsDir(), '..', '..')"],
       // cliui and string-width lay out help text only, and string-width compiles an emoji regular
       // expression and an Intl.Segmenter as it loads (~30 ms): loaded when help is drawn, not before.
-      ["import cliui from 'cliui'", "import { cliui } from 'portin:lazy'"],
+      ["import cliui from 'cliui'", "import { cliui, yargsDir } from 'portin:lazy'"],
       ["import stringWidth from 'string-width';", "import { stringWidth } from 'portin:lazy';"],
     ],
   },
@@ -102,6 +102,17 @@ const LAZY = [
   'export class CacheableLookup { constructor(...args) { return new (fromGot("cacheable-lookup").default)(...args); } }',
   'export const http2wrapper = { get globalAgent() { return fromGot("http2-wrapper").globalAgent; }, get auto() { return fromGot("http2-wrapper").auto; } };',
   'export function listFormatter(type) { let made; return { format: (list) => (made ??= new Intl.ListFormat("en", { style: "long", type })).format(list) }; }',
+  // yargs's installed folder: the first of the folders require.resolve searches that holds it,
+  // as require.resolve("yargs/package.json") finds it (real path included), without reading
+  // yargs's `exports`, whose resolution cost every start some 5 ms, twice.
+  'import { existsSync as portinExists, realpathSync as portinRealpath } from "node:fs";',
+  'import { dirname as portinDirname, join as portinJoin } from "node:path";',
+  "let yargsFolder;",
+  "export function yargsDir() {",
+  '  if (yargsFolder !== undefined) return yargsFolder;',
+  '  const found = (require.resolve.paths("yargs") ?? []).map((dir) => portinJoin(dir, "yargs")).find((dir) => portinExists(portinJoin(dir, "package.json")));',
+  '  return (yargsFolder = found === undefined ? portinDirname(require.resolve("yargs/package.json")) : portinRealpath(found));',
+  "}",
 ].join("\n");
 
 const dependencyEdits: Plugin = {
