@@ -11,7 +11,8 @@
  * V8 flags), the bundle is compiled from its text as node would, and the same code runs. The
  * build writes a cache for the commands run by hand (scripts/bundle.ts); a run that had none,
  * or had one V8 refused, writes its own as it exits, where the install can be written to,
- * and quietly does without where it cannot (a read-only install).
+ * and quietly does without where it cannot (a read-only install). `portin --version` alone is
+ * answered here, without reading the bundle at all.
  */
 import { accessSync, constants as fsConstants, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -19,6 +20,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Script, constants as vmConstants } from "node:vm";
 import { COMMAND_LINES } from "./commands/names.js";
+import { VERSION } from "./version.js";
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const BUNDLE = join(HERE, "portin.cjs");
@@ -30,9 +32,7 @@ const CODE_CACHE_DIR = join(HERE, "code-cache");
  * portin knows make a file, whatever words are typed.
  */
 function cacheKey(args: readonly string[]): string {
-  const command = args.find((arg) => Object.hasOwn(COMMAND_LINES, arg));
-  if (command !== undefined) return command;
-  return args.length === 1 && args[0] === "--version" ? "version" : "none";
+  return args.find((arg) => Object.hasOwn(COMMAND_LINES, arg)) ?? "none";
 }
 
 /**
@@ -70,9 +70,9 @@ function writeCache(file: string, script: Script): void {
 }
 
 /** Runs the bundle from its code cache, as node's CommonJS loader would run it from its text. */
-function runCached(): void {
+function runCached(args: readonly string[]): void {
   const source = readFileSync(BUNDLE, "utf8");
-  const cacheFile = join(CODE_CACHE_DIR, `${cacheKey(process.argv.slice(2))}-${bundleId(source)}.bin`);
+  const cacheFile = join(CODE_CACHE_DIR, `${cacheKey(args)}-${bundleId(source)}.bin`);
   const cachedData = readCache(cacheFile);
   // Node's own wrapper of a CommonJS module, on the bundle's first line, so that line numbers hold.
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
@@ -86,7 +86,10 @@ function runCached(): void {
   (script.runInThisContext() as (...args: unknown[]) => void)(bundle.exports, createRequire(BUNDLE), bundle, BUNDLE, HERE);
 }
 
+const args = process.argv.slice(2);
+// `portin --version` answers before the CLI is read (docs/contract.md §8): it is what a script asks first.
+if (args.length === 1 && args[0] === "--version") process.stdout.write(`${VERSION}\n`);
 // node --enable-source-maps maps stack traces to src/*.ts for the modules its loaders load,
 // not for a vm script: then node's loader runs the bundle, without a code cache.
-if (process.sourceMapsEnabled) createRequire(import.meta.url)(BUNDLE);
-else runCached();
+else if (process.sourceMapsEnabled) createRequire(import.meta.url)(BUNDLE);
+else runCached(args);
