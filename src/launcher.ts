@@ -14,7 +14,7 @@
  * and quietly does without where it cannot (a read-only install). `portin --version` alone is
  * answered here, without reading the bundle at all.
  */
-import { accessSync, constants as fsConstants, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { accessSync, constants as fsConstants, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -66,6 +66,11 @@ function writeCache(file: string, script: Script): void {
     renameSync(partial, file);
   } catch {
     // A full disk or a folder made read-only meanwhile: the next run compiles, and tries again.
+    try {
+      rmSync(partial, { force: true });
+    } catch {
+      // Nothing more to do: a leftover `.partial` is never read.
+    }
   }
 }
 
@@ -78,7 +83,7 @@ function runCached(args: readonly string[]): void {
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: BUNDLE,
     cachedData,
-    // import() in the bundle (none is left but those of node's own loader) resolves as in any module.
+    // esbuild turns the bundle's own import()s into require()s; any other resolves as in a module.
     importModuleDynamically: vmConstants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   if (cachedData === undefined || script.cachedDataRejected === true) process.once("exit", () => writeCache(cacheFile, script));
