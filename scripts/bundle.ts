@@ -1,9 +1,11 @@
 /**
- * Bundles the built CLI (dist/src/cli.js, which tsc has just written) into itself and a few
- * chunks, in place: `portin` then starts by reading a handful of files instead of resolving
- * and compiling some 400 modules one by one, which was most of its start-up
- * (docs/contract.md §8, "Start-up"). Each command stays a chunk of its own, loaded when its
- * name is on the command line, as cli.ts's LOADERS ask.
+ * Bundles the built CLI (dist/src/cli.js, which tsc has just written) into one CommonJS file,
+ * dist/src/portin.cjs, and puts the launcher (src/launcher.ts) at dist/src/cli.js, the `bin`:
+ * `portin` then starts by reading two files instead of resolving and compiling some 400
+ * modules one by one, and runs the bundle from V8's code cache of the command on its line,
+ * which the build leaves for the commands a person runs by hand (docs/contract.md §8,
+ * "Start-up"). A command's modules are still initialised only when its name is on the command
+ * line, as cli.ts's LOADERS ask: esbuild runs a module imported by import() at its first import.
  *
  * What stays outside the bundle, loaded from node_modules as before:
  * - the library entry and the worker threads' scripts: the rest of dist/src, as tsc built it
@@ -13,14 +15,20 @@
  * - got's HTTP/2 wrapper, HTTP cache and DNS cache, required only if got asks for them
  *   (DEPENDENCY_EDITS below);
  * - yargs's translations of its own messages (LANG=fr_CA gives French "Options :"), read
- *   from its installed folder: the bundled yargs would look for them beside its chunk.
+ *   from its installed folder: the bundled yargs would look for them beside the bundle.
  */
-import { readdir, readFile, rm } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { copyFile, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { build } from "esbuild";
 import type { Plugin } from "esbuild";
 
 const CLI = "dist/src/cli.js";
+const LAUNCHER = "dist/src/launcher.js";
+const BUNDLE = "dist/src/portin.cjs";
+const CODE_CACHE_DIR = "dist/src/code-cache";
 
 /** Text replaced in one dependency's file as it is bundled. */
 interface Edit {
@@ -36,16 +44,16 @@ const DEPENDENCY_EDITS: readonly Edit[] = [
   {
     file: /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/,
     edits: [
-      // Its locales folder, found through node's resolution of yargs rather than beside the chunk.
-      ["resolve(__dirname, '../../../locales')", "join(dirname(require.resolve('yargs/package.json')), 'locales')"],
+      // Its locales folder, in yargs's installed folder (yargsDir in LAZY) rather than beside the bundle.
+      ["resolve(__dirname, '../../../locales')", "join(yargsDir(), 'locales')"],
       // Where yargs looks for the package.json it guesses a version from (portin names its
-      // own): unbundled, the folder that holds its node_modules, portin's own; from a chunk,
+      // own): unbundled, the folder that holds its node_modules, portin's own; from a bundle,
       // which has no node_modules in its path, it was the working directory, and yargs listed
       // every folder from there up to the root at each start.
-      ["__dirname.substring(0, __dirname.lastIndexOf('node_modules'))", "join(dirname(createRequire(import.meta.url).resolve('yargs/package.json')), '..', '..')"],
+      ["__dirname.substring(0, __dirname.lastIndexOf('node_modules'))", "join(yargsDir(), '..', '..')"],
       // cliui and string-width lay out help text only, and string-width compiles an emoji regular
       // expression and an Intl.Segmenter as it loads (~30 ms): loaded when help is drawn, not before.
-      ["import cliui from 'cliui'", "import { cliui } from 'portin:lazy'"],
+      ["import cliui from 'cliui'", "import { cliui, yargsDir } from 'portin:lazy'"],
       ["import stringWidth from 'string-width';", "import { stringWidth } from 'portin:lazy';"],
     ],
   },
@@ -94,6 +102,17 @@ const LAZY = [
   'export class CacheableLookup { constructor(...args) { return new (fromGot("cacheable-lookup").default)(...args); } }',
   'export const http2wrapper = { get globalAgent() { return fromGot("http2-wrapper").globalAgent; }, get auto() { return fromGot("http2-wrapper").auto; } };',
   'export function listFormatter(type) { let made; return { format: (list) => (made ??= new Intl.ListFormat("en", { style: "long", type })).format(list) }; }',
+  // yargs's installed folder: the first of the folders require.resolve searches that holds it,
+  // as require.resolve("yargs/package.json") finds it (real path included), without reading
+  // yargs's `exports`, whose resolution cost every start some 5 ms, twice.
+  'import { existsSync as portinExists, realpathSync as portinRealpath } from "node:fs";',
+  'import { dirname as portinDirname, join as portinJoin } from "node:path";',
+  "let yargsFolder;",
+  "export function yargsDir() {",
+  '  if (yargsFolder !== undefined) return yargsFolder;',
+  '  const found = (require.resolve.paths("yargs") ?? []).map((dir) => portinJoin(dir, "yargs")).find((dir) => portinExists(portinJoin(dir, "package.json")));',
+  '  return (yargsFolder = found === undefined ? portinDirname(require.resolve("yargs/package.json")) : portinRealpath(found));',
+  "}",
 ].join("\n");
 
 const dependencyEdits: Plugin = {
@@ -189,26 +208,84 @@ const zodEnglishOnly: Plugin = {
   },
 };
 
-// tsc has just written dist/src/cli.js (npm run build); chunks of an earlier bundle must not linger.
-await rm("dist/src/chunks", { recursive: true, force: true });
+// tsc has just written dist/src/cli.js and launcher.js (npm run build); what an earlier build made must not linger.
+for (const stale of ["dist/src/chunks", BUNDLE, `${BUNDLE}.map`, CODE_CACHE_DIR]) await rm(stale, { recursive: true, force: true });
 await build({
   entryPoints: [CLI],
-  outdir: "dist/src",
-  allowOverwrite: true,
+  outfile: BUNDLE,
   bundle: true,
-  splitting: true,
-  chunkNames: "chunks/[name]-[hash]",
-  format: "esm",
+  // CommonJS, one file: V8's code cache takes a script, not an ES module, on Node 20 (src/launcher.ts).
+  format: "cjs",
   platform: "node",
   target: "node20",
   external: ["fs-ext", "exceljs"],
   plugins: [dependencyEdits, nanpMetadataOnly, zodAsUsed, zodEnglishOnly],
-  // CommonJS dependencies bundled into ES modules (got's http2-wrapper) still call require().
-  banner: { js: 'import { createRequire as __portinCreateRequire } from "node:module"; const require = __portinCreateRequire(import.meta.url);' },
-  // A quarter fewer bytes for node to compile at each start; names are kept, so stack
+  // Where each module asks where it is (version.ts finds the package root from it): the bundle's own file.
+  define: { "import.meta.url": "__portinImportMetaUrl" },
+  banner: { js: '"use strict"; var __portinImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+  // The stand-ins of DEPENDENCY_EDITS resolve got from node_modules at run time, on purpose.
+  logOverride: { "require-resolve-not-external": "silent" },
+  // Fewer bytes to read and, without a code cache, to compile; names are kept, so stack
   // traces (--debug) still name functions, and with node --enable-source-maps lead to src/*.ts.
   minifyWhitespace: true,
   minifySyntax: true,
   sourcemap: "linked",
   logLevel: "warning",
 });
+await nameBundle();
+// The launcher becomes the `bin` (package.json), with the command names it keys caches by and portin's version.
+await build({
+  entryPoints: [LAUNCHER],
+  outfile: CLI,
+  allowOverwrite: true,
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  minifyWhitespace: true,
+  sourcemap: "linked",
+  logLevel: "warning",
+});
+await warmCodeCaches();
+
+/**
+ * The bundle's first line, esbuild's `#!` (it runs under src/launcher.ts, not as a script of its
+ * own), becomes its name: a hash of its text, under which the launcher keeps its code caches.
+ * One line for one, so the source map still matches.
+ */
+async function nameBundle(): Promise<void> {
+  const text = await readFile(BUNDLE, "utf8");
+  const [first = "", ...rest] = text.split("\n");
+  if (!first.startsWith("#!")) throw new Error(`${BUNDLE} does not start with esbuild's #! line: see scripts/bundle.ts`);
+  const body = rest.join("\n");
+  await writeFile(BUNDLE, `// portin bundle ${createHash("sha256").update(body).digest("hex").slice(0, 16)}\n${body}`);
+}
+
+/**
+ * Runs the commands a person runs by hand once each, on the sample sheet in a folder of its
+ * own, so that each leaves its code cache (src/launcher.ts) and even a read-only install starts
+ * from one. Without: the first run of each command writes it, if it can. A failure here is
+ * reported, and the build goes on: the caches only make start-up faster.
+ */
+async function warmCodeCaches(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), "portin-warm-"));
+  try {
+    for (const name of ["sample.csv", "sample.defaults.json", "loa-maple-leaf-dental.pdf"]) await copyFile(join("fixtures", name), join(dir, name));
+    // Each with the exit code it ends with: plan of the sample exits 1, it has invalid rows on purpose.
+    const runs: readonly (readonly [readonly string[], number])[] = [
+      [["--help"], 0],
+      [["trunks"], 0],
+      [["offerings"], 0],
+      [["providers"], 0],
+      [["template", "--trunk", "--output", join(dir, "template.csv")], 0],
+      [["plan", join(dir, "sample.csv"), "--results", join(dir, "plan.csv"), "--quiet"], 1],
+      [["status", join(dir, "sample.csv"), "--output", join(dir, "status.csv")], 0],
+    ];
+    for (const [args, code] of runs) {
+      const run = spawnSync(process.execPath, [resolve(CLI), ...args], { cwd: dir, encoding: "utf8", timeout: 60_000 });
+      if (run.status !== code) process.stderr.write(`bundle: portin ${args.join(" ")} exited ${String(run.status)}, not ${code}: ${run.stderr}\n`);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}

@@ -148,8 +148,9 @@ function joinDashValues(argv: readonly string[]): string[] {
   return out;
 }
 
-const args = process.argv.slice(2);
-// `portin --version` answers before yargs loads (docs/contract.md §8): it is what a script asks first.
-const code = args.length === 1 && args[0] === "--version" ? (process.stdout.write(`${VERSION}\n`), 0) : await main(joinDashValues(args));
-// Flush what is buffered for a pipe before leaving; lingering sockets must not hold the exit.
-process.stdout.write("", () => process.exit(code));
+// `portin --version` alone is answered before this loads (launcher.ts, docs/contract.md §8).
+// No top-level await: the build makes this file a CommonJS bundle (scripts/bundle.ts), which cannot await at its top.
+void main(joinDashValues(process.argv.slice(2))).then((code) => {
+  // Flush what is buffered for a pipe before leaving; lingering sockets must not hold the exit.
+  process.stdout.write("", () => process.exit(code));
+});

@@ -12,7 +12,7 @@ export const VERSION = (JSON.parse(readFileSync(join(PACKAGE_ROOT, "package.json
  * A worker thread's script in the build, by its path under src/. A worker runs a JavaScript
  * file of its own, and neither the sources (vitest runs them; `npm test` builds first and
  * test/setup/fresh-build.ts checks the build is not older) nor the bundled CLI (whose modules
- * are chunks in dist/src/chunks/, scripts/bundle.ts) hold it beside the module that starts it.
+ * are all in dist/src/portin.cjs, scripts/bundle.ts) hold it beside the module that starts it.
  */
 export function builtScript(underSrc: string): URL {
   return pathToFileURL(join(PACKAGE_ROOT, "dist", "src", underSrc));

@@ -26,7 +26,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["report"],
   ["exit-codes"],
   ["commands"],
-  ["cli", "api"],
+  ["cli", "api", "launcher"],
 ];
 
 function layerOf(path: string): number {

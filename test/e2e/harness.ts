@@ -22,12 +22,14 @@ export interface CliOptions {
   readonly cwd?: string;
   /** Called once the process is spawned, e.g. to send it a signal later. */
   readonly onSpawn?: (child: ChildProcess) => void;
+  /** Another copy of the built CLI than this package's (e.g. an install laid out in a temporary folder). */
+  readonly cli?: string;
 }
 
 export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const env: Record<string, string | undefined> = { ...process.env, PORTIN_BASE_URL: undefined, PORTIN_USER: undefined, PORTIN_PASSWORD: undefined, ...options.env };
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(process.execPath, [options.cli ?? CLI, ...args], {
       cwd: options.cwd ?? PACKAGE_ROOT,
       env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)),
       stdio: ["pipe", "pipe", "pipe"],

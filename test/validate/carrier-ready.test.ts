@@ -151,6 +151,19 @@ describe("RequestedPortDate", () => {
     // 03:30 UTC on 1 December is still 30 November in Toronto.
     expect(easternToday(new Date("2026-12-01T03:30:00Z"))).toBe("2026-11-30");
     expect(easternToday(new Date("2026-12-01T05:30:00Z"))).toBe("2026-12-01");
+    // In summer time, 04:30 UTC is already the next day in Toronto; in winter, not yet.
+    expect(easternToday(new Date("2026-07-01T04:30:00Z"))).toBe("2026-07-01");
+    expect(easternToday(new Date("2026-12-01T04:30:00Z"))).toBe("2026-11-30");
+  });
+
+  it("gives the date ICU gives in America/Toronto at every quarter hour of two years, changes of clock included", () => {
+    const toronto = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Toronto", year: "numeric", month: "2-digit", day: "2-digit" });
+    const wrong: string[] = [];
+    for (let at = Date.UTC(2026, 0, 1); at < Date.UTC(2028, 0, 1); at += 15 * 60_000) {
+      const now = new Date(at);
+      if (easternToday(now) !== toronto.format(now)) wrong.push(now.toISOString());
+    }
+    expect(wrong).toEqual([]);
   });
 });
 
