@@ -19,6 +19,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Script, constants as vmConstants } from "node:vm";
+import { holdHeapNearLive } from "./commands/heap-growth.js";
 import { COMMAND_LINES } from "./commands/names.js";
 import { VERSION } from "./version.js";
 
@@ -92,6 +93,8 @@ function runCached(args: readonly string[]): void {
 }
 
 const args = process.argv.slice(2);
+// Before any code is compiled: a cache records the V8 flags it was made under.
+holdHeapNearLive();
 // `portin --version` answers before the CLI is read (docs/contract.md §8): it is what a script asks first.
 if (args.length === 1 && args[0] === "--version") process.stdout.write(`${VERSION}\n`);
 // node --enable-source-maps maps stack traces to src/*.ts for the modules its loaders load,

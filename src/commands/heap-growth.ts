@@ -11,8 +11,9 @@ import { setFlagsFromString } from "node:v8";
  * almost nothing), are promoted, and wait there for a full collection. At 1,000,000 rows that
  * garbage took `status` to twice `plan`'s peak though it holds little more. At 1.5x the heap
  * stays within half again of what the run holds, for a few more full collections (README,
- * Performance, Memory). The flag is the process's: set by the CLI, never by the library, whose
- * host decides its own heap.
+ * Performance, Memory). The flag is the process's: set by the CLI's launcher before the
+ * bundle is compiled, for every command, since V8 refuses a code cache made under other flags
+ * (launcher.ts); never by the library, whose host decides its own heap.
  */
 export function holdHeapNearLive(): void {
   setFlagsFromString("--heap-growing-percent=50");

@@ -13,7 +13,6 @@ import type { CommandIO } from "../io.js";
 import { columnMapOf, readDefaultsFile } from "../validate/defaults.js";
 import type { DefaultsFile } from "../validate/defaults.js";
 import { defaultsPath } from "./run-paths.js";
-import { holdHeapNearLive } from "./heap-growth.js";
 import { dashMeansStdio } from "./values.js";
 
 export interface SheetArgs {
@@ -69,8 +68,6 @@ export interface CommandSheet {
 
 /** Reads the defaults file, then opens the sheet with its column mapping: header problems refuse it before anything connects. */
 export async function openCommandSheet(args: SheetArgs, io: CommandIO): Promise<CommandSheet> {
-  // Before the rows are read: V8 sets each next limit at a full collection.
-  holdHeapNearLive();
   const path = defaultsPath(args);
   const defaults = path === null ? null : await readDefaultsFile(path);
   const columns = defaults === null ? undefined : columnMapOf(defaults);
