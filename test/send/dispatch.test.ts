@@ -203,6 +203,36 @@ describe("dispatch", () => {
     expect(synced).toContain(8);
   });
 
+  it.each([
+    [10, 4],
+    [2, 2],
+  ])("with %i requests, opens connections for %i while the first intents are made durable, once, and sends nothing before they are", async (count, connections) => {
+    const events: string[] = [];
+    const journal: DispatchJournal = {
+      intent: async () => {
+        events.push("intent");
+        await sleep(30);
+        events.push("durable");
+      },
+      outcome: () => Promise.resolve(),
+    };
+    await dispatch(requests(count), {
+      ...base,
+      journal,
+      concurrency: 4,
+      writeAhead: () => true,
+      connect: (n) => events.push(`connect ${n}`),
+      submit: () => {
+        events.push("submit");
+        return Promise.resolve(ACCEPTED);
+      },
+    });
+    expect(events.filter((event) => event.startsWith("connect"))).toEqual([`connect ${connections}`]);
+    expect(events.indexOf(`connect ${connections}`)).toBeGreaterThan(events.indexOf("intent"));
+    expect(events.indexOf(`connect ${connections}`)).toBeLessThan(events.indexOf("durable"));
+    expect(events.indexOf("submit")).toBeGreaterThan(events.indexOf("durable"));
+  });
+
   it("writes no intent ahead for a request writeAhead refuses: its intent waits for its turn", async () => {
     const events: string[] = [];
     const journal: DispatchJournal = {

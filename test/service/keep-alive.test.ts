@@ -1,9 +1,10 @@
-import type { Socket } from "node:net";
+import { createServer as createNetServer } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { createClient, IDLE_SOCKET_TIMEOUT_MS } from "../../src/service/client.js";
 import { operationById } from "../../src/catalog/operations.js";
 import type { Operation } from "../../src/catalog/operations.js";
-import { json, serversClosedAfterEach } from "./http-server.js";
+import { json, refusedPort, serversClosedAfterEach } from "./http-server.js";
 
 const DIDS = operationById("dids") as Operation;
 const BODY = { PortForm: { CustomerName: "Acme", NumbersToPort: [4165550101] }, PilotNumber: 4165550000, DIDs: [{ Number: 4165550101 }] };
@@ -55,5 +56,59 @@ describe("connections to the service", () => {
     expect(outcome).toMatchObject({ kind: "unknown", httpStatus: null });
     expect(outcome.message).toContain("connection cut");
     expect(server.arrivals).toHaveLength(2);
+  });
+
+  it("opens the connections of requests sent at once ahead of them, sending nothing, and the requests then open none of their own", async () => {
+    const server = await start((_req, res) => json(res, 200, TICKET));
+    const client = clientFor(server.url);
+    client.connect(3);
+    await expect.poll(() => server.connections()).toBe(3);
+    expect(server.arrivals).toHaveLength(0);
+    const outcomes = await Promise.all([1, 2, 3].map(() => client.submit(DIDS, BODY)));
+    expect(outcomes.map((outcome) => outcome.kind)).toEqual(["accepted", "accepted", "accepted"]);
+    expect(server.arrivals).toHaveLength(3);
+    expect(server.connections()).toBe(3);
+  });
+
+  it("counts a connection an earlier request left open among those it opens ahead", async () => {
+    const server = await start((_req, res) => json(res, 200, TICKET));
+    const client = clientFor(server.url);
+    expect((await client.submit(DIDS, BODY)).kind).toBe("accepted");
+    client.connect(2);
+    await expect.poll(() => server.connections()).toBe(2);
+    await Promise.all([1, 2].map(() => client.submit(DIDS, BODY)));
+    expect(server.connections()).toBe(2);
+  });
+
+  it("closes a connection opened ahead that no request took, once it has been idle for the client's idle timeout", async () => {
+    // A bare TCP server, which never closes a connection itself: an end of input is the client's close.
+    const server = createNetServer();
+    const ended = new Promise<void>((resolve) =>
+      server.on("connection", (socket) =>
+        socket.once("end", () => {
+          socket.destroy();
+          resolve();
+        }),
+      ),
+    );
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      clientFor(`http://127.0.0.1:${(server.address() as AddressInfo).port}`).connect(1);
+      await ended;
+    } finally {
+      server.close();
+    }
+  });
+
+  it.each([
+    ["while it was still being opened", 0],
+    ["before the POST", 50],
+  ])("leaves a POST 'not sent' when the connection opened ahead of it was refused (%s): nothing reached the service", async (_when, waitMs) => {
+    const client = clientFor(`http://127.0.0.1:${await refusedPort()}`);
+    client.connect(2);
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
+    const outcome = await client.submit(DIDS, BODY);
+    expect(outcome).toMatchObject({ kind: "failed", httpStatus: null });
+    expect(outcome.message).toMatch(/^not sent/);
   });
 });
