@@ -60,7 +60,10 @@ export function readBody(req: IncomingMessage): Promise<string | null> {
     });
     req.once("end", () => resolve(refused ? null : Buffer.concat(chunks).toString("utf8")));
     req.once("error", reject);
-    req.once("close", () => reject(new Error("the client closed the connection before the whole body arrived")));
+    // Every request closes; an Error (and its stack) only for one whose body never all arrived.
+    req.once("close", () => {
+      if (!req.complete) reject(new Error("the client closed the connection before the whole body arrived"));
+    });
   });
 }
 
