@@ -1,4 +1,9 @@
+import { execFileSync } from "node:child_process";
+import { mkdtemp, readFile } from "node:fs/promises";
+import { createServer as createHttpsServer } from "node:https";
 import { createServer as createNetServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { AddressInfo, Socket } from "node:net";
 import { describe, expect, it } from "vitest";
 import { createClient, IDLE_SOCKET_TIMEOUT_MS } from "../../src/service/client.js";
@@ -110,5 +115,29 @@ describe("connections to the service", () => {
     const outcome = await client.submit(DIDS, BODY);
     expect(outcome).toMatchObject({ kind: "failed", httpStatus: null });
     expect(outcome.message).toMatch(/^not sent/);
+  });
+
+  it("opens a TLS connection ahead with the checks a request's own gets: a certificate it does not trust is refused there too, and the POST is 'not sent'", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "portin-tls-"));
+    const at = (name: string) => join(dir, name);
+    execFileSync("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", at("self.key"), "-out", at("self.pem"), "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"], { stdio: "pipe" });
+    const server = createHttpsServer({ key: await readFile(at("self.key")), cert: await readFile(at("self.pem")) }, (_req, res) => json(res, 200, TICKET));
+    let requests = 0;
+    let refused = 0;
+    server.on("request", () => requests++).on("tlsClientError", () => refused++);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const client = clientFor(`https://127.0.0.1:${(server.address() as AddressInfo).port}`);
+      client.connect(2);
+      // Both connections opened ahead met the certificate, and the client refused it.
+      await expect.poll(() => refused).toBe(2);
+      const outcome = await client.submit(DIDS, BODY);
+      expect(outcome).toMatchObject({ kind: "failed", httpStatus: null });
+      expect(outcome.message).toMatch(/^not sent: .*certificate/);
+      expect(requests).toBe(0);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
