@@ -17,7 +17,8 @@ type CreateConnection = (options: Record<string, unknown>, callback?: (error: Er
  * requests at once would need beyond the agent's own connections (a lookup's kept-alive one
  * serves too). Each waits unused at most the agent's idle timeout, then closes; one that
  * fails or closes meanwhile is dropped, and its request opens a connection of its own as
- * if none had been opened.
+ * if none had been opened. A TLS connection is opened with the agent's own options, which
+ * are a request's too (portin passes got no TLS options), so it meets the same checks.
  */
 export function openAhead(agent: Agent, origin: URL): (count: number) => void {
   const host = origin.hostname.replace(/^\[(.*)\]$/, "$1");
