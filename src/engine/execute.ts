@@ -25,6 +25,7 @@ export function execute(requests: readonly PortRequest[], options: ExecuteOption
   const prior = options.journal?.prior ?? null;
   return dispatch(requests, {
     submit: (request) => options.client.submit(request.operation, buildBody(request)),
+    connect: (count) => options.client.connect(count),
     journal: options.journal,
     // Numbers the journal holds nothing for: a withdrawn intent's `failed` outcome leaves them so.
     // Others (pending, unknown, rejected, sent again by a flag) keep their intent for their turn.

@@ -2,7 +2,7 @@
  * The sandbox's HTTP plumbing: reading a bounded body, checking Basic credentials, and the
  * answer shape every handler returns.
  */
-import { createHash, timingSafeEqual } from "node:crypto";
+import { hash, timingSafeEqual } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { exceptionJson } from "../service/answers.js";
 
@@ -60,7 +60,10 @@ export function readBody(req: IncomingMessage): Promise<string | null> {
     });
     req.once("end", () => resolve(refused ? null : Buffer.concat(chunks).toString("utf8")));
     req.once("error", reject);
-    req.once("close", () => reject(new Error("the client closed the connection before the whole body arrived")));
+    // Every request closes; an Error (and its stack) only for one whose body never all arrived.
+    req.once("close", () => {
+      if (!req.complete) reject(new Error("the client closed the connection before the whole body arrived"));
+    });
   });
 }
 
@@ -78,12 +81,22 @@ export interface Credentials {
   readonly password: string;
 }
 
-/** Compares digests in constant time, so neither the length nor a prefix of the secret leaks. */
-function same(a: string, b: string): boolean {
-  const digest = (s: string) => createHash("sha256").update(s).digest();
-  return timingSafeEqual(digest(a), digest(b));
+/** SHA-256 of `s`: comparing digests takes the same time whatever the lengths. One-shot `hash`: no Hash object per call. */
+const digest = (s: string): Buffer => hash("sha256", s, "buffer");
+
+/** The expected credentials' digests, worked out once per Credentials rather than on every request. */
+const expectedDigests = new WeakMap<Credentials, { readonly user: Buffer; readonly password: Buffer }>();
+
+function digestsOf(expected: Credentials): { readonly user: Buffer; readonly password: Buffer } {
+  let digests = expectedDigests.get(expected);
+  if (digests === undefined) {
+    digests = { user: digest(expected.user), password: digest(expected.password) };
+    expectedDigests.set(expected, digests);
+  }
+  return digests;
 }
 
+/** Compares digests in constant time, so neither the length nor a prefix of the secret leaks. */
 export function authorized(req: IncomingMessage, expected: Credentials): boolean {
   const header = req.headers.authorization ?? "";
   const match = /^Basic\s+(\S+)$/i.exec(header);
@@ -91,8 +104,9 @@ export function authorized(req: IncomingMessage, expected: Credentials): boolean
   const decoded = Buffer.from(match[1], "base64").toString("utf8");
   const colon = decoded.indexOf(":");
   if (colon < 0) return false;
-  const userOk = same(decoded.slice(0, colon), expected.user);
-  const passwordOk = same(decoded.slice(colon + 1), expected.password);
+  const digests = digestsOf(expected);
+  const userOk = timingSafeEqual(digest(decoded.slice(0, colon)), digests.user);
+  const passwordOk = timingSafeEqual(digest(decoded.slice(colon + 1)), digests.password);
   return userOk && passwordOk;
 }
 

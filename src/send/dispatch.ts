@@ -53,6 +53,11 @@ export interface DispatchOptions {
    * were, which is what it gets if it never leaves (docs/contract.md §4). Absent: never.
    */
   readonly writeAhead?: (request: PortRequest) => boolean;
+  /**
+   * Opens connections for `count` requests ahead of them; called once, as the first intents go
+   * to the journal, so that connecting overlaps their fsync. It sends nothing.
+   */
+  readonly connect?: (count: number) => void;
   /** Told as requests start, end, and are added (a resend): for a progress display. */
   readonly progress?: DispatchProgress;
 }
@@ -129,11 +134,27 @@ export async function dispatch(requests: readonly PortRequest[], options: Dispat
     }
   };
 
+  /**
+   * Once, just after the first intent went to the journal: the journal's group commit queued its
+   * setImmediate first, so the connections open while that fsync runs, not ahead of it.
+   */
+  let connecting = false;
+  const connectSoon = (): void => {
+    const connect = options.connect;
+    if (connecting || connect === undefined) return;
+    connecting = true;
+    setImmediate(() => connect(Math.min(options.concurrency, requests.length)));
+  };
+
   const writeIntent = (request: PortRequest): Intent => {
     const requestId = options.newRequestId();
-    if (!options.journal) return { requestId, durable: Promise.resolve(null) };
+    if (!options.journal) {
+      connectSoon();
+      return { requestId, durable: Promise.resolve(null) };
+    }
     const numbers = request.numbers.map((row) => row.number);
     const written = options.journal.intent(requestId, request.operation.id, numbers, request.numbers.map(rowFingerprint));
+    connectSoon();
     return { requestId, durable: written.then(() => null, asPortinError) };
   };
 
@@ -189,8 +210,16 @@ export async function dispatch(requests: readonly PortRequest[], options: Dispat
     return !stopped && !crash.happened;
   };
 
+  let firstToWait = true;
   for (const request of requests) {
     await queue.onSizeLessThan(options.concurrency);
+    if (firstToWait && queue.pending >= options.concurrency) {
+      // The first request to wait for a slot yields a turn first: the intents of the requests
+      // in flight then make a group commit of their own, and those behind them are built while
+      // its fsync runs rather than before it; the first POSTs leave that much sooner.
+      firstToWait = false;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     if (options.signal.aborted) stop({ kind: "signal", signal: String(options.signal.reason) });
     if (stopped || crash.happened) break;
     const ahead = options.journal && options.writeAhead?.(request) === true ? { request, intent: writeIntent(request) } : undefined;

@@ -19,6 +19,7 @@ import type { Exchange, Scrub } from "./exchange.js";
 import { DEFAULT_BACKOFF_LIMIT_MS, retryPolicy } from "./retry-policy.js";
 import { submitOutcome } from "./submit-outcome.js";
 import { lookupAnswer } from "./lookup-answer.js";
+import { openAhead } from "./connections.js";
 
 /**
  * Largest answer portin reads from the service. The largest real answers are the lookup
@@ -96,6 +97,8 @@ export interface ServiceClient {
   checkNpaNxx(digits: string): Promise<PortabilityReply>;
   /** Never throws for an HTTP outcome: every answer and transport failure is a SubmitOutcome. */
   submit(op: Operation, body: Record<string, unknown>): Promise<SubmitOutcome>;
+  /** Opens the connections `count` requests sent at once would need, ahead of them; none carries anything until a request is sent (connections.ts). */
+  connect(count: number): void;
 }
 
 /** Throws UsageError for a base URL or user portin will not send credentials to or with. */
@@ -104,6 +107,9 @@ export function createClient(options: ClientOptions): ServiceClient {
   checkUser(options.user);
   const scrub = scrubberFor(options.user, options.password);
   const backoffLimitMs = options.backoffLimitMs ?? DEFAULT_BACKOFF_LIMIT_MS;
+  const [httpAgent, httpsAgent] = [new HttpAgent(KEEP_ALIVE), new HttpsAgent(KEEP_ALIVE)];
+  const origin = new URL(base.href);
+  const connect = openAhead(origin.protocol === "https:" ? httpsAgent : httpAgent, origin);
   const http = got.extend({
     prefixUrl: base.href,
     headers: {
@@ -117,7 +123,7 @@ export function createClient(options: ClientOptions): ServiceClient {
     // A redirect could carry the Authorization header to another host.
     followRedirect: false,
     responseType: "text",
-    agent: { http: new HttpAgent(KEEP_ALIVE), https: new HttpsAgent(KEEP_ALIVE) },
+    agent: { http: httpAgent, https: httpsAgent },
     ...(options.onRetry === undefined ? {} : { hooks: { beforeRetry: [() => options.onRetry?.()] } }),
   });
   // One got instance per method, retry policy and body, with those options merged into its
@@ -179,6 +185,7 @@ export function createClient(options: ClientOptions): ServiceClient {
       const hide = secrets.length === 0 ? scrub : (text: string) => valuesScrubber(secrets)(scrub(text));
       return submitOutcome(await exchange(op.method, op.path, body), options.user, hide);
     },
+    connect,
   };
 }
 

@@ -3,33 +3,23 @@
  * NODE_EXTRA_CA_CERTS makes portin trust it, as the README says.
  */
 import { execFileSync } from "node:child_process";
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { createServer } from "node:https";
 import type { Server } from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { runCli, tempDir } from "./harness.js";
+import { privateCa } from "./private-ca.js";
 
 let dir = "";
 let server: Server;
 let url = "";
 
-/** A CA, and a certificate for 127.0.0.1 it signed, made with the openssl command. */
-async function privateCa(): Promise<{ ca: string; key: Buffer; cert: Buffer }> {
-  const at = (name: string) => join(dir, name);
-  const openssl = (...args: string[]) => execFileSync("openssl", args, { stdio: "pipe" });
-  openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", at("ca.key"), "-out", at("ca.pem"), "-days", "2", "-subj", "/CN=portin test private CA");
-  openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", at("server.key"), "-out", at("server.csr"), "-subj", "/CN=127.0.0.1");
-  await writeFile(at("san.cnf"), "subjectAltName=IP:127.0.0.1\n");
-  openssl("x509", "-req", "-in", at("server.csr"), "-CA", at("ca.pem"), "-CAkey", at("ca.key"), "-CAcreateserial", "-out", at("server.pem"), "-days", "2", "-extfile", at("san.cnf"));
-  return { ca: at("ca.pem"), key: await readFile(at("server.key")), cert: await readFile(at("server.pem")) };
-}
-
 let ca = "";
 beforeAll(async () => {
   dir = await tempDir();
-  const made = await privateCa();
+  const made = await privateCa(dir);
   ca = made.ca;
   server = createServer({ key: made.key, cert: made.cert }, (_req, res) => {
     res.writeHead(200, { "content-type": "application/json" });

@@ -164,6 +164,21 @@ describe("bodies past the limit", () => {
 });
 
 describe("odd requests", () => {
+  test("a client that hangs up halfway through its body has nothing accepted, and the sandbox serves on", async () => {
+    const body = JSON.stringify(didsWithLoa("4165553103", Buffer.from("letter")));
+    const held = sandbox.accepted().length;
+    const served = sandbox.served().length;
+    await new Promise<void>((resolve) => {
+      const req = request(sandbox.url + DIDS.path, { method: "POST", headers: { Authorization: auth(), "Content-Type": "application/json", "Content-Length": String(body.length) } });
+      req.on("error", () => resolve());
+      req.write(body.slice(0, body.length / 2), () => setTimeout(() => req.destroy(), 20));
+    });
+    await expect.poll(() => sandbox.served().length).toBe(served + 1);
+    expect(sandbox.served().at(-1)?.status).toBe(500);
+    expect(sandbox.accepted()).toHaveLength(held);
+    expect((await post(body)).json["Reply"]).toBe(1);
+  });
+
   test("a body nested 100,000 deep is answered, kept to 32 levels, and the sandbox serves on", async () => {
     const deep = "[".repeat(100_000) + "]".repeat(100_000);
     const res = await post(deep);

@@ -139,6 +139,12 @@ describe("authentication", () => {
     expect(json).toEqual({ ID: "Unauthorized", Message: "the user name or password is incorrect" });
   });
 
+  test("refuses a wrong user name with the right password, and takes the right pair again after it", async () => {
+    expect((await get("/NumberPorts/Providers", auth(`${sandbox.user}2`))).status).toBe(401);
+    expect((await get("/NumberPorts/Providers", auth(""))).status).toBe(401);
+    expect((await get("/NumberPorts/Providers", auth())).status).toBe(200);
+  });
+
   test("refuses a wrong password on a lookup and on a POST, and records nothing", async () => {
     expect((await get("/NumberPorts/Providers", auth("sandbox", "wrong"))).status).toBe(401);
     const res = await post(op("dids").path, validBody("dids", ["4165550101"]), { Authorization: auth("sandbox", "wrong") });

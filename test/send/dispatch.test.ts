@@ -1,3 +1,4 @@
+import { open } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import type { PortRequest } from "../../src/group/requests.js";
 import { dispatch, WITHDRAWN } from "../../src/send/dispatch.js";
@@ -159,6 +160,77 @@ describe("dispatch", () => {
     expect(report.results.size).toBe(8);
     // Before the first answer: the intents of the two requests in flight and of the two waiting for a slot, no more.
     expect(events.slice(0, events.indexOf("answer"))).toEqual(["intent", "intent", "intent", "intent"]);
+  });
+
+  it("makes the intents of the first requests in flight durable in an fsync of their own, not after those of the requests waiting behind them", async () => {
+    const path = await statePath();
+    /** How many intents each fsync found written. */
+    const synced: number[] = [];
+    let written = "";
+    const journal = await openJournal(path, IDENTITY, {
+      openAppend: async (file) => {
+        const handle = await open(file, "a");
+        return {
+          write: async (data) => {
+            await handle.writeFile(data);
+            written += data;
+          },
+          sync: async () => {
+            await handle.datasync();
+            synced.push(written.split('"type":"intent"').length - 1);
+          },
+          close: () => handle.close(),
+        };
+      },
+    });
+    /** How many intents were durable as each request left. */
+    const durableAtSend: number[] = [];
+    const report = await dispatch(requests(8), {
+      ...base,
+      journal,
+      concurrency: 4,
+      writeAhead: () => true,
+      submit: async () => {
+        durableAtSend.push(synced.at(-1) ?? 0);
+        await sleep(10);
+        return ACCEPTED;
+      },
+    });
+    await journal.close();
+    expect(report.results.size).toBe(8);
+    // The first four leave once their own four intents are on disk; the four waiting for a slot follow in the next fsync.
+    expect(durableAtSend.slice(0, 4)).toEqual([4, 4, 4, 4]);
+    expect(synced).toContain(8);
+  });
+
+  it.each([
+    [10, 4],
+    [2, 2],
+  ])("with %i requests, opens connections for %i while the first intents are made durable, once, and sends nothing before they are", async (count, connections) => {
+    const events: string[] = [];
+    const journal: DispatchJournal = {
+      intent: async () => {
+        events.push("intent");
+        await sleep(30);
+        events.push("durable");
+      },
+      outcome: () => Promise.resolve(),
+    };
+    await dispatch(requests(count), {
+      ...base,
+      journal,
+      concurrency: 4,
+      writeAhead: () => true,
+      connect: (n) => events.push(`connect ${n}`),
+      submit: () => {
+        events.push("submit");
+        return Promise.resolve(ACCEPTED);
+      },
+    });
+    expect(events.filter((event) => event.startsWith("connect"))).toEqual([`connect ${connections}`]);
+    expect(events.indexOf(`connect ${connections}`)).toBeGreaterThan(events.indexOf("intent"));
+    expect(events.indexOf(`connect ${connections}`)).toBeLessThan(events.indexOf("durable"));
+    expect(events.indexOf("submit")).toBeGreaterThan(events.indexOf("durable"));
   });
 
   it("writes no intent ahead for a request writeAhead refuses: its intent waits for its turn", async () => {

@@ -19,6 +19,8 @@ export interface TestServer {
   readonly url: string;
   readonly port: number;
   readonly arrivals: Arrival[];
+  /** Connections the server has accepted so far. */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -33,12 +35,15 @@ export async function serve(handler: Handler): Promise<TestServer> {
       handler(req, res, arrival, arrivals.length - 1);
     });
   });
+  let connections = 0;
+  server.on("connection", () => connections++);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     arrivals,
+    connections: () => connections,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
