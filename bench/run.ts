@@ -450,6 +450,7 @@ async function benchMemory(): Promise<void> {
   const plans: Measured[] = [];
   const reruns: Measured[] = [];
   const statuses: Measured[] = [];
+  const nextNights: Measured[] = [];
   await withSandbox(0, async (sandbox) => {
     log(`memory: submitting the ${fmt(MEMORY_ROWS)}-row sheet once, for its journal (a minute or two)…`);
     await rm(made, { force: true });
@@ -466,7 +467,12 @@ async function benchMemory(): Promise<void> {
       log(`memory, run ${run} of ${MEMORY_RUNS}: status…`);
       await copyFile(made, state);
       statuses.push(check(await measureNode([CLI, "status", sheet, "--output", results, "--state", state, ...sandbox.flags]), "portin status", [0, 1]));
-      log(`  plan ${fmt(plan.maxRssMb)} MB, re-run ${fmt(rerun.maxRssMb)} MB, status ${fmt(statuses.at(-1)?.maxRssMb ?? NaN)} MB`);
+      // The next night's check reads the readings of the one before: each number's last status, and what changed.
+      log(`memory, run ${run} of ${MEMORY_RUNS}: status again, the journal holding the first check's readings…`);
+      nextNights.push(check(await measureNode([CLI, "status", sheet, "--output", results, "--state", state, ...sandbox.flags]), "portin status (again)", [0, 1]));
+      log(
+        `  plan ${fmt(plan.maxRssMb)} MB, re-run ${fmt(rerun.maxRssMb)} MB, status ${fmt(statuses.at(-1)?.maxRssMb ?? NaN)} MB, again ${fmt(nextNights.at(-1)?.maxRssMb ?? NaN)} MB`,
+      );
     }
   });
   await Promise.all([made, state, results].map((path) => rm(path, { force: true })));
@@ -475,6 +481,7 @@ async function benchMemory(): Promise<void> {
   for (const [what, runs] of [
     ["re-run of submit, every row skipped", reruns],
     ["status", statuses],
+    ["status again, the journal holding a check's readings", nextNights],
   ] as const) {
     table.push({
       measure: `memory, ${what}, ${fmt(MEMORY_ROWS)} rows (peak RSS)`,
@@ -486,7 +493,7 @@ async function benchMemory(): Promise<void> {
     });
   }
   notes.push(
-    `Memory: the ${fmt(MEMORY_ROWS)}-row plan sheet submitted once (\`submit --concurrency 16\`; at 1,000,000 rows ~40 MB of journal, 10,000 orders) to \`portin sandbox\`; then ${MEMORY_RUNS} times \`plan\`, a re-run of \`submit\` with default flags (every row \`skipped\`) and \`status\`, each on a fresh copy of that journal. Peak RSS by ${RSS_SOURCE}; ratios are run i against plan's run i.`,
+    `Memory: the ${fmt(MEMORY_ROWS)}-row plan sheet submitted once (\`submit --concurrency 16\`; at 1,000,000 rows ~40 MB of journal, 10,000 orders) to \`portin sandbox\`; then ${MEMORY_RUNS} times \`plan\`, a re-run of \`submit\` with default flags (every row \`skipped\`) and \`status\`, each on a fresh copy of that journal, and \`status\` again on the journal the first \`status\` appended its readings to (a second night's check: each number's last status, what changed). Peak RSS by ${RSS_SOURCE}; ratios are run i against plan's run i.`,
   );
 }
 

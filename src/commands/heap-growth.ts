@@ -16,5 +16,8 @@ import { setFlagsFromString } from "node:v8";
  * (launcher.ts); never by the library, whose host decides its own heap.
  */
 export function holdHeapNearLive(): void {
-  setFlagsFromString("--heap-growing-percent=50");
+  setFlagsFromString(HEAP_FLAGS);
 }
+
+/** The V8 flags every run of the CLI sets before its code is compiled (launcher.ts). */
+export const HEAP_FLAGS = "--heap-growing-percent=50";

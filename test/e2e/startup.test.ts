@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/version.js";
+import { HEAP_FLAGS } from "../../src/commands/heap-growth.js";
 import { FIXTURES, runCli, tempDir } from "./harness.js";
 
 /**
@@ -108,7 +109,8 @@ describe("start-up", () => {
   it("the build leaves the commands run by hand a code cache that this node takes", () => {
     // Compiled as src/launcher.ts compiles the bundle, in a node of its own (a cache is refused
     // under other V8 flags than those it was made with: the CLI's, not vitest's).
-    const check = `const { readFileSync, readdirSync } = require("node:fs");
+    const check = `require("node:v8").setFlagsFromString(${JSON.stringify(HEAP_FLAGS)});
+const { readFileSync, readdirSync } = require("node:fs");
 const { Script } = require("node:vm");
 const dir = ${JSON.stringify(join(PACKAGE_ROOT, "dist", "src"))};
 const source = readFileSync(dir + "/portin.cjs", "utf8");
