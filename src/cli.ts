@@ -8,6 +8,7 @@ import type { PortinCommand } from "./commands/command.js";
 import { COMMAND_LINES, type CommandName } from "./commands/names.js";
 import { PortinError, UsageError } from "./errors.js";
 import { exitCodeForSignal, exitCodeOf, exitCodeOfError } from "./exit-codes.js";
+import { readsWorkbook, startReaderThreadAhead } from "./input/reader-start.js";
 import type { CommandIO } from "./io.js";
 import { terminalSafe } from "./terminal-text.js";
 import { suggestOptions } from "./closest.js";
@@ -61,6 +62,8 @@ async function main(argv: string[]): Promise<number> {
     });
   };
 
+  // A workbook's reading thread loads exceljs while yargs and the command load (input/reader-start.ts).
+  if (readsWorkbook(argv)) startReaderThreadAhead();
   const { default: yargs } = await import("yargs");
   let cli: Argv = yargs(argv)
     .scriptName("portin")

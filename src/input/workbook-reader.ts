@@ -11,8 +11,8 @@
  * the main thread's reading, so a long sheet never piles up in memory.
  */
 import { createReadStream } from "node:fs";
-import { parentPort, workerData } from "node:worker_threads";
-import ExcelJS from "exceljs";
+import { parentPort } from "node:worker_threads";
+import { createRequire } from "node:module";
 import { describeSystemError, isTemporaryFileTrouble, temporaryFileTrouble } from "../system-error.js";
 import { columnLetters, sheetPrefix } from "./cell-ref.js";
 import { cellText } from "./cell-text.js";
@@ -22,7 +22,7 @@ import { RecordWriter } from "./row-record.js";
 import { damagedWorkbook, otherSheetsHint } from "./workbook-file.js";
 import { HEADER_VERDICT } from "./header-verdict.js";
 
-/** What workbook.ts gives the thread. */
+/** What workbook.ts gives the thread, as its first message. */
 export interface ReaderData {
   readonly path: string;
   /** `--sheet`, or undefined for the first visible worksheet. */
@@ -96,6 +96,15 @@ const READER_OPTIONS = {
   entries: "ignore",
 } as const;
 
+/**
+ * exceljs's streaming reader (ExcelJS.stream.xlsx.WorkbookReader), required alone rather than
+ * through the package's entry: the entry loads all of exceljs, its writers and CSV support
+ * among them, 660 modules against the reader's 370, and loading is this thread's first few
+ * hundred milliseconds, before any row (README, Performance, Workbooks). It requires what it
+ * uses itself; the entry adds nothing to it.
+ */
+const WorkbookReader = createRequire(import.meta.url)("exceljs/lib/stream/xlsx/workbook-reader.js") as new (input: NodeJS.ReadableStream, options: typeof READER_OPTIONS) => StreamedBook;
+
 const nothingSent = "nothing was sent";
 
 /** A refusal the thread posts as it is, rather than as a damaged workbook. */
@@ -122,7 +131,7 @@ function failureMessage(path: string, error: unknown): ReaderMessage {
 
 async function read({ path, sheetName, progress, batchRows, ahead, aheadBytes }: ReaderData, post: (message: ReaderMessage) => void): Promise<void> {
   const input = createReadStream(path);
-  const book = new ExcelJS.stream.xlsx.WorkbookReader(input, READER_OPTIONS) as unknown as StreamedBook;
+  const book = new WorkbookReader(input, READER_OPTIONS);
   try {
     const sheet = await findSheet(path, book, sheetName);
     const date1904 = book.properties?.model?.date1904 === true;
@@ -311,10 +320,13 @@ class Batches {
 
 if (parentPort !== null) {
   const port = parentPort;
-  const data = workerData as ReaderData;
   // A batch's buffer moves to the main thread rather than being copied.
   const post = (message: ReaderMessage): void => port.postMessage(message, message.kind === "rows" ? [message.records.buffer as ArrayBuffer] : []);
-  // On some damage, unzipper (under exceljs) stops reading without an error; this thread's
-  // event loop then runs dry and it ends without an "end", which workbook.ts reports.
-  read(data, post).catch((error: unknown) => post(failureMessage(data.path, error)));
+  // The thread may start before the command line is parsed (reader-start.ts): exceljs loads
+  // above while portin does, and the workbook to read comes as the first message.
+  port.once("message", (data: ReaderData) => {
+    // On some damage, unzipper (under exceljs) stops reading without an error; this thread's
+    // event loop then runs dry and it ends without an "end", which workbook.ts reports.
+    read(data, post).catch((error: unknown) => post(failureMessage(data.path, error)));
+  });
 }

@@ -7,24 +7,20 @@
  * cannot be used where it is sent marks its row, and the validator reports it.
  */
 import { dirname, resolve } from "node:path";
-import { setFlagsFromString } from "node:v8";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { InputError } from "../errors.js";
-import { builtScript } from "../version.js";
 import { columnLetters, sheetPrefix } from "./cell-ref.js";
 import type { ColumnMap } from "./columns.js";
 import { NO_COLUMN_MAP, NoNumberColumnError } from "./columns.js";
 import { MAX_ROWS } from "./limits.js";
 import { findHeader } from "./header-search.js";
 import { HEADER_VERDICT } from "./header-verdict.js";
+import { takeReaderThread } from "./reader-start.js";
 import { nextRecord } from "./row-record.js";
 import type { ReadSheet, TextFormat } from "./reader.js";
 import type { SheetLayout, SheetRow } from "./types.js";
 import { checkWorkbookFile, damagedWorkbook, otherSheetsHint } from "./workbook-file.js";
 import type { CellProblem, ReaderData, ReaderMessage } from "./workbook-reader.js";
-
-/** The reading thread's script (exceljs runs there, off the main thread). */
-const READER = builtScript("input/workbook-reader.js");
 
 /**
  * Results written as CSV for a workbook open in Excel: with a byte order mark (without one
@@ -205,16 +201,7 @@ class ReaderThread {
     private readonly path: string,
     sheetName: string | undefined,
   ) {
-    // exceljs makes objects for every cell and drops them a row later. V8 at times learns from
-    // the few that outlive a collection to allocate all of them straight into its old
-    // generation ("allocation-site pretenuring"), which then fills with garbage: the reading
-    // thread's heap peaked at 170-220 MB instead of 70 in one run of three on a 200,000-row
-    // workbook (README, Performance, Workbooks). The flag is the process's, set before the thread starts;
-    // it stays off for the rest of a run that reads a workbook (measured: README, Workbooks).
-    setFlagsFromString("--no-allocation-site-pretenuring");
-    const data: ReaderData = { path, sheetName, progress: this.progress, batchRows: BATCH_ROWS, ahead: AHEAD, aheadBytes: AHEAD_BYTES };
-    // execArgv: none of node's options of the main thread (`--input-type`, a loader) concern the reader.
-    this.worker = new Worker(READER, { workerData: data, execArgv: [] });
+    this.worker = takeReaderThread();
     this.worker.on("message", (message: ReaderMessage) => this.deliver(message));
     this.worker.on("error", (error: Error & { code?: unknown }) => {
       // The thread itself failing (out of memory, its script missing) is portin's trouble, not the file's.
@@ -225,6 +212,8 @@ class ReaderThread {
     // error, and the thread's event loop runs dry (workbook-reader.ts).
     this.worker.on("exit", () => this.deliver({ kind: "refused", message: damagedWorkbook(path, "its contents stop part-way") }));
     this.worker.unref();
+    const data: ReaderData = { path, sheetName, progress: this.progress, batchRows: BATCH_ROWS, ahead: AHEAD, aheadBytes: AHEAD_BYTES };
+    this.worker.postMessage(data);
   }
 
   /** The thread's next message: a header, rows, the end, or why it stopped. */

@@ -46,14 +46,16 @@ export class WorkerZip {
     });
   }
 
-  /** Sends XML to the worker; false once much is in flight: then wait for room() before sending more. */
-  write(text: string): boolean {
-    if (this.stopped) return true;
-    const bytes = Buffer.from(text, "utf8");
+  /**
+   * Sends XML as UTF-8 to the worker; false once much is in flight: then wait for room() before
+   * sending more. The bytes' memory moves to the worker rather than being copied: the caller
+   * allocated it for them alone (Buffer.allocUnsafeSlow, never Node's shared pool) and does not
+   * touch it again.
+   */
+  write(bytes: Uint8Array): boolean {
+    if (this.stopped || bytes.length === 0) return true;
     this.inFlight += bytes.length;
-    // A Buffer of a long string owns its memory, so it is moved, not copied; a short one sits in Node's pool.
-    const owned = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length;
-    this.worker.postMessage({ kind: "bytes", bytes } satisfies ToWorker, owned ? [bytes.buffer] : []);
+    this.worker.postMessage({ kind: "bytes", bytes } satisfies ToWorker, [bytes.buffer as ArrayBuffer]);
     return this.inFlight < IN_FLIGHT_BYTES;
   }
 
@@ -63,8 +65,8 @@ export class WorkerZip {
   }
 
   /** Sends the last XML; resolves once the zip's last byte is in the output stream (which is left open), or on a failure. */
-  end(text: string): Promise<void> {
-    if (text !== "") this.write(text);
+  end(bytes: Uint8Array): Promise<void> {
+    this.write(bytes);
     this.worker.postMessage({ kind: "end" } satisfies ToWorker);
     return this.until(() => this.done);
   }

@@ -101,6 +101,23 @@ describe("XLSX results", () => {
     expect(xlsx[1]?.[1]).toHaveLength(32_767);
   });
 
+  it("hold every row of results longer than the chunks they reach the zip in, multi-byte text and cells longer than a chunk's margin among them", async () => {
+    // ~2,000 rows of ~600 bytes and three cells of 32,767 three-byte characters: many chunks, a row that outgrows its chunk's buffer.
+    const rows: [string[], RowOutcome][] = Array.from({ length: 2000 }, (_, i) => [
+      [String(4165550000 + i), i % 700 === 5 ? "€".repeat(32_767) : `Québec ☎ ${"é".repeat(i % 90)} ${i}`, "x".repeat(i % 300)],
+      outcome({ sequence: i, message: `row ${i} — ok` }),
+    ]);
+    const writer = await openResults(join(dir, "long.xlsx"), ["number", "note", "pad"], { ...OPTIONS, rows: rows.length });
+    for (const [cells, result] of rows) await writer.write(cells, result);
+    await writer.close();
+    const { values } = sheetRows(await readWorkbook(join(dir, "long.xlsx")));
+    expect(values).toHaveLength(rows.length + 1);
+    for (const [at, [cells, result]] of rows.entries()) {
+      expect(values[at + 1]?.slice(0, 3)).toEqual(cells);
+      expect(values[at + 1]?.[10]).toBe(result.message);
+    }
+  });
+
   it("have a bold, frozen, filtered header, text number format, and the status cell filled by status", async () => {
     const statuses = ["submitted", "planned", "skipped", "invalid", "rejected", "failed", "unknown"] as const;
     const { sheet } = await writeBoth(

@@ -1,0 +1,64 @@
+/**
+ * Starting the thread that reads a workbook (workbook-reader.ts), early where the command line
+ * names one: the thread spends its first few hundred milliseconds loading exceljs, which then
+ * overlaps portin loading its own code and parsing the command line, rather than following
+ * them (README, Performance, Workbooks). The thread only loads until it is handed a workbook
+ * (workbook.ts), so a guess that turns out wrong costs some CPU, never a result.
+ */
+import { setFlagsFromString } from "node:v8";
+import { Worker } from "node:worker_threads";
+import { isWorkbookPath } from "../paths.js";
+import { builtScript } from "../version.js";
+
+/** The reading thread's script (exceljs runs there, off the main thread). */
+const READER = builtScript("input/workbook-reader.js");
+
+/** The commands that read a sheet (commands/sheet-input.ts), and their options whose value may be a workbook that is not the sheet. */
+const SHEET_COMMANDS: ReadonlySet<string> = new Set(["submit", "plan", "status"]);
+const OTHER_PATH_OPTIONS: ReadonlySet<string> = new Set(["--results", "--output"]);
+
+/** A thread started ahead and not yet handed a workbook. */
+let ahead: Worker | null = null;
+
+/**
+ * Whether `argv` (without node and the script) reads a workbook: a sheet command first, then an
+ * `.xlsx` word that is no option's, nor the value of one naming an output. A guess before yargs
+ * has parsed anything, for start-up alone.
+ */
+export function readsWorkbook(argv: readonly string[]): boolean {
+  if (!SHEET_COMMANDS.has(argv[0] ?? "")) return false;
+  return argv.some((word, at) => at > 0 && !word.startsWith("-") && isWorkbookPath(word) && !OTHER_PATH_OPTIONS.has(argv[at - 1] ?? ""));
+}
+
+/** Starts the reading thread now, to be handed a workbook later (takeReaderThread). */
+export function startReaderThreadAhead(): void {
+  if (ahead !== null) return;
+  const worker = startReaderThread();
+  ahead = worker;
+  // Unused (the run stopped before reading, or the guess was wrong), it must not keep the process alive.
+  worker.unref();
+  // A thread that failed before it was taken is dropped; taking then starts another, whose failure is reported.
+  worker.on("error", () => undefined);
+  worker.once("exit", () => {
+    if (ahead === worker) ahead = null;
+  });
+}
+
+/** The thread started ahead, if it is still there, else a new one; either waits for its ReaderData. */
+export function takeReaderThread(): Worker {
+  const worker = ahead ?? startReaderThread();
+  ahead = null;
+  return worker;
+}
+
+function startReaderThread(): Worker {
+  // exceljs makes objects for every cell and drops them a row later. V8 at times learns from
+  // the few that outlive a collection to allocate all of them straight into its old
+  // generation ("allocation-site pretenuring"), which then fills with garbage: the reading
+  // thread's heap peaked at 170-220 MB instead of 70 in one run of three on a 200,000-row
+  // workbook (README, Performance, Workbooks). The flag is the process's, set before the thread starts;
+  // it stays off for the rest of a run that reads a workbook (measured: README, Workbooks).
+  setFlagsFromString("--no-allocation-site-pretenuring");
+  // execArgv: none of node's options of the main thread (`--input-type`, a loader) concern the reader.
+  return new Worker(READER, { execArgv: [] });
+}
