@@ -1,9 +1,10 @@
 /**
- * The CSV encoder of the results (docs/contract.md §6): each row's cells quoted as csv-stringify
- * quotes them (cells.ts csvCell), or, for a row whose own cells need no change, its input bytes
- * followed by the result cells.
+ * The CSV encoder of the results (docs/contract.md §6): rows stringified by csv-stringify, or,
+ * for a row whose own cells need no change, its input bytes followed by the result cells.
  */
-import { csvCell, placeResults, resultTail, resultsHeader, rowShaper } from "./cells.js";
+import { stringify } from "csv-stringify/sync";
+import type { Options as StringifyOptions } from "csv-stringify/sync";
+import { placeResults, resultTail, resultsHeader, rowShaper } from "./cells.js";
 import { ChunkedSink, READY } from "./chunked-sink.js";
 import type { ColumnSet } from "./columns.js";
 import type { ResultsOptions, ResultsWriter } from "./encoder.js";
@@ -13,19 +14,28 @@ import type { Sink } from "./sink.js";
 /** Opens the destination and writes the header row. */
 export async function openCsvResults<T>(destination: string, header: readonly string[], options: ResultsOptions, columns: ColumnSet<T>): Promise<ResultsWriter<T>> {
   const sink = destination === "-" ? stdoutSink(options.stdout) : await fileSink(destination, options.option);
-  const writer = new CsvResultsWriter(sink, header, options.delimiter, options.lineEnd, options.bom, columns, options.resultColumns ?? "last");
+  const csv: StringifyOptions = {
+    delimiter: options.delimiter,
+    record_delimiter: options.lineEnd,
+    // A cell holding any line break is quoted, whichever line end the file uses (cells.ts csvCell).
+    quote_record_delimiter: true,
+  };
+  const writer = new CsvResultsWriter(sink, header, csv, options.bom, columns, options.resultColumns ?? "last");
   await writer.writeHeader(header);
   return writer;
 }
 
-// Rows reach the sink in chunks: a stream write costs about as much per record as the
-// stringifying itself, and a run may hold 1,000,000 rows. 64 KB is ~400 rows of a wide sheet.
+// Rows reach the sink in chunks: csv-stringify's stream costs about as much per record as
+// the stringifying itself, and a run may hold 1,000,000 rows. 64 KB is ~400 rows of a wide sheet.
 const CHUNK_BYTES = 64 * 1024;
 
 class CsvResultsWriter<T> implements ResultsWriter<T> {
   private readonly shape: (cells: readonly string[], outcome: T) => string[];
-  /** Records' text waiting to be staged together, ahead of anything staged after them. */
-  private lines = "";
+  private readonly delimiter: string;
+  private readonly lineEnd: string;
+  /** Records waiting to be stringified together, ahead of anything staged after them. */
+  private records: string[][] = [];
+  private recordChars = 0;
   /** The chunk's bytes so far, in order. */
   private stage: Buffer = Buffer.allocUnsafe(CHUNK_BYTES * 2);
   private staged = 0;
@@ -36,9 +46,7 @@ class CsvResultsWriter<T> implements ResultsWriter<T> {
   constructor(
     sink: Sink,
     header: readonly string[],
-    /** One character: `,`, `;` or tab (input/delimiter.ts), as csvCell asks. */
-    private readonly delimiter: string,
-    private readonly lineEnd: string,
+    private readonly csv: StringifyOptions,
     bom: boolean,
     private readonly columns: ColumnSet<T>,
     private readonly at: "first" | "last",
@@ -46,6 +54,8 @@ class CsvResultsWriter<T> implements ResultsWriter<T> {
     const shape = rowShaper(header, columns);
     const width = header.length;
     this.shape = at === "last" ? shape : (cells, outcome) => placeResults(shape(cells, outcome), width, at);
+    this.delimiter = typeof csv.delimiter === "string" ? csv.delimiter : ",";
+    this.lineEnd = typeof csv.record_delimiter === "string" ? csv.record_delimiter : "\n";
     if (bom) this.stageText("\uFEFF");
     this.out = new ChunkedSink(sink);
   }
@@ -58,19 +68,12 @@ class CsvResultsWriter<T> implements ResultsWriter<T> {
     return this.push(this.shape(cells, outcome));
   }
 
-  /**
-   * csv-stringify's own record, cell by cell (cells.ts csvCell, whose test holds it to
-   * csv-stringify's output): its per-record work (casting, options, a record of pairs) cost
-   * more than the rest of writing a workbook's results (README, Performance, Workbooks).
-   */
-  private push(record: readonly string[]): Promise<void> {
+  private push(record: string[]): Promise<void> {
     const refused = this.out.refusal();
     if (refused !== null) return Promise.reject(refused);
-    const { delimiter } = this;
-    let line = record.length === 0 ? "" : csvCell(record[0] as string, delimiter);
-    for (let i = 1; i < record.length; i++) line += delimiter + csvCell(record[i] as string, delimiter);
-    this.lines += line + this.lineEnd;
-    return this.staged + this.lines.length < CHUNK_BYTES ? READY : this.flush();
+    this.records.push(record);
+    for (const cell of record) this.recordChars += cell.length + 1;
+    return this.staged + this.recordChars < CHUNK_BYTES ? READY : this.flush();
   }
 
   writeVerbatim(text: Uint8Array, outcome: T): Promise<void> {
@@ -85,13 +88,14 @@ class CsvResultsWriter<T> implements ResultsWriter<T> {
   }
 
   close(): Promise<void> {
-    return this.out.close(() => (this.lines.length > 0 || this.staged > 0 ? this.flush() : READY));
+    return this.out.close(() => (this.records.length > 0 || this.staged > 0 ? this.flush() : READY));
   }
 
   private stageRecords(): void {
-    if (this.lines.length === 0) return;
-    const text = this.lines;
-    this.lines = "";
+    if (this.records.length === 0) return;
+    const text = stringify(this.records, this.csv);
+    this.records = [];
+    this.recordChars = 0;
     this.stageText(text);
   }
 
