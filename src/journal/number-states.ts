@@ -29,7 +29,8 @@ export class NumberStates<State, Shared extends object> implements ReadonlyMap<s
   /** By entry id: the number as a double; its shared state's index, NO_ENTRY once deleted; its fingerprint. */
   #numbers = new Float64Array(INITIAL_ENTRIES);
   #stateOf = new Int32Array(INITIAL_ENTRIES);
-  #fingerprints = Buffer.alloc(INITIAL_ENTRIES * FINGERPRINT_LENGTH);
+  /** Made at the first fingerprint set: a store of statuses (prior.ts `lastStatus`) holds none. */
+  #fingerprints: Buffer | null = null;
   /** 0 none, 1 packed in #fingerprints, 2 in #otherFingerprints. */
   #fingerprintKind = new Uint8Array(INITIAL_ENTRIES);
   #otherFingerprints = new Map<number, string>();
@@ -172,7 +173,7 @@ export class NumberStates<State, Shared extends object> implements ReadonlyMap<s
     const capacity = this.#numbers.length * 2;
     this.#numbers = grown(this.#numbers, new Float64Array(capacity));
     this.#stateOf = grown(this.#stateOf, new Int32Array(capacity));
-    this.#fingerprints = grown(this.#fingerprints, Buffer.alloc(capacity * FINGERPRINT_LENGTH));
+    if (this.#fingerprints !== null) this.#fingerprints = grown(this.#fingerprints, Buffer.alloc(capacity * FINGERPRINT_LENGTH));
     this.#fingerprintKind = grown(this.#fingerprintKind, new Uint8Array(capacity));
   }
 
@@ -200,6 +201,7 @@ export class NumberStates<State, Shared extends object> implements ReadonlyMap<s
       this.#fingerprintKind[entry] = 0;
     } else if (PACKABLE.test(fingerprint)) {
       this.#fingerprintKind[entry] = 1;
+      this.#fingerprints ??= Buffer.alloc(this.#numbers.length * FINGERPRINT_LENGTH);
       this.#fingerprints.write(fingerprint, entry * FINGERPRINT_LENGTH, "latin1");
     } else {
       this.#fingerprintKind[entry] = 2;
@@ -210,7 +212,7 @@ export class NumberStates<State, Shared extends object> implements ReadonlyMap<s
   #fingerprintAt(entry: number): string | undefined {
     switch (this.#fingerprintKind[entry]) {
       case 1:
-        return this.#fingerprints.toString("latin1", entry * FINGERPRINT_LENGTH, (entry + 1) * FINGERPRINT_LENGTH);
+        return this.#fingerprints?.toString("latin1", entry * FINGERPRINT_LENGTH, (entry + 1) * FINGERPRINT_LENGTH);
       case 2:
         return this.#otherFingerprints.get(entry);
       default:
