@@ -182,14 +182,14 @@ function heldUnder(prior: PriorState, number: string, ticket: string): boolean {
   return state.kind !== "none" && ticketOf(state) === ticket;
 }
 
-/** Orders whose `status` records are made and appended together: an order's numbers are held only until its record is written. */
+/** Orders whose `status` records are made and appended together: their JSON is never all in memory at once. */
 const RECORD_BATCH = 256;
 
 /**
  * One `status` record per order this check learned (docs/contract.md §6), with every number
- * the answer or the journal puts in it: asked by ticket, the answer's NumbersToPort and the
- * numbers the journal holds under that ticket; asked by number, the answer's NumbersToPort
- * and the numbers it answered.
+ * the answer or the journal puts in it: the answer's NumbersToPort, the numbers asked about by
+ * number that it answered, and the numbers the journal holds as submitted under its ticket
+ * (read in one pass for every order, whichever way it was asked about).
  */
 async function recordStatuses(byTicket: ReadonlyMap<string, Asked>, byNumber: ReadonlyMap<string, Asked>, prior: PriorState, journal: StatusJournal): Promise<void> {
   /** Per order, the numbers besides those the journal holds under its ticket. */

@@ -36,7 +36,12 @@ export class NumberStates<State, Shared extends object> implements ReadonlyMap<s
   #otherFingerprints = new Map<number, string>();
   #entries = 0;
   #size = 0;
-  #shared: Shared[] = [];
+  /** By index; undefined once no number refers to it, the index then free for another. */
+  #shared: (Shared | undefined)[] = [];
+  /** How many numbers refer to each shared state, its JSON text, and the indexes free again. */
+  #refs: number[] = [];
+  #sharedText: string[] = [];
+  #freeShared: number[] = [];
   /** Shared states by their text, so that a request's numbers share one. */
   #sharedIndex = new Map<string, number>();
   /**
@@ -56,6 +61,11 @@ export class NumberStates<State, Shared extends object> implements ReadonlyMap<s
     return this.#size;
   }
 
+  /** How many distinct shared states it holds: what it holds beside its numbers, bounded by what they refer to. */
+  get sharedStates(): number {
+    return this.#sharedIndex.size;
+  }
+
   get(number: string): State | undefined {
     const entry = this.#find(number);
     return entry === NO_ENTRY ? undefined : this.#stateAt(entry);
@@ -69,12 +79,18 @@ export class NumberStates<State, Shared extends object> implements ReadonlyMap<s
     if (!/^\d{10}$/.test(number)) throw new TypeError(`a number's state needs 10 digits, got '${number}'`);
     const key = keyOf(number);
     let entry = this.#findKey(key);
+    // The shared state a live entry referred to; a new or revived entry refers to none.
+    let before = NO_ENTRY;
     if (entry === NO_ENTRY) {
       entry = this.#add(key);
       this.#size++;
+    } else {
+      before = this.#stateOf[entry] as number;
     }
     const { shared, fingerprint } = this.#parts.split(state);
     this.#stateOf[entry] = this.#share(shared);
+    // Released after the new one is taken: a number set to the state it had keeps its index.
+    if (before !== NO_ENTRY) this.#release(before);
     this.#setFingerprint(entry, fingerprint);
     return this;
   }
@@ -83,6 +99,7 @@ export class NumberStates<State, Shared extends object> implements ReadonlyMap<s
     const entry = this.#find(number);
     if (entry === NO_ENTRY) return false;
     // The slot stays, pointing at a deleted entry: setting the number again revives it.
+    this.#release(this.#stateOf[entry] as number);
     this.#stateOf[entry] = NO_ENTRY;
     this.#otherFingerprints.delete(entry);
     this.#size--;
@@ -113,7 +130,7 @@ export class NumberStates<State, Shared extends object> implements ReadonlyMap<s
    * each of a million numbers. Numbers whose group is undefined are left out.
    */
   groupNumbers<Group>(groupOf: (shared: Shared) => Group | undefined): Map<Group, string[]> {
-    const groupAt = this.#shared.map((shared) => groupOf(shared));
+    const groupAt = this.#shared.map((shared) => (shared === undefined ? undefined : groupOf(shared)));
     const groups = new Map<Group, string[]>();
     for (let entry = 0; entry < this.#entries; entry++) {
       const index = this.#stateOf[entry] as number;
@@ -183,16 +200,41 @@ export class NumberStates<State, Shared extends object> implements ReadonlyMap<s
   }
 
   #share(shared: Shared): number {
-    if (this.#lastShared !== null && sameMembers(shared, this.#lastShared)) return this.#lastIndex;
+    if (this.#lastShared !== null && sameMembers(shared, this.#lastShared)) {
+      (this.#refs[this.#lastIndex] as number)++;
+      return this.#lastIndex;
+    }
     const text = JSON.stringify(shared);
     let index = this.#sharedIndex.get(text);
     if (index === undefined) {
-      index = this.#shared.push(shared) - 1;
+      index = this.#freeShared.pop() ?? this.#shared.length;
+      this.#shared[index] = shared;
+      this.#sharedText[index] = text;
+      this.#refs[index] = 0;
       this.#sharedIndex.set(text, index);
     }
+    (this.#refs[index] as number)++;
     this.#lastShared = shared;
     this.#lastIndex = index;
     return index;
+  }
+
+  /**
+   * A state no number refers to any more is let go: each night's `status` gives every order a
+   * new reading (prior.ts `lastStatus`), and a journal of many nights must not hold them all.
+   */
+  #release(index: number): void {
+    const refs = (this.#refs[index] as number) - 1;
+    this.#refs[index] = refs;
+    if (refs > 0) return;
+    this.#sharedIndex.delete(this.#sharedText[index] as string);
+    this.#shared[index] = undefined;
+    this.#sharedText[index] = "";
+    this.#freeShared.push(index);
+    if (this.#lastIndex === index) {
+      this.#lastShared = null;
+      this.#lastIndex = NO_ENTRY;
+    }
   }
 
   #setFingerprint(entry: number, fingerprint: string | undefined): void {

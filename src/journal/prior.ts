@@ -262,9 +262,9 @@ export function priorStateFold(): PriorStateFold {
 }
 
 /**
- * A request's numbers and their rows' fingerprints as its intent gave them, held from the
- * intent to its outcome: a number as a double and the fingerprints as one string, not a
- * million strings each while a journal is read (docs/architecture.md, Memory).
+ * A request's numbers and their rows' fingerprints as its intent gave them, held while the
+ * journal is read, for its outcome: a number as a double and the fingerprints as one string,
+ * not a million strings of each (docs/architecture.md, Memory).
  */
 class SentNumbers {
   readonly #numbers: Float64Array;

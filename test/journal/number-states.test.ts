@@ -110,4 +110,19 @@ describe("the compact store of number states (journal/number-states.ts)", () => 
       expect(numbers.map((n) => { const held = states.get(n); return held?.kind === "submitted" ? held.fingerprint : "?"; })).toEqual(fingerprints);
     }
   });
+
+  it("lets go of a status no number holds any more: forty nights of readings of the same orders hold one night's", () => {
+    const records: JournalRecord[] = [];
+    const orders = 50;
+    const numbersOf = (order: number): string[] => Array.from({ length: 4 }, (_, i) => String(4_165_550_000 + order * 10 + i));
+    for (let night = 1; night <= 40; night++) {
+      for (let order = 0; order < orders; order++) {
+        const at = new Date(Date.UTC(2026, 2, night, 6)).toISOString();
+        records.push({ type: "status", ticket: `PI-${order}`, status: night < 40 ? "SUBMITTED" : "CONFIRMED", portDate: null, reason: "", summary: "", details: "", numbers: numbersOf(order), at });
+      }
+    }
+    const { lastStatus } = derivePriorState(records);
+    expect(lastStatus.get(numbersOf(7)[2] as string)).toMatchObject({ ticket: "PI-7", status: "CONFIRMED", at: new Date(Date.UTC(2026, 2, 40, 6)).toISOString() });
+    expect((lastStatus as unknown as { sharedStates: number }).sharedStates).toBe(orders);
+  });
 });
