@@ -25,7 +25,8 @@ import { openAhead } from "./connections.js";
  * Largest answer portin reads from the service. The largest real answers are the lookup
  * lists: an account's offerings or the providers run to thousands of entries of 100-200
  * bytes, well under 1 MiB. Past 8 MiB the base URL is not the service (a file server, a
- * proxy's error loop): reading on would only fill memory. Counted after decompression, so
+ * proxy's error loop), or it is the account's order list of a million numbers, which a run
+ * does without (engine/account-orders.ts): reading on would only fill memory. Counted after decompression, so
  * a small gzip of a huge body is stopped too.
  */
 export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
@@ -170,7 +171,13 @@ export function createClient(options: ClientOptions): ServiceClient {
       const context = { path, what: "a PortInStatus", base, user: options.user, scrub };
       return lookupAnswer(await exchange("GET", path, undefined, true, watch), portInStatusSchema, context, true);
     },
-    portInOrders: () => lookup({ path: ORDER_LIST_PATH, what: "port-in orders", schema: orderListSchema, oversize: "the account holds more orders than portin reads at once" }),
+    portInOrders: () =>
+      lookup({
+        path: ORDER_LIST_PATH,
+        what: "port-in orders",
+        schema: orderListSchema,
+        oversize: "the account holds more orders than portin reads at once, or --base-url names something other than the service",
+      }),
     portableNpaNxx: () => lookup({ path: NPANXX_PATH, what: "NPA-NXX prefixes", schema: npaNxxListSchema }),
     holidays: () => lookup({ path: HOLIDAYS_PATH, what: "holidays", schema: holidayListSchema }),
     async checkNpaNxx(digits) {

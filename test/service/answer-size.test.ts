@@ -48,14 +48,15 @@ describe("answers past 8 MiB", () => {
     expect(error.message).toBe("GET /SipTrunks: the answer passed 8 MiB, more than portin reads, and was not read; check --base-url: it names something other than the service");
   });
 
-  it("says of an order list past the cap that the account holds more orders than portin reads, not that the URL is wrong", async () => {
+  it("says of an order list past the cap that the account may hold more orders than portin reads, as well as that the URL may be wrong", async () => {
     const server = await start((_req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(paddedList(MAX_ANSWER_BYTES + 1));
     });
     const error = await lookupError(clientFor(server.url).portInOrders());
     expect(error.message).toBe(
-      "GET /v2/NumberPorts/Inbound/Dashboard/PortInInfo: the answer passed 8 MiB, more than portin reads, and was not read; the account holds more orders than portin reads at once",
+      "GET /v2/NumberPorts/Inbound/Dashboard/PortInInfo: the answer passed 8 MiB, more than portin reads, and was not read; " +
+        "the account holds more orders than portin reads at once, or --base-url names something other than the service",
     );
   });
 
