@@ -194,14 +194,17 @@ const RECORD_BATCH = 256;
 async function recordStatuses(byTicket: ReadonlyMap<string, Asked>, byNumber: ReadonlyMap<string, Asked>, prior: PriorState, journal: StatusJournal): Promise<void> {
   /** Per order, the numbers besides those the journal holds under its ticket. */
   const orders = new Map<string, { status: PortInStatus; at: string; beyond: Set<string> }>();
-  const add = (status: PortInStatus, at: string, numbers: Iterable<string>): void => {
+  const add = (status: PortInStatus, at: string, beyond: Iterable<string>): void => {
     const order = orders.get(status.ticketId) ?? { status, at, beyond: new Set<string>() };
-    for (const number of [...status.numbersToPort, ...numbers]) if (!heldUnder(prior, number, status.ticketId)) order.beyond.add(number);
+    for (const number of beyond) order.beyond.add(number);
     orders.set(status.ticketId, order);
   };
-  for (const [ticket, answer] of byTicket) if (answer.kind === "found") add(Object.assign({}, answer.status, { ticketId: ticket }), answer.at, []);
+  // A ticket's answer already holds only what the journal lacks (beyondJournal).
+  for (const [ticket, answer] of byTicket) if (answer.kind === "found") add(Object.assign({}, answer.status, { ticketId: ticket }), answer.at, answer.status.numbersToPort);
   for (const [number, answer] of byNumber) {
-    if (answer.kind === "found" && answer.status.ticketId !== "") add(answer.status, answer.at, [number]);
+    if (answer.kind !== "found" || answer.status.ticketId === "") continue;
+    const { ticketId } = answer.status;
+    add(answer.status, answer.at, [...answer.status.numbersToPort, number].filter((other) => !heldUnder(prior, other, ticketId)));
   }
   const held = prior.submittedUnder(new Set(orders.keys()));
   const record = ({ status, at, beyond }: { status: PortInStatus; at: string; beyond: Set<string> }): Promise<void> => {

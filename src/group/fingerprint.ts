@@ -10,18 +10,21 @@ import type { FileAttachment, Members } from "../catalog/members.js";
 import type { ValidRow } from "../validate/types.js";
 import { attachmentDigest } from "./requests.js";
 
+/** A fingerprint's length: 22 characters of base64url, 132 bits of the digest. */
+export const FINGERPRINT_LENGTH = 22;
+
 export function rowFingerprint(row: ValidRow): string {
   // The text JSON.stringify gives the whole array, built from cached parts: every row sent is
   // fingerprinted (its intent records it), and rows share their PortForm and request records.
   const canonical = `[${JSON.stringify(row.number)},${JSON.stringify(row.operation.id)},${JSON.stringify(row.target)},${membersText(row.portForm)},${membersText(row.request)},${membersText(row.item)}]`;
   // One-shot hashing: the digest is most of a fingerprint's cost (~2 µs).
-  return hash("sha256", canonical, "base64url").slice(0, 22);
+  return hash("sha256", canonical, "base64url").slice(0, FINGERPRINT_LENGTH);
 }
 
 /** The slow, obvious form of rowFingerprint, which a test holds the fast one to. */
 export function plainRowFingerprint(row: ValidRow): string {
   const canonical = JSON.stringify([row.number, row.operation.id, row.target, canonicalMembers(row.portForm), canonicalMembers(row.request), canonicalMembers(row.item)]);
-  return createHash("sha256").update(canonical).digest("base64url").slice(0, 22);
+  return createHash("sha256").update(canonical).digest("base64url").slice(0, FINGERPRINT_LENGTH);
 }
 
 /** Member records are frozen and shared by the rows of one customer (validate/validator.ts): their text is worked out once. */

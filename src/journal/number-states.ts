@@ -7,6 +7,8 @@
  * A state read back is a new object of one shape per kind; nothing holds it.
  */
 
+import { FINGERPRINT_LENGTH } from "../group/fingerprint.js";
+
 /**
  * How a state parts into what a request's numbers share and the number's own fingerprint, and
  * back (prior.ts). `join` builds each kind in one shape: a spread with more members after it
@@ -17,9 +19,8 @@ export interface StateParts<State, Shared> {
   readonly join: (shared: Shared, fingerprint: string | undefined) => State;
 }
 
-/** group/fingerprint.ts writes 22 characters of base64url; any other text is kept as it is, apart. */
-const FINGERPRINT_LENGTH = 22;
-const PACKABLE = /^[A-Za-z0-9_-]{22}$/;
+/** A fingerprint as group/fingerprint.ts writes it, base64url, is packed; any other text is kept as it is, apart. */
+const PACKABLE = new RegExp(`^[A-Za-z0-9_-]{${FINGERPRINT_LENGTH}}$`);
 const NO_ENTRY = -1;
 const INITIAL_ENTRIES = 1024;
 
@@ -272,7 +273,8 @@ function keyOf(number: string): number {
   return Number(number);
 }
 
-function textOf(key: number): string {
+/** A number held as a double, as its 10 digits again. */
+export function textOf(key: number): string {
   return String(key).padStart(10, "0");
 }
 

@@ -1,15 +1,16 @@
 /**
  * The re-run rules of docs/contract.md §5, applied to the records of earlier runs: pure, no I/O.
  */
-import { NumberStates } from "./number-states.js";
+import { FINGERPRINT_LENGTH } from "../group/fingerprint.js";
+import { NumberStates, textOf } from "./number-states.js";
 import type { StateParts } from "./number-states.js";
 import type { JournalRecord } from "./records.js";
 
 /** What earlier runs recorded about each number (10 digits): one state a number, read with `stateOf`. */
 export interface PriorState {
   /**
-   * Each number's state, for walking them all (an order's numbers); a number earlier runs
-   * never sent, or whose request failed, has none. Read one number with `stateOf`.
+   * Each number's state; a number earlier runs never sent, or whose request failed, has none.
+   * Read one number with `stateOf`, an order's numbers with `submittedUnder`.
    */
   readonly states: ReadonlyMap<string, HeldState>;
   /**
@@ -281,7 +282,7 @@ class SentNumbers {
   }
 
   numberAt(i: number): string {
-    return String(this.#numbers[i]).padStart(10, "0");
+    return textOf(this.#numbers[i] as number);
   }
 
   fingerprintAt(i: number): string | undefined {
@@ -290,8 +291,6 @@ class SentNumbers {
   }
 }
 
-/** group/fingerprint.ts writes 22 characters. */
-const FINGERPRINT_LENGTH = 22;
 
 /** Made outside the fold, whose closures hold every request's numbers while the journal is read: a PriorState outlives them. */
 function priorState(states: NumberStates<HeldState, SharedState>, lastStatus: ReadonlyMap<string, KnownStatus>): PriorState {

@@ -17,8 +17,8 @@
  * No national prefix is stripped first: the numbers asked about start with 2-9, and the
  * prefix for parsing of +1 is "1".
  *
- * test/validate/nanp-blocks.test.ts walks every block NPA 200-999 x NXX 200-999 against the
- * library's own call. When the metadata is not of the shape read here (another metadata
+ * test/fuzz/nanp-blocks.test.ts walks every block NPA 200-999 x NXX 200-999 against the
+ * library's own call (every eighth area code in `npm test`, all in `npm run fuzz`). When the metadata is not of the shape read here (another metadata
  * version), `createBlockVerdict` returns undefined and nanp.ts calls the library instead.
  */
 import metadata from "libphonenumber-js/metadata.min.json";

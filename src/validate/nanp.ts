@@ -83,7 +83,7 @@ export type BlockVerdict = (digits: string, block: number) => boolean;
 
 /**
  * A reader of NANP numbers that asks `inService` about each number's block. portin reads
- * with `parseNanp`, the cached verdict; test/validate/nanp-blocks.test.ts reads every block
+ * with `parseNanp`, the cached verdict; test/fuzz/nanp-blocks.test.ts reads every block
  * with libphonenumber-js's own call as well and checks both give the same result.
  */
 export function nanpReader(inService: BlockVerdict): (raw: string) => ParsedNumber {
