@@ -61,6 +61,11 @@ export async function scanJournalFile(path: string, take: (record: JournalRecord
     let lineNumber = 0;
     /** Bytes read and not yet split into lines: a line is never cut in two. */
     let pending = Buffer.alloc(0);
+    /**
+     * Slices read since pending without a line end, joined to it only once a line ends: a line
+     * of many slices (an order of a million numbers) is copied once, not once a slice.
+     */
+    let unended: Buffer[] = [];
     /** The file offset of pending's first byte. */
     let offset = 0;
     /** The line number of a line that is not a record, when it ended the bytes read so far: torn if nothing follows it. */
@@ -73,7 +78,13 @@ export async function scanJournalFile(path: string, take: (record: JournalRecord
       if (bytesRead === 0) break;
       if (notRecord !== null) throw edited(path, notRecord);
       length += bytesRead;
-      pending = pending.length === 0 ? chunk.subarray(0, bytesRead) : Buffer.concat([pending, chunk.subarray(0, bytesRead)]);
+      const fresh = chunk.subarray(0, bytesRead);
+      if (fresh.indexOf(NEWLINE) === -1) {
+        unended.push(fresh);
+        continue;
+      }
+      pending = pending.length === 0 && unended.length === 0 ? fresh : Buffer.concat([pending, ...unended, fresh]);
+      unended = [];
       let start = 0;
       for (let newline = pending.indexOf(NEWLINE); newline !== -1; newline = pending.indexOf(NEWLINE, start)) {
         lineNumber++;

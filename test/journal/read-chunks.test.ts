@@ -34,6 +34,17 @@ describe("a journal larger than the slices it is read in (journal/read.ts)", () 
     expect(read.records).toEqual(written.slice(1));
   });
 
+  it("reads a line longer than several slices whole, between short ones", async () => {
+    const numbers = Array.from({ length: 250_000 }, (_, i) => String(2_000_000_000 + i * 3));
+    const long: JournalRecord = { type: "status", ticket: "PI-1", status: "SUBMITTED", portDate: null, reason: "", summary: "", details: "", numbers, at: "t" };
+    const written = [...records(3), long, ...records(3).slice(1)];
+    const path = await journalOf(written);
+    const read = await readJournalFile(path);
+    expect(serializeRecord(long).length).toBeGreaterThan(3 * 1024 * 1024);
+    expect(read.soundLength).toBe(read.length);
+    expect(read.records).toEqual(written.slice(1));
+  });
+
   it("cuts away only a torn last line, and refuses a bad line with lines after it by its number", async () => {
     const written = records(1500);
     const path = await journalOf(written);
