@@ -260,7 +260,20 @@ describe("dispatch", () => {
 
   it("withdraws the intents written ahead as soon as the run stops: a failed outcome each, so the next run sends their numbers", async () => {
     const path = await statePath();
-    const journal = await openJournal(path, IDENTITY);
+    const real = await openJournal(path, IDENTITY);
+    // The answers wait for the two withdrawals, not for a clock: withdrawals that waited for a
+    // slot instead would hold the answers until the fallback, and land after them.
+    let withdrawn = 0;
+    let bothWithdrawn = () => {};
+    const withdrawals = new Promise<void>((resolve) => (bothWithdrawn = resolve));
+    const journal: DispatchJournal = {
+      intent: (...args) => real.intent(...args),
+      outcome: (requestId, outcome) => {
+        const written = real.outcome(requestId, outcome);
+        if (outcome.message === WITHDRAWN && ++withdrawn === 2) bothWithdrawn();
+        return written;
+      },
+    };
     const interrupt = new AbortController();
     const list = requests(6);
     const report = await dispatch(list, {
@@ -271,11 +284,11 @@ describe("dispatch", () => {
       writeAhead: () => true,
       submit: async () => {
         interrupt.abort("SIGINT");
-        await sleep(10);
+        await Promise.race([withdrawals, sleep(2000)]);
         return ACCEPTED;
       },
     });
-    await journal.close();
+    await real.close();
     expect(report.stopped).toMatchObject({ kind: "signal" });
     expect([...report.results.keys()].sort()).toEqual([1, 2]);
     const lines = (await journalLines(path)) as { type: string; status?: string; message?: string }[];
