@@ -48,7 +48,7 @@ function sandboxOptions(yargs: Argv): Argv<SandboxArgs> {
         describe:
           'JSON file of trunks, offerings, providers, unportable numbers and orders placed in the web portal ("orders": [{"numbers": ["4165550100-0199"], "status"?, "ticket"?}]) [default: fixtures/sandbox-account.json]',
       },
-      latency: { default: 0, requiresArg: true, describe: "delay before every answer, in milliseconds [number]" },
+      latency: { default: 0, requiresArg: true, describe: "time from each request's arrival to its answer, in milliseconds [number]" },
       "fail-rate": { default: 0, requiresArg: true, describe: "share of port-in POSTs answered 500, half of them after accepting the request [number]" },
       "throttle-rate": { default: 0, requiresArg: true, describe: "share of port-in POSTs answered 429 with Retry-After [number]" },
       seed: { requiresArg: true, describe: "seed of the fault draws and of the carriers' rejections, to replay a run [default: random, printed on stderr]" },

@@ -42,7 +42,7 @@ export interface SandboxOptions {
   password?: string;
   /** Default fixtures/sandbox-account.json. */
   accountFile?: string;
-  /** Delay before every answer, GETs too. Default 0. */
+  /** Time from each request's arrival to its answer, GETs too. Default 0. */
   latencyMs?: number;
   /** Share of port-in POSTs answered 500, 0..1. Default 0. */
   failRate?: number;
@@ -145,6 +145,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const served: ServedRequest[] = [];
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const arrived = performance.now();
     const pathname = new URL(req.url ?? "/", "http://sandbox").pathname;
     const isPost = req.method === "POST";
     let result: { answer: Answer; body: unknown };
@@ -154,7 +155,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     } catch (error) {
       result = { answer: exception(500, "InternalServerError", `sandbox failure: ${(error as Error).message}`), body: undefined };
     }
-    await sleep(latencyMs);
+    // A service's latency runs from the request's arrival, its own work inside it: the sandbox,
+    // one thread where the service has many, would otherwise add a burst's queue to every answer.
+    await sleep(Math.max(0, latencyMs - (performance.now() - arrived)));
     // Kept without attachment bytes (keep.ts): a long session must not hold every upload.
     if (keepReceived && isPost && !pathname.startsWith(SANDBOX_PATHS)) received.push({ path: pathname, status: result.answer.status, body: kept(result.body) });
     served.push({ method: req.method ?? "?", path: pathname, status: result.answer.status });

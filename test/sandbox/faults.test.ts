@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import { afterEach, describe, expect, test } from "vitest";
 import { operationById } from "../../src/catalog/operations.js";
 import { buildBody } from "../../src/service/body.js";
@@ -101,6 +102,27 @@ describe("fault injection", () => {
     const res = await fetch(`${sandbox.url}/SipTrunks`, { headers: { Authorization: AUTH } });
     await res.arrayBuffer();
     expect(performance.now() - started).toBeGreaterThanOrEqual(110);
+  });
+
+  test("counts the latency from the request's arrival: time spent before the answer is worked out is inside it, as in a service's response time", async () => {
+    const sandbox = await start({ latencyMs: 300 });
+    const body = JSON.stringify(didsBody("4165553990"));
+    const started = performance.now();
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = httpRequest(sandbox.url + DIDS.path, {
+        method: "POST",
+        headers: { Authorization: AUTH, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) },
+      });
+      request.on("response", (res) => (res.resume(), res.on("end", () => resolve(res.statusCode ?? 0))));
+      request.on("error", reject);
+      // The headers arrive at once, the body 200 ms later: the answer is due 300 ms after the headers, not after the body.
+      request.flushHeaders();
+      setTimeout(() => request.end(body), 200);
+    });
+    const elapsed = performance.now() - started;
+    expect(status).toBe(200);
+    expect(elapsed).toBeGreaterThanOrEqual(290);
+    expect(elapsed).toBeLessThan(450);
   });
 
   test("changes its fault rates between requests when told to, as a service that recovers would", async () => {
