@@ -87,16 +87,29 @@ export function rowShaper(header: readonly string[]): (cells: readonly string[],
 export function rowShaper<T>(header: readonly string[], columns: ColumnSet<T>): (cells: readonly string[], outcome: T) => string[];
 export function rowShaper(header: readonly string[], columns: ColumnSet<never> = RESULT_COLUMN_SET): (cells: readonly string[], outcome: never) => string[] {
   const width = header.length;
-  const masked = header.map(isPasswordHeader);
+  const shapeInput = inputShaper(header);
   const resultCells = columns.cells;
   return (cells, outcome) => {
-    const record = new Array<string>(width + columns.names.length);
+    const record = shapeInput(cells, width + columns.names.length);
+    const tail = resultCells(outcome);
+    for (let i = 0; i < tail.length; i += 1) record[width + i] = tail[i] as string;
+    return record;
+  };
+}
+
+/**
+ * Returns a function shaping a row's own cells as the results hold them: the header's width,
+ * passwords masked, formulas defused; into a record of `size` slots (the rest for result cells).
+ */
+export function inputShaper(header: readonly string[]): (cells: readonly string[], size?: number) => string[] {
+  const width = header.length;
+  const masked = header.map(isPasswordHeader);
+  return (cells, size = width) => {
+    const record = new Array<string>(size);
     for (let i = 0; i < width; i += 1) {
       const cell = cells[i] ?? "";
       record[i] = masked[i] === true && cell !== "" ? MASK : escapeFormula(cell);
     }
-    const tail = resultCells(outcome);
-    for (let i = 0; i < tail.length; i += 1) record[width + i] = tail[i] as string;
     return record;
   };
 }

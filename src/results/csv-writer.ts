@@ -4,7 +4,7 @@
  */
 import { stringify } from "csv-stringify/sync";
 import type { Options as StringifyOptions } from "csv-stringify/sync";
-import { placeResults, resultTail, resultsHeader, rowShaper } from "./cells.js";
+import { inputShaper, placeResults, resultTail, resultsHeader, rowShaper } from "./cells.js";
 import { ChunkedSink, READY } from "./chunked-sink.js";
 import type { ColumnSet } from "./columns.js";
 import type { ResultsOptions, ResultsWriter } from "./encoder.js";
@@ -14,15 +14,28 @@ import type { Sink } from "./sink.js";
 /** Opens the destination and writes the header row. */
 export async function openCsvResults<T>(destination: string, header: readonly string[], options: ResultsOptions, columns: ColumnSet<T>): Promise<ResultsWriter<T>> {
   const sink = destination === "-" ? stdoutSink(options.stdout) : await fileSink(destination, options.option);
-  const csv: StringifyOptions = {
-    delimiter: options.delimiter,
-    record_delimiter: options.lineEnd,
-    // A cell holding any line break is quoted, whichever line end the file uses (cells.ts csvCell).
-    quote_record_delimiter: true,
-  };
+  const csv = stringifyOptions(options.delimiter, options.lineEnd);
   const writer = new CsvResultsWriter(sink, header, csv, options.bom, columns, options.resultColumns ?? "last");
   await writer.writeHeader(header);
   return writer;
+}
+
+/** csv-stringify's options for CSV results: the one place they are set. */
+function stringifyOptions(delimiter: string, lineEnd: string): StringifyOptions {
+  // A cell holding any line break is quoted, whichever line end the file uses (cells.ts csvCell).
+  return { delimiter, record_delimiter: lineEnd, quote_record_delimiter: true };
+}
+
+/**
+ * Returns a function making a row's own cells into its text in CSV results of a sheet with
+ * `header` and `delimiter`, without the line end: shaped (cells.ts inputShaper) and
+ * stringified as the writer would, for writeVerbatim. Every line break is quoted whatever
+ * the line end, so the text does not depend on it.
+ */
+export function csvRowText(header: readonly string[], delimiter: string): (cells: readonly string[]) => string {
+  const shape = inputShaper(header);
+  const options: StringifyOptions = { ...stringifyOptions(delimiter, "\n"), eof: false };
+  return (cells) => stringify([shape(cells)], options);
 }
 
 // Rows reach the sink in chunks: csv-stringify's stream costs about as much per record as
@@ -76,13 +89,14 @@ class CsvResultsWriter<T> implements ResultsWriter<T> {
     return this.staged + this.recordChars < CHUNK_BYTES ? READY : this.flush();
   }
 
-  writeVerbatim(text: Uint8Array, outcome: T): Promise<void> {
+  writeVerbatim(text: Uint8Array | string, outcome: T): Promise<void> {
     const refused = this.out.refusal();
     if (refused !== null) return Promise.reject(refused);
     // InputCopy keeps the cells instead when the result columns go first (input-copy.ts copiesRowText).
     if (this.at !== "last") throw new Error("a row's text handed over for results whose result columns go first");
     this.stageRecords();
-    this.stageBytes(text);
+    if (typeof text === "string") this.stageText(text);
+    else this.stageBytes(text);
     this.stageText(resultTail(outcome, this.delimiter, this.lineEnd, this.columns.cells));
     return this.staged < CHUNK_BYTES ? READY : this.flush();
   }

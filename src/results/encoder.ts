@@ -14,11 +14,11 @@ export interface ResultsWriter<T = RowOutcome> {
    */
   write(cells: readonly string[], outcome: T): Promise<void>;
   /**
-   * Like write(), for a row whose own cells need no change (cells.ts verbatimTest): `text` is
-   * the row as the input has it, in the results' delimiter, without its line end. The bytes
-   * are copied before this returns.
+   * Like write(), for a row whose own cells are handed over as the results' text, without its
+   * line end: the input's bytes, for a row that needs no change (cells.ts verbatimTest), or
+   * the text csv-writer.ts csvRowText made of its cells. The bytes are copied before this returns.
    */
-  writeVerbatim(text: Uint8Array, outcome: T): Promise<void>;
+  writeVerbatim(text: Uint8Array | string, outcome: T): Promise<void>;
   /** Flushes, syncs and renames the file into place (or finishes on stdout). Idempotent. */
   close(): Promise<void>;
 }

@@ -8,7 +8,10 @@
  * megabytes): a row to mask, defuse or pad, each row a range was written out as
  * (--expand-ranges), and every row when the input cannot be read twice byte for byte
  * (standard input, a workbook, a sheet not in UTF-8) or the results are not the input's text
- * followed by more (copiesRowText).
+ * followed by more (copiesRowText). For CSV results a kept row is kept as its results text
+ * (csv-writer.ts csvRowText), made as it is read: a workbook's reading leaves the main thread
+ * mostly idle, and the results, written only once every row is planned, then copy text
+ * instead of stringifying 200,000 rows while nothing else can run.
  *
  * `prepare` (engine/prepare.ts) is handed one and tells it each results row as it reads the
  * sheet; the write stage has it write each row's cells before the row's outcome.
@@ -19,6 +22,7 @@ import { CellSpool } from "../input/spool.js";
 import { resultsFormat } from "../paths.js";
 import { terminalSafe } from "../terminal-text.js";
 import { verbatimTest } from "./cells.js";
+import { csvRowText } from "./csv-writer.js";
 import type { ResultColumnsAt, ResultsWriter } from "./encoder.js";
 
 /** A row left out of the results' own columns (its input changed during the run): padded with empty cells. */
@@ -37,6 +41,8 @@ function copiesRowText(destination: string, resultColumns: ResultColumnsAt): boo
 export class InputCopy {
   private readonly kept = new CellSpool();
   private readonly copyable: (cells: readonly string[]) => boolean;
+  /** For CSV results: a kept row's results text, kept in place of its cells. */
+  private readonly rowText: ((cells: readonly string[]) => string) | null;
   /** Results rows so far. */
   private rows = 0;
   /** Where results rows and the sheet's data rows part: one entry per range written out, not one per row. */
@@ -48,7 +54,9 @@ export class InputCopy {
     destination: string,
     resultColumns: ResultColumnsAt = "last",
   ) {
-    this.copyable = sheet.rereadable && copiesRowText(destination, resultColumns) ? verbatimTest(sheet.layout.header) : () => false;
+    const copiesText = copiesRowText(destination, resultColumns);
+    this.copyable = sheet.rereadable && copiesText ? verbatimTest(sheet.layout.header) : () => false;
+    this.rowText = copiesText ? csvRowText(sheet.layout.header, sheet.layout.delimiter) : null;
   }
 
   /**
@@ -57,7 +65,11 @@ export class InputCopy {
    */
   row(cells: readonly string[]): Promise<void> | undefined {
     const index = this.rows++;
-    return this.copyable(cells) ? undefined : this.kept.keep(index, cells);
+    return this.copyable(cells) ? undefined : this.keep(index, cells);
+  }
+
+  private keep(index: number, cells: readonly string[]): Promise<void> | undefined {
+    return this.kept.keep(index, this.rowText === null ? cells : [this.rowText(cells)]);
   }
 
   /**
@@ -65,7 +77,7 @@ export class InputCopy {
    * row per number), `cells` each. Their cells are not the file's, so they are kept.
    */
   async expanded(rows: readonly (readonly string[])[]): Promise<void> {
-    for (const cells of rows) await this.kept.keep(this.rows++, cells);
+    for (const cells of rows) await this.keep(this.rows++, cells);
     this.expansions.add(this.rows, rows.length - 1);
   }
 
@@ -82,6 +94,10 @@ export class InputCopy {
     try {
       for (let i = 0; i < this.rows; i++) {
         const cells = await this.kept.get(i);
+        if (cells !== undefined && this.rowText !== null) {
+          await results.writeVerbatim(cells[0] ?? "", outcomeOf(i));
+          continue;
+        }
         const source = cells === undefined && input !== null ? this.expansions.sourceOf(i) : -1;
         const text = input !== null && source >= 0 ? (input.rowAt(source) ?? (await input.read(source))) : null;
         if (text !== null) await results.writeVerbatim(text, outcomeOf(i));

@@ -167,10 +167,10 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
     return this.push(this.rowXml(shaped, TEXT_STYLE, statusStyle(shaped[this.statusAt] ?? "")));
   }
 
-  writeVerbatim(text: Uint8Array, outcome: T): Promise<void> {
+  writeVerbatim(text: Uint8Array | string, outcome: T): Promise<void> {
     // A CSV input's row, handed over as its text because a CSV result would copy it as is
     // (cells.ts verbatimTest: one line, no quote trouble); a workbook needs its cells.
-    const records: unknown = parse(Buffer.from(text), { delimiter: this.delimiter, relax_column_count: true });
+    const records: unknown = parse(typeof text === "string" ? text : Buffer.from(text), { delimiter: this.delimiter, relax_column_count: true });
     const [cells] = records as string[][];
     return this.write(cells ?? [], outcome);
   }

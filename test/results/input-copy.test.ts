@@ -60,7 +60,7 @@ async function readInto(path: string, destination: string): Promise<InputCopy> {
 }
 
 describe("the input's own cells of each results row", () => {
-  it("copies the file's text for rows the results take as they stand, and the right row's after a range was written out", async () => {
+  it("copies the file's text for rows the results take as they stand, and the right row's after a range was written out; CSV results get every other row as text made of its shaped cells", async () => {
     const path = join(dir, "acme.csv");
     await writeFile(path, SHEET);
     const copy = await readInto(path, join(dir, "acme.results.csv"));
@@ -69,11 +69,11 @@ describe("the input's own cells of each results row", () => {
     await copy.writeTo(results, (index) => index * 10, out);
     expect(results.written).toEqual([
       { text: "4165550101,plain", outcome: 0 },
-      { cells: ["4165550102", "a range"], outcome: 10 },
-      { cells: ["4165550103", "a range"], outcome: 20 },
-      { cells: ["4165550104", "a range"], outcome: 30 },
-      // A formula to defuse: the results change it, so its cells are kept.
-      { cells: ["4165550105", "=1+1"], outcome: 40 },
+      { text: "4165550102,a range", outcome: 10 },
+      { text: "4165550103,a range", outcome: 20 },
+      { text: "4165550104,a range", outcome: 30 },
+      // A formula to defuse: the results change it, so the file's text will not do.
+      { text: "4165550105,'=1+1", outcome: 40 },
       { text: "4165550106,after", outcome: 50 },
     ]);
     expect(out.stderrText()).toBe("");
@@ -90,6 +90,20 @@ describe("the input's own cells of each results row", () => {
     }
   });
 
+  it("makes a kept row's text for CSV results as the writer would: the header's width, passwords masked, quoted by csv-stringify", async () => {
+    const path = join(dir, "acme.csv");
+    await writeFile(path, 'number;note;item.SipPassword\r\n4165550101;"two\nlines; one ""quote""";s3cret;extra\r\n4165550102\r\n');
+    const sheet = await openSheet(path);
+    const copy = new InputCopy(sheet, join(dir, "acme.results.csv"));
+    for await (const row of sheet.rows) await copy.row(row.cells);
+    const results = recorder();
+    await copy.writeTo(results, (index) => index, io());
+    expect(results.written).toEqual([
+      { text: '4165550101;"two\nlines; one ""quote""";***', outcome: 0 },
+      { text: "4165550102;;", outcome: 1 },
+    ]);
+  });
+
   it("leaves a copied row's cells out, and says so, when the file changed during the run", async () => {
     const path = join(dir, "acme.csv");
     await writeFile(path, SHEET);
@@ -98,7 +112,7 @@ describe("the input's own cells of each results row", () => {
     const results = recorder();
     const out = io();
     await copy.writeTo(results, (index) => index, out);
-    expect(results.written.map((row) => ("cells" in row ? row.cells : row.text))).toEqual([[], ["4165550102", "a range"], ["4165550103", "a range"], ["4165550104", "a range"], ["4165550105", "=1+1"], []]);
+    expect(results.written.map((row) => ("cells" in row ? row.cells : row.text))).toEqual([[], "4165550102,a range", "4165550103,a range", "4165550104,a range", "4165550105,'=1+1", []]);
     expect(out.stderrText()).toBe(`portin: ${path} changed during the run: its cells are left out of the results\n`);
   });
 });
