@@ -9,6 +9,8 @@
 const UNIT = "\u001f";
 const RECORD = "\u001e";
 const RECORD_BYTE = 0x1e;
+const UNIT_BYTE = 0x1f;
+const ESCAPED_BYTE = 0x4a; // "J"
 
 /** A row read back: its number, then its cells. */
 export type RowRecord = readonly [number, readonly string[]];
@@ -78,4 +80,35 @@ export class RecordWriter {
 export function nextRecord(bytes: Buffer, start: number): readonly [RowRecord, number] | null {
   const end = bytes.indexOf(RECORD_BYTE, start);
   return end < 0 ? null : [decodeRecord(bytes.toString("utf8", start, end)), end + 1];
+}
+
+/** Where one record lies in a buffer, its separator at `end`, and its number, read without decoding its cells. */
+export interface RecordSpan {
+  readonly head: number;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** The record of `bytes` at `start`; null when no whole record is left. */
+export function nextSpan(bytes: Buffer, start: number): RecordSpan | null {
+  const end = bytes.indexOf(RECORD_BYTE, start);
+  if (end < 0) return null;
+  if (bytes[start] === ESCAPED_BYTE) return { head: decodeRecord(bytes.toString("utf8", start, end))[0], start, end };
+  let head = 0;
+  for (let at = start; at < end && bytes[at] !== UNIT_BYTE; at++) head = head * 10 + ((bytes[at] as number) - 0x30);
+  return { head, start, end };
+}
+
+/** The cells of the record `span` of `bytes`. */
+export function cellsAt(bytes: Buffer, span: RecordSpan): readonly string[] {
+  return decodeRecord(bytes.toString("utf8", span.start, span.end))[1];
+}
+
+/**
+ * The first cell of the record `span` of `bytes`, for a record of one cell: its UTF-8 bytes, a
+ * view of `bytes` (no string made or encoded again), or its text when it had to be escaped.
+ */
+export function onlyCellAt(bytes: Buffer, span: RecordSpan): Uint8Array | string {
+  if (bytes[span.start] === ESCAPED_BYTE) return cellsAt(bytes, span)[0] ?? "";
+  return bytes.subarray(bytes.indexOf(UNIT_BYTE, span.start) + 1, span.end);
 }

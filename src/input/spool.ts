@@ -13,8 +13,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { OutputError } from "../errors.js";
 import { temporaryFileTrouble } from "../system-error.js";
-import { nextRecord, RecordWriter } from "./row-record.js";
-import type { RowRecord } from "./row-record.js";
+import { cellsAt, nextSpan, onlyCellAt, RecordWriter } from "./row-record.js";
+import type { RecordSpan } from "./row-record.js";
 
 /**
  * What the cells held in memory may take, counting a string's and an array slot's overhead,
@@ -40,7 +40,8 @@ export class CellSpool {
   private store = Buffer.alloc(0);
   private buffer = Buffer.alloc(0);
   private bufferStart = 0;
-  private next: RowRecord | null = null;
+  /** A record read past the row asked for, in `buffer`, which is not refilled until it is taken. */
+  private next: RecordSpan | null = null;
   private ended = false;
 
   /**
@@ -63,16 +64,32 @@ export class CellSpool {
    */
   async get(index: number): Promise<readonly string[] | undefined> {
     if (this.held !== null) return this.held.get(index);
+    const span = await this.find(index);
+    return span === null ? undefined : cellsAt(this.buffer, span);
+  }
+
+  /**
+   * Like get(), for a row kept as one cell (results/input-copy.ts keeps a row's results text
+   * so): that cell, from the file as its UTF-8 bytes, valid until the next call, rather than
+   * decoded into a string only to be encoded again.
+   */
+  async getOnly(index: number): Promise<Uint8Array | string | undefined> {
+    if (this.held !== null) return this.held.get(index)?.[0];
+    const span = await this.find(index);
+    return span === null ? undefined : onlyCellAt(this.buffer, span);
+  }
+
+  private async find(index: number): Promise<RecordSpan | null> {
     if (this.pending.length > 0) await this.flush();
     for (;;) {
-      const line = this.next ?? (await this.readLine());
-      if (line === null) return undefined;
-      if (line[0] > index) {
-        this.next = line;
-        return undefined;
+      const span = this.next ?? (await this.readSpan());
+      if (span === null) return null;
+      if (span.head > index) {
+        this.next = span;
+        return null;
       }
       this.next = null;
-      if (line[0] === index) return line[1];
+      if (span.head === index) return span;
     }
   }
 
@@ -116,12 +133,12 @@ export class CellSpool {
     }
   }
 
-  private async readLine(): Promise<RowRecord | null> {
+  private async readSpan(): Promise<RecordSpan | null> {
     for (;;) {
-      const read = nextRecord(this.buffer, this.bufferStart);
-      if (read !== null) {
-        this.bufferStart = read[1];
-        return read[0];
+      const span = nextSpan(this.buffer, this.bufferStart);
+      if (span !== null) {
+        this.bufferStart = span.end + 1;
+        return span;
       }
       if (this.ended || this.file === null) return null;
       // One buffer for the whole file, grown only for a record longer than it: a buffer a read

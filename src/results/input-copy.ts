@@ -93,11 +93,14 @@ export class InputCopy {
     }
     try {
       for (let i = 0; i < this.rows; i++) {
-        const cells = await this.kept.get(i);
-        if (cells !== undefined && this.rowText !== null) {
-          await results.writeVerbatim(cells[0] ?? "", outcomeOf(i));
-          continue;
+        if (this.rowText !== null) {
+          const kept = await this.kept.getOnly(i);
+          if (kept !== undefined) {
+            await results.writeVerbatim(kept, outcomeOf(i));
+            continue;
+          }
         }
+        const cells = this.rowText === null ? await this.kept.get(i) : undefined;
         const source = cells === undefined && input !== null ? this.expansions.sourceOf(i) : -1;
         const text = input !== null && source >= 0 ? (input.rowAt(source) ?? (await input.read(source))) : null;
         if (text !== null) await results.writeVerbatim(text, outcomeOf(i));

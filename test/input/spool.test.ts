@@ -64,4 +64,26 @@ describe("CellSpool", () => {
     await spool.close();
     expect(existsSync(`${tmpdir()}/${created[0] ?? ""}`)).toBe(false);
   });
+
+  it("gives a row kept as one cell back as that cell's UTF-8 bytes, from memory or from its file, whatever the cell holds", async () => {
+    const text = (value: Uint8Array | string | undefined): string | undefined => (value === undefined || typeof value === "string" ? value : Buffer.from(value).toString("utf8"));
+    const small = new CellSpool();
+    await small.keep(3, ["4165550101,é 名"]);
+    expect(text(await small.getOnly(2))).toBeUndefined();
+    expect(text(await small.getOnly(3))).toBe("4165550101,é 名");
+    await small.close();
+
+    const spool = new CellSpool();
+    const rowCount = 80_000;
+    const long = "名".repeat(700_000);
+    const cellOf = (i: number): string =>
+      i === 40_001 ? long : i % 1000 === 7 ? `${i},"line\nbreak",unit\u001f,record\u001e,😀` : `${i},customer ${i % 97},Front St,ext 12`;
+    for (let i = 0; i < rowCount; i++) if (i % 5 !== 4) await spool.keep(i, [cellOf(i)]);
+    for (let i = 0; i < rowCount; i++) {
+      const got = text(await spool.getOnly(i));
+      if (i % 5 === 4) expect(got).toBeUndefined();
+      else expect(got).toBe(cellOf(i));
+    }
+    await spool.close();
+  });
 });
