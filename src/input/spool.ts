@@ -25,6 +25,9 @@ const CELL_OVERHEAD_BYTES = 40;
 /** Text gathered before one write, and bytes read at a time. */
 const CHUNK_BYTES = 1024 * 1024;
 
+/** findRead's answer when the record asked for is not read yet. */
+const UNREAD = Symbol("unread");
+
 export class CellSpool {
   private held: Map<number, readonly string[]> | null = new Map();
   private heldBytes = 0;
@@ -71,12 +74,32 @@ export class CellSpool {
   /**
    * Like get(), for a row kept as one cell (results/input-copy.ts keeps a row's results text
    * so): that cell, from the file as its UTF-8 bytes, valid until the next call, rather than
-   * decoded into a string only to be encoded again.
+   * decoded into a string only to be encoded again. A promise only when the file must be read
+   * first: a turn of the event loop a row was a tenth of writing a workbook's results.
    */
-  async getOnly(index: number): Promise<Uint8Array | string | undefined> {
+  getOnly(index: number): Uint8Array | string | undefined | Promise<Uint8Array | string | undefined> {
     if (this.held !== null) return this.held.get(index)?.[0];
-    const span = await this.find(index);
+    const span = this.pending.length > 0 ? UNREAD : this.findRead(index);
+    if (span === UNREAD) return this.find(index).then((found) => (found === null ? undefined : onlyCellAt(this.buffer, found)));
     return span === null ? undefined : onlyCellAt(this.buffer, span);
+  }
+
+  /** find() among the records already read from the file; UNREAD when it needs more of the file. */
+  private findRead(index: number): RecordSpan | null | typeof UNREAD {
+    for (;;) {
+      let span = this.next;
+      if (span === null) {
+        span = nextSpan(this.buffer, this.bufferStart);
+        if (span === null) return UNREAD;
+        this.bufferStart = span.end + 1;
+      }
+      if (span.head > index) {
+        this.next = span;
+        return null;
+      }
+      this.next = null;
+      if (span.head === index) return span;
+    }
   }
 
   private async find(index: number): Promise<RecordSpan | null> {

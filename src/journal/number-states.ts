@@ -150,6 +150,8 @@ export class NumberStates<State, Shared extends object> implements ReadonlyMap<s
   }
 
   #find(number: string): number {
+    // A first run has no journal: each row's three lookups then cost nothing.
+    if (this.#size === 0) return NO_ENTRY;
     return /^\d{10}$/.test(number) ? this.#findKey(keyOf(number)) : NO_ENTRY;
   }
 

@@ -7,7 +7,7 @@ import type { Options as StringifyOptions } from "csv-stringify/sync";
 import { inputShaper, placeResults, resultTail, resultsHeader, rowShaper } from "./cells.js";
 import { ChunkedSink, READY } from "./chunked-sink.js";
 import type { ColumnSet } from "./columns.js";
-import type { ResultsOptions, ResultsWriter } from "./encoder.js";
+import type { ResultsOptions, ResultsWriter, RowText } from "./encoder.js";
 import { fileSink, stdoutSink } from "./sink.js";
 import type { Sink } from "./sink.js";
 
@@ -32,7 +32,7 @@ function stringifyOptions(delimiter: string, lineEnd: string): StringifyOptions 
  * stringified as the writer would, for writeVerbatim. Every line break is quoted whatever
  * the line end, so the text does not depend on it.
  */
-export function csvRowText(header: readonly string[], delimiter: string): (cells: readonly string[]) => string {
+export function csvRowText(header: readonly string[], delimiter: string): RowText {
   const shape = inputShaper(header);
   const options: StringifyOptions = { ...stringifyOptions(delimiter, "\n"), eof: false };
   return (cells) => stringify([shape(cells)], options);

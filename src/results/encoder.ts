@@ -14,9 +14,10 @@ export interface ResultsWriter<T = RowOutcome> {
    */
   write(cells: readonly string[], outcome: T): Promise<void>;
   /**
-   * Like write(), for a row whose own cells are handed over as the results' text, without its
-   * line end: the input's bytes, for a row that needs no change (cells.ts verbatimTest), or
-   * the text csv-writer.ts csvRowText made of its cells. The bytes are copied before this returns.
+   * Like write(), for a row whose own cells are handed over as this format's text of them: for
+   * CSV, the input's bytes of a row that needs no change (cells.ts verbatimTest), without its
+   * line end; for CSV or a workbook, what the format's RowText made of the row's cells. The
+   * bytes are copied before this returns.
    */
   writeVerbatim(text: Uint8Array | string, outcome: T): Promise<void>;
   /** Flushes, syncs and renames the file into place (or finishes on stdout). Idempotent. */
@@ -39,6 +40,13 @@ export interface ResultsOptions {
   /** The input's number column (0-based), which a workbook keeps in view; undefined for none. */
   readonly numberColumn?: number | undefined;
 }
+
+/**
+ * A results format's text of a row's own cells, shaped as the results hold them (cells.ts
+ * inputShaper), for results row `index` (from 0), result columns last: made while the sheet is
+ * read, then handed to writeVerbatim (results/input-copy.ts).
+ */
+export type RowText = (cells: readonly string[], index: number) => string;
 
 /** Where the result columns go: after the input's own columns (the contract's order), or first. */
 export type ResultColumnsAt = "last" | "first";

@@ -8,10 +8,11 @@
  * megabytes): a row to mask, defuse or pad, each row a range was written out as
  * (--expand-ranges), and every row when the input cannot be read twice byte for byte
  * (standard input, a workbook, a sheet not in UTF-8) or the results are not the input's text
- * followed by more (copiesRowText). For CSV results a kept row is kept as its results text
- * (csv-writer.ts csvRowText), made as it is read: a workbook's reading leaves the main thread
- * mostly idle, and the results, written only once every row is planned, then copy text
- * instead of stringifying 200,000 rows while nothing else can run.
+ * followed by more (copiesRowText). With the result columns last, CSV and workbook results
+ * have a kept row kept as their text of it (encoder.ts RowText), made as the row is read: a
+ * workbook's reading leaves the main thread mostly idle, and the results, written only once
+ * every row is planned, then copy text instead of stringifying, or building the XML of,
+ * 200,000 rows' cells while nothing else can run.
  *
  * `prepare` (engine/prepare.ts) is handed one and tells it each results row as it reads the
  * sheet; the write stage has it write each row's cells before the row's outcome.
@@ -23,7 +24,8 @@ import { resultsFormat } from "../paths.js";
 import { terminalSafe } from "../terminal-text.js";
 import { verbatimTest } from "./cells.js";
 import { csvRowText } from "./csv-writer.js";
-import type { ResultColumnsAt, ResultsWriter } from "./encoder.js";
+import type { ResultColumnsAt, ResultsWriter, RowText } from "./encoder.js";
+import { SIZING_ROWS, xlsxRowText } from "./xlsx-writer.js";
 
 /** A row left out of the results' own columns (its input changed during the run): padded with empty cells. */
 const NO_CELLS: readonly string[] = [];
@@ -38,11 +40,26 @@ function copiesRowText(destination: string, resultColumns: ResultColumnsAt): boo
   return resultsFormat(destination) === "csv" && resultColumns === "last";
 }
 
+/** How results at `destination` take a kept row as text: the format's RowText, from which row on; null to keep cells. */
+function keptText(sheet: Sheet, destination: string, resultColumns: ResultColumnsAt): { readonly rowText: RowText; readonly from: number } | null {
+  if (resultColumns !== "last") return null;
+  const { header, delimiter } = sheet.layout;
+  switch (resultsFormat(destination)) {
+    case "csv":
+      return { rowText: csvRowText(header, delimiter), from: 0 };
+    case "xlsx":
+      // A workbook's column widths are sized from the first rows' cells.
+      return { rowText: xlsxRowText(header), from: SIZING_ROWS };
+    default:
+      return null;
+  }
+}
+
 export class InputCopy {
   private readonly kept = new CellSpool();
   private readonly copyable: (cells: readonly string[]) => boolean;
-  /** For CSV results: a kept row's results text, kept in place of its cells. */
-  private readonly rowText: ((cells: readonly string[]) => string) | null;
+  /** A kept row's results text, kept in place of its cells from row `from` on; null for cells throughout. */
+  private readonly text: { readonly rowText: RowText; readonly from: number } | null;
   /** Results rows so far. */
   private rows = 0;
   /** Where results rows and the sheet's data rows part: one entry per range written out, not one per row. */
@@ -54,9 +71,8 @@ export class InputCopy {
     destination: string,
     resultColumns: ResultColumnsAt = "last",
   ) {
-    const copiesText = copiesRowText(destination, resultColumns);
-    this.copyable = sheet.rereadable && copiesText ? verbatimTest(sheet.layout.header) : () => false;
-    this.rowText = copiesText ? csvRowText(sheet.layout.header, sheet.layout.delimiter) : null;
+    this.copyable = sheet.rereadable && copiesRowText(destination, resultColumns) ? verbatimTest(sheet.layout.header) : () => false;
+    this.text = keptText(sheet, destination, resultColumns);
   }
 
   /**
@@ -69,7 +85,12 @@ export class InputCopy {
   }
 
   private keep(index: number, cells: readonly string[]): Promise<void> | undefined {
-    return this.kept.keep(index, this.rowText === null ? cells : [this.rowText(cells)]);
+    const text = this.text;
+    return this.kept.keep(index, text !== null && index >= text.from ? [text.rowText(cells, index)] : cells);
+  }
+
+  private keptAsText(index: number): boolean {
+    return this.text !== null && index >= this.text.from;
   }
 
   /**
@@ -93,14 +114,16 @@ export class InputCopy {
     }
     try {
       for (let i = 0; i < this.rows; i++) {
-        if (this.rowText !== null) {
-          const kept = await this.kept.getOnly(i);
+        const asText = this.keptAsText(i);
+        if (asText) {
+          const read = this.kept.getOnly(i);
+          const kept = read instanceof Promise ? await read : read;
           if (kept !== undefined) {
             await results.writeVerbatim(kept, outcomeOf(i));
             continue;
           }
         }
-        const cells = this.rowText === null ? await this.kept.get(i) : undefined;
+        const cells = asText ? undefined : await this.kept.get(i);
         const source = cells === undefined && input !== null ? this.expansions.sourceOf(i) : -1;
         const text = input !== null && source >= 0 ? (input.rowAt(source) ?? (await input.read(source))) : null;
         if (text !== null) await results.writeVerbatim(text, outcomeOf(i));

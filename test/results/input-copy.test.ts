@@ -3,7 +3,7 @@
  * from the file as text, which are kept, and which data row a results row comes from once a
  * range has been written out as several rows.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
@@ -11,6 +11,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openSheet } from "../../src/input/sheet.js";
 import { InputCopy } from "../../src/results/input-copy.js";
 import type { ResultsWriter } from "../../src/results/encoder.js";
+import type { RowOutcome } from "../../src/results/row-outcome.js";
+import { openResults } from "../../src/results/writer.js";
+import { SIZING_ROWS } from "../../src/results/xlsx-writer.js";
+import { parse } from "csv-parse/sync";
+import { readWorkbook, sheetRows } from "../support/workbooks.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -102,6 +107,33 @@ describe("the input's own cells of each results row", () => {
       { text: '4165550101;"two\nlines; one ""quote""";***', outcome: 0 },
       { text: "4165550102;;", outcome: 1 },
     ]);
+  });
+
+  it("gives workbook results the first rows as cells, to size the columns, and every later kept row as its XML: the same cells as CSV results", async () => {
+    const path = join(dir, "acme.csv");
+    const rows = Array.from({ length: SIZING_ROWS + 5 }, (_, i) => `416${String(5550000 + i)},${i % 7 === 0 ? "=cmd" : `note ${i}`},s3cret`);
+    await writeFile(path, `number,note,password\n${rows.join("\n")}\n`);
+    const outcomes = (index: number): RowOutcome => ({ status: "planned", number: `416${String(5550000 + index)}`, numberType: "regular", operation: "POST /x", sequence: index, ticket: "", httpStatus: null, message: "" });
+    const written: string[][][] = [];
+    for (const name of ["acme.results.xlsx", "acme.results.csv"]) {
+      const destination = join(dir, name);
+      const sheet = await openSheet(path);
+      const copy = new InputCopy(sheet, destination);
+      const kinds = recorder();
+      for await (const row of sheet.rows) await copy.row(row.cells);
+      const results = await openResults(destination, sheet.layout.header, { delimiter: ",", bom: false, lineEnd: "\n", stdout: new PassThrough(), rows: rows.length });
+      await copy.writeTo({ write: (cells, outcome) => (kinds.written.push({ cells: [...cells], outcome: 0 }), results.write(cells, outcome)), writeVerbatim: (text, outcome) => (kinds.written.push({ text: "", outcome: 0 }), results.writeVerbatim(text, outcome)), close: () => results.close() }, outcomes, io());
+      await results.close();
+      if (name.endsWith(".xlsx")) {
+        expect(kinds.written.findIndex((row) => "text" in row)).toBe(SIZING_ROWS);
+        written.push(sheetRows(await readWorkbook(destination)).values);
+      } else {
+        const csv: string[][] = parse(await readFile(destination, "utf8"));
+        written.push(csv);
+      }
+    }
+    expect(written[0]).toEqual(written[1]);
+    expect(written[0]?.[SIZING_ROWS + 1]?.slice(0, 5)).toEqual(["4165551000", "note 1000", "***", "planned", "4165551000"]);
   });
 
   it("leaves a copied row's cells out, and says so, when the file changed during the run", async () => {
