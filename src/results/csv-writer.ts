@@ -7,7 +7,7 @@ import type { Options as StringifyOptions } from "csv-stringify/sync";
 import { inputShaper, placeResults, resultTail, resultsHeader, rowShaper } from "./cells.js";
 import { ChunkedSink, READY } from "./chunked-sink.js";
 import type { ColumnSet } from "./columns.js";
-import type { ResultsOptions, ResultsWriter, RowText } from "./encoder.js";
+import type { ResultsOptions, ResultsWriter, RowTexts } from "./encoder.js";
 import { fileSink, stdoutSink } from "./sink.js";
 import type { Sink } from "./sink.js";
 
@@ -27,15 +27,25 @@ function stringifyOptions(delimiter: string, lineEnd: string): StringifyOptions 
 }
 
 /**
- * Returns a function making a row's own cells into its text in CSV results of a sheet with
- * `header` and `delimiter`, without the line end: shaped (cells.ts inputShaper) and
- * stringified as the writer would, for writeVerbatim. Every line break is quoted whatever
- * the line end, so the text does not depend on it.
+ * Returns a function making rows' own cells into their text in CSV results of a sheet with
+ * `header` and `delimiter`, each without its line end: shaped (cells.ts inputShaper) and
+ * stringified as the writer would, for writeVerbatim. Every line break is quoted whatever the
+ * line end, so the text does not depend on it. A batch is stringified in one call and split at
+ * its line ends, unless a cell holds a line break: a call a row cost more than the stringifying
+ * (csv-stringify reads its options again on every call).
  */
-export function csvRowText(header: readonly string[], delimiter: string): RowText {
+export function csvRowTexts(header: readonly string[], delimiter: string): RowTexts {
   const shape = inputShaper(header);
-  const options: StringifyOptions = { ...stringifyOptions(delimiter, "\n"), eof: false };
-  return (cells) => stringify([shape(cells)], options);
+  const options = stringifyOptions(delimiter, "\n");
+  const alone: StringifyOptions = { ...options, eof: false };
+  const breaks = (record: readonly string[]): boolean => record.some((cell) => cell.includes("\n") || cell.includes("\r"));
+  return (rows) => {
+    const records = rows.map((cells) => shape(cells));
+    if (records.some(breaks)) return records.map((record) => stringify([record], alone));
+    const lines = stringify(records, options).split("\n");
+    lines.pop();
+    return lines;
+  };
 }
 
 // Rows reach the sink in chunks: csv-stringify's stream costs about as much per record as

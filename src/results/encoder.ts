@@ -16,7 +16,7 @@ export interface ResultsWriter<T = RowOutcome> {
   /**
    * Like write(), for a row whose own cells are handed over as this format's text of them: for
    * CSV, the input's bytes of a row that needs no change (cells.ts verbatimTest), without its
-   * line end; for CSV or a workbook, what the format's RowText made of the row's cells. The
+   * line end; for CSV or a workbook, what the format's RowTexts made of the row's cells. The
    * bytes are copied before this returns.
    */
   writeVerbatim(text: Uint8Array | string, outcome: T): Promise<void>;
@@ -42,11 +42,11 @@ export interface ResultsOptions {
 }
 
 /**
- * A results format's text of a row's own cells, shaped as the results hold them (cells.ts
- * inputShaper), for results row `index` (from 0), result columns last: made while the sheet is
- * read, then handed to writeVerbatim (results/input-copy.ts).
+ * A results format's text of rows' own cells, shaped as the results hold them (cells.ts
+ * inputShaper), for results rows `indexes` (from 0), result columns last: made, a batch at a
+ * time, while the sheet is read, then handed to writeVerbatim a row each (results/input-copy.ts).
  */
-export type RowText = (cells: readonly string[], index: number) => string;
+export type RowTexts = (rows: readonly (readonly string[])[], indexes: readonly number[]) => string[];
 
 /** Where the result columns go: after the input's own columns (the contract's order), or first. */
 export type ResultColumnsAt = "last" | "first";

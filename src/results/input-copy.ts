@@ -9,7 +9,7 @@
  * (--expand-ranges), and every row when the input cannot be read twice byte for byte
  * (standard input, a workbook, a sheet not in UTF-8) or the results are not the input's text
  * followed by more (copiesRowText). With the result columns last, CSV and workbook results
- * have a kept row kept as their text of it (encoder.ts RowText), made as the row is read: a
+ * have a kept row kept as their text of it (encoder.ts RowTexts), made as the row is read: a
  * workbook's reading leaves the main thread mostly idle, and the results, written only once
  * every row is planned, then copy text instead of stringifying, or building the XML of,
  * 200,000 rows' cells while nothing else can run.
@@ -23,9 +23,9 @@ import { CellSpool } from "../input/spool.js";
 import { resultsFormat } from "../paths.js";
 import { terminalSafe } from "../terminal-text.js";
 import { verbatimTest } from "./cells.js";
-import { csvRowText } from "./csv-writer.js";
-import type { ResultColumnsAt, ResultsWriter, RowText } from "./encoder.js";
-import { SIZING_ROWS, xlsxRowText } from "./xlsx-writer.js";
+import { csvRowTexts } from "./csv-writer.js";
+import type { ResultColumnsAt, ResultsWriter, RowTexts } from "./encoder.js";
+import { SIZING_ROWS, xlsxRowTexts } from "./xlsx-writer.js";
 
 /** A row left out of the results' own columns (its input changed during the run): padded with empty cells. */
 const NO_CELLS: readonly string[] = [];
@@ -40,26 +40,32 @@ function copiesRowText(destination: string, resultColumns: ResultColumnsAt): boo
   return resultsFormat(destination) === "csv" && resultColumns === "last";
 }
 
-/** How results at `destination` take a kept row as text: the format's RowText, from which row on; null to keep cells. */
-function keptText(sheet: Sheet, destination: string, resultColumns: ResultColumnsAt): { readonly rowText: RowText; readonly from: number } | null {
+/** How results at `destination` take a kept row as text: the format's RowTexts, from which row on; null to keep cells. */
+function keptText(sheet: Sheet, destination: string, resultColumns: ResultColumnsAt): { readonly rowTexts: RowTexts; readonly from: number } | null {
   if (resultColumns !== "last") return null;
   const { header, delimiter } = sheet.layout;
   switch (resultsFormat(destination)) {
     case "csv":
-      return { rowText: csvRowText(header, delimiter), from: 0 };
+      return { rowTexts: csvRowTexts(header, delimiter), from: 0 };
     case "xlsx":
       // A workbook's column widths are sized from the first rows' cells.
-      return { rowText: xlsxRowText(header), from: SIZING_ROWS };
+      return { rowTexts: xlsxRowTexts(header), from: SIZING_ROWS };
     default:
       return null;
   }
 }
 
+/** Rows made into text together (RowTexts). */
+const TEXT_BATCH_ROWS = 256;
+
 export class InputCopy {
   private readonly kept = new CellSpool();
   private readonly copyable: (cells: readonly string[]) => boolean;
   /** A kept row's results text, kept in place of its cells from row `from` on; null for cells throughout. */
-  private readonly text: { readonly rowText: RowText; readonly from: number } | null;
+  private readonly text: { readonly rowTexts: RowTexts; readonly from: number } | null;
+  /** Rows to keep as text, waiting to be made into text together, and their indexes. */
+  private waiting: (readonly string[])[] = [];
+  private waitingIndexes: number[] = [];
   /** Results rows so far. */
   private rows = 0;
   /** Where results rows and the sheet's data rows part: one entry per range written out, not one per row. */
@@ -85,8 +91,23 @@ export class InputCopy {
   }
 
   private keep(index: number, cells: readonly string[]): Promise<void> | undefined {
-    const text = this.text;
-    return this.kept.keep(index, text !== null && index >= text.from ? [text.rowText(cells, index)] : cells);
+    if (!this.keptAsText(index)) return this.kept.keep(index, cells);
+    this.waiting.push(cells);
+    this.waitingIndexes.push(index);
+    return this.waiting.length < TEXT_BATCH_ROWS ? undefined : this.keepWaiting();
+  }
+
+  /** Makes the waiting rows into text and keeps it. */
+  private async keepWaiting(): Promise<void> {
+    if (this.waiting.length === 0 || this.text === null) return;
+    const indexes = this.waitingIndexes;
+    const texts = this.text.rowTexts(this.waiting, indexes);
+    this.waiting = [];
+    this.waitingIndexes = [];
+    for (const [at, text] of texts.entries()) {
+      const written = this.kept.keep(indexes[at] ?? 0, [text]);
+      if (written !== undefined) await written;
+    }
   }
 
   private keptAsText(index: number): boolean {
@@ -108,6 +129,7 @@ export class InputCopy {
    * whose rows then go without their cells rather than with someone else's.
    */
   async writeTo<T>(results: ResultsWriter<T>, outcomeOf: (index: number) => T, io: CommandIO): Promise<void> {
+    await this.keepWaiting();
     const input = await this.sheet.reread();
     if (this.sheet.rereadable && input === null) {
       io.stderr.write(`portin: ${terminalSafe(this.sheet.layout.source)} changed during the run: its cells are left out of the results\n`);

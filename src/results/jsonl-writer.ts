@@ -62,7 +62,7 @@ class JsonlResultsWriter<T> implements ResultsWriter<T> {
   }
 
   writeVerbatim(): Promise<void> {
-    // InputCopy keeps the cells for any results but CSV (input-copy.ts copiesRowText).
+    // InputCopy keeps the cells for JSON Lines results (input-copy.ts keptText).
     throw new Error("a row's text handed over for JSON Lines results");
   }
 

@@ -18,7 +18,7 @@ import { inputShaper, placeResults, resultsHeader, rowShaper } from "./cells.js"
 import type { ColumnSet } from "./columns.js";
 import { fileSink, finishSink, outputError } from "./sink.js";
 import type { Sink } from "./sink.js";
-import type { ResultsOptions, ResultsWriter, RowText } from "./encoder.js";
+import type { ResultsOptions, ResultsWriter, RowTexts } from "./encoder.js";
 import { WorkerZip } from "./xlsx-zip.js";
 import {
   CONTENT_TYPES,
@@ -65,22 +65,26 @@ const MAX_WIDTH = 50;
 const WIDTH_MARGIN = 3;
 
 /**
- * Rows that come to the writer as their cells before any as text (xlsxRowText): the column
+ * Rows that come to the writer as their cells before any as text (xlsxRowTexts): the column
  * widths are sized from cells, and the first chunk holds a few hundred rows at most.
  */
 export const SIZING_ROWS = 1000;
 
 /**
- * Returns a function making a row's own cells into their XML in workbook results of a sheet
+ * Returns a function making rows' own cells into their XML in workbook results of a sheet
  * with `header`, result columns last, as the writer would write them: for results row `index`,
  * the worksheet's row `index + 2` under the header, opened and its own cells. Handed to
  * writeVerbatim, it saves the writer, which runs only once every row is planned, the XML of
  * the input's cells.
  */
-export function xlsxRowText(header: readonly string[]): RowText {
+export function xlsxRowTexts(header: readonly string[]): RowTexts {
   const shape = inputShaper(header);
   const openings = header.map((_, at) => `<c r="${columnLetters(at + 1)}`);
-  return (cells, index) => `<row r="${index + 2}">${cellsXml(shape(cells), openings, index + 2, TEXT_STYLE, -1, TEXT_STYLE)}`;
+  return (rows, indexes) =>
+    rows.map((cells, at) => {
+      const r = (indexes[at] ?? 0) + 2;
+      return `<row r="${r}">${cellsXml(shape(cells), openings, r, TEXT_STYLE, -1, TEXT_STYLE)}`;
+    });
 }
 
 /**
@@ -131,7 +135,7 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
   /** Characters each column needs, until the worksheet's start is written; then null. */
   private widths: number[] | null;
   private readonly frozenColumns: number;
-  /** For a row handed over as xlsxRowText's XML: the result cells, and their columns' openings (result columns last). */
+  /** For a row handed over as xlsxRowTexts's XML: the result cells, and their columns' openings (result columns last). */
   private readonly resultCells: (outcome: T) => string[];
   private readonly resultOpenings: readonly string[];
   private rowNumber = 0;
@@ -204,7 +208,7 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
     return this.push(this.rowXml(shaped, TEXT_STYLE, statusStyle(shaped[this.statusAt] ?? "")));
   }
 
-  /** A row whose own cells come as xlsxRowText's XML for this row (results/input-copy.ts): result columns last only. */
+  /** A row whose own cells come as xlsxRowTexts's XML for this row (results/input-copy.ts): result columns last only. */
   writeVerbatim(text: Uint8Array | string, outcome: T): Promise<void> {
     if (this.statusAt === 0) throw new Error("a row's XML handed over for results whose result columns go first");
     if (this.failure !== null) return Promise.reject(this.failure);

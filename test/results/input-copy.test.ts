@@ -14,6 +14,8 @@ import type { ResultsWriter } from "../../src/results/encoder.js";
 import type { RowOutcome } from "../../src/results/row-outcome.js";
 import { openResults } from "../../src/results/writer.js";
 import { SIZING_ROWS } from "../../src/results/xlsx-writer.js";
+import { csvRowTexts } from "../../src/results/csv-writer.js";
+import { stringify } from "csv-stringify/sync";
 import { parse } from "csv-parse/sync";
 import { readWorkbook, sheetRows } from "../support/workbooks.js";
 
@@ -107,6 +109,16 @@ describe("the input's own cells of each results row", () => {
       { text: '4165550101;"two\nlines; one ""quote""";***', outcome: 0 },
       { text: "4165550102;;", outcome: 1 },
     ]);
+  });
+
+  it("makes a batch of rows into the same text as csv-stringify makes of each row alone, a batch with a line break in a cell too", () => {
+    const header = ["number", "note", "pin"];
+    const rowTexts = csvRowTexts(header, ";");
+    const rows = Array.from({ length: 300 }, (_, i) => [String(4165550000 + i), i === 150 ? "two\r\nlines" : i % 3 === 0 ? 'say "hi"; bye' : `note ${i}`, i % 5 === 0 ? "" : "=9"]);
+    const alone = rows.map((cells) => stringify([[cells[0], cells[1], cells[2] === "" ? "" : "'=9"]], { delimiter: ";", quote_record_delimiter: true, eof: false }));
+    expect(rowTexts(rows.slice(0, 100), [])).toEqual(alone.slice(0, 100));
+    expect(rowTexts(rows.slice(100, 200), [])).toEqual(alone.slice(100, 200));
+    expect(rowTexts([["4165550001"]], [])).toEqual(["4165550001;;"]);
   });
 
   it("gives workbook results the first rows as cells, to size the columns, and every later kept row as its XML: the same cells as CSV results", async () => {
