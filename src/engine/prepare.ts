@@ -75,6 +75,9 @@ export async function prepare(sheet: Sheet, client: ServiceClient, defaultsFile:
       const checked = validator.check(row.index === rows.length ? row : { ...row, index: rows.length });
       rows.push(checked instanceof Promise ? await checked : checked);
     }
+    // The last rows waiting to be made into text are kept now, while the sheet is read: the
+    // spool's temporary file is made before anything is sent, or not at all (docs/contract.md §4).
+    await copy?.finish();
     // docs/contract.md §3: two rows that disagree about one number are both invalid.
     for (const [index, reason] of validator.overruled()) {
       const row = rows[index];

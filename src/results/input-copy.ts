@@ -32,8 +32,8 @@ const NO_CELLS: readonly string[] = [];
 
 /**
  * Whether results at `destination` can copy a row's own cells as the input's text (CSV,
- * writeVerbatim): a workbook's XML needs the cells, and parsing each row's text again for
- * them took 7.5 s against 2.0 s for a 200,000-row sheet, so the cells are kept instead.
+ * writeVerbatim): a workbook's XML is made of the cells instead (keptText), since parsing each
+ * row's text again for them took 7.5 s against 2.0 s for a 200,000-row sheet.
  */
 function copiesRowText(destination: string, resultColumns: ResultColumnsAt): boolean {
   // Only a CSV with the result columns last is the input's text followed by more.
@@ -83,7 +83,8 @@ export class InputCopy {
 
   /**
    * The next results row: the sheet's next data row, as read. Returns a promise only when its
-   * cells go to disk: await it then (most rows cost no turn of the event loop).
+   * cells go to disk, or a batch is made into text: await it then (most rows cost no turn of
+   * the event loop).
    */
   row(cells: readonly string[]): Promise<void> | undefined {
     const index = this.rows++;
@@ -94,11 +95,14 @@ export class InputCopy {
     if (!this.keptAsText(index)) return this.kept.keep(index, cells);
     this.waiting.push(cells);
     this.waitingIndexes.push(index);
-    return this.waiting.length < TEXT_BATCH_ROWS ? undefined : this.keepWaiting();
+    return this.waiting.length < TEXT_BATCH_ROWS ? undefined : this.finish();
   }
 
-  /** Makes the waiting rows into text and keeps it. */
-  private async keepWaiting(): Promise<void> {
+  /**
+   * Keeps the rows still waiting to be made into text: once the sheet is read (prepare), so
+   * that the spool's temporary file, if it needs one, is made before anything is sent.
+   */
+  async finish(): Promise<void> {
     if (this.waiting.length === 0 || this.text === null) return;
     const indexes = this.waitingIndexes;
     const texts = this.text.rowTexts(this.waiting, indexes);
@@ -129,7 +133,7 @@ export class InputCopy {
    * whose rows then go without their cells rather than with someone else's.
    */
   async writeTo<T>(results: ResultsWriter<T>, outcomeOf: (index: number) => T, io: CommandIO): Promise<void> {
-    await this.keepWaiting();
+    await this.finish();
     const input = await this.sheet.reread();
     if (this.sheet.rereadable && input === null) {
       io.stderr.write(`portin: ${terminalSafe(this.sheet.layout.source)} changed during the run: its cells are left out of the results\n`);

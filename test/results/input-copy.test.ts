@@ -4,6 +4,7 @@
  * range has been written out as several rows.
  */
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
@@ -146,6 +147,23 @@ describe("the input's own cells of each results row", () => {
     }
     expect(written[0]).toEqual(written[1]);
     expect(written[0]?.[SIZING_ROWS + 1]?.slice(0, 5)).toEqual(["4165551000", "note 1000", "***", "planned", "4165551000"]);
+  });
+
+  it("keeps the last rows waiting to be made into text once told the sheet is read, so the spool's temporary file is made before anything is sent", async () => {
+    const spools = (): string[] => readdirSync(tmpdir()).filter((name) => name.startsWith("portin-cells-"));
+    const path = join(dir, "acme.csv");
+    // Each row's text is 984 characters, 1,024 bytes as the spool counts them: 4,096 rows (16
+    // batches) fill its 4 MiB in memory exactly, and the 4,097th, in the last batch of four, spills.
+    const rows = Array.from({ length: 4100 }, (_, i) => `416${String(5550000 + i)},=${"x".repeat(971)}`);
+    await writeFile(path, `number,note\n${rows.join("\n")}\n`);
+    const sheet = await openSheet(path);
+    const copy = new InputCopy(sheet, join(dir, "acme.results.csv"));
+    const before = new Set(spools());
+    for await (const row of sheet.rows) await copy.row(row.cells);
+    expect(spools().filter((name) => !before.has(name))).toEqual([]);
+    await copy.finish();
+    expect(spools().filter((name) => !before.has(name))).toHaveLength(1);
+    await copy.close();
   });
 
   it("leaves a copied row's cells out, and says so, when the file changed during the run", async () => {
