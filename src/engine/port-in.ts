@@ -110,6 +110,15 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
     const prior = journal?.prior ?? (options.state === null ? null : await readJournal(options.state, service.identity));
     // Read after the journal, so a request answered in between is read as answered (docs/contract.md §5).
     const running = journal === null && options.state !== null ? await runningSubmit(options.state, io) : null;
+    if (options.command === "submit") {
+      // The first requests' connections open while the account's orders and earlier runs are
+      // asked about, rather than after the first intent: a handshake with a distant service
+      // then delays no request (service/connections.ts). If every row turns out sent already,
+      // they close unused when the run ends.
+      let valid = 0;
+      for (const row of prepared.rows) if (row.valid) valid++;
+      service.client.connect(Math.min(options.concurrency, valid));
+    }
     const account = options.orderCheck === false ? null : await readAccount(prepared.rows, prior, service, io, options.concurrency);
     if (account !== null && journal !== null) await recordHolds(account, journal);
     const settlement = await settleRows(prepared.rows, prior, {

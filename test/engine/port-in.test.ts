@@ -118,6 +118,22 @@ describe("runPortIn", () => {
     expect(seen).toEqual(["trunks: lookups", "row: reading"]);
   });
 
+  it("asks for the first requests' connections before the account's orders are read, as many as the valid rows or --concurrency; plan asks for none", async () => {
+    const { service, dir, io } = await setup();
+    const seen: string[] = [];
+    const client = {
+      ...service.client,
+      connect: (count: number) => (seen.push(`connect ${count}`), service.client.connect(count)),
+      portInOrders: () => (seen.push("orders"), service.client.portInOrders()),
+    };
+    const path = await sheetOf(dir, ["4165552011", "4165552012", "4165552013", "416555201"]);
+    await runPortIn(options(await openSheet(path), dir, { concurrency: 8 }), { ...service, client }, io);
+    expect(seen.slice(0, 2)).toEqual(["connect 3", "orders"]);
+    seen.length = 0;
+    await runPortIn(options(await openSheet(path), dir, { command: "plan", results: join(dir, "acme.plan.csv") }), { ...service, client }, io);
+    expect(seen).toEqual(["orders"]);
+  });
+
   it("plans without sending anything and reads no journal that is not there", async () => {
     const { sandbox, service, dir, io } = await setup();
     const path = await sheetOf(dir, ["4165552003", "4165552004"]);
