@@ -14,9 +14,9 @@ export interface ResultsWriter<T = RowOutcome> {
    */
   write(cells: readonly string[], outcome: T): Promise<void>;
   /**
-   * Like write(), for a row whose own cells are handed over as this format's text of them: for
-   * CSV, the input's bytes of a row that needs no change (cells.ts verbatimTest), without its
-   * line end; for CSV or a workbook, what the format's RowTexts made of the row's cells. The
+   * Like write(), for a row whose own cells are handed over as the results' text of them,
+   * without its line end: the input's bytes of a row that needs no change (cells.ts
+   * verbatimTest), or what csv-writer.ts csvRowTexts made of the row's cells. CSV only. The
    * bytes are copied before this returns.
    */
   writeVerbatim(text: Uint8Array | string, outcome: T): Promise<void>;
@@ -43,10 +43,10 @@ export interface ResultsOptions {
 
 /**
  * A results format's text of rows' own cells, shaped as the results hold them (cells.ts
- * inputShaper), for results rows `indexes` (from 0), result columns last: made, a batch at a
- * time, while the sheet is read, then handed to writeVerbatim a row each (results/input-copy.ts).
+ * inputShaper), result columns last: made, a batch at a time, while the sheet is read, then
+ * handed to writeVerbatim a row each (results/input-copy.ts). CSV's is csv-writer.ts csvRowTexts.
  */
-export type RowTexts = (rows: readonly (readonly string[])[], indexes: readonly number[]) => string[];
+export type RowTexts = (rows: readonly (readonly string[])[]) => string[];
 
 /** Where the result columns go: after the input's own columns (the contract's order), or first. */
 export type ResultColumnsAt = "last" | "first";

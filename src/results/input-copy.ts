@@ -8,11 +8,11 @@
  * megabytes): a row to mask, defuse or pad, each row a range was written out as
  * (--expand-ranges), and every row when the input cannot be read twice byte for byte
  * (standard input, a workbook, a sheet not in UTF-8) or the results are not the input's text
- * followed by more (copiesRowText). With the result columns last, CSV and workbook results
- * have a kept row kept as their text of it (encoder.ts RowTexts), made as the row is read: a
- * workbook's reading leaves the main thread mostly idle, and the results, written only once
- * every row is planned, then copy text instead of stringifying, or building the XML of,
- * 200,000 rows' cells while nothing else can run.
+ * followed by more (copiesRowText). With the result columns last, CSV results have a kept row
+ * kept as their text of it (encoder.ts RowTexts), made as the row is read: a workbook's reading
+ * leaves the main thread mostly idle, and the results, written only once every row is planned,
+ * then copy text instead of stringifying 200,000 rows' cells while nothing else can run. (A
+ * workbook's XML made so gained nothing measurable: three times the bytes through the spool.)
  *
  * `prepare` (engine/prepare.ts) is handed one and tells it each results row as it reads the
  * sheet; the write stage has it write each row's cells before the row's outcome.
@@ -25,7 +25,6 @@ import { terminalSafe } from "../terminal-text.js";
 import { verbatimTest } from "./cells.js";
 import { csvRowTexts } from "./csv-writer.js";
 import type { ResultColumnsAt, ResultsWriter, RowTexts } from "./encoder.js";
-import { SIZING_ROWS, xlsxRowTexts } from "./xlsx-writer.js";
 
 /** A row left out of the results' own columns (its input changed during the run): padded with empty cells. */
 const NO_CELLS: readonly string[] = [];
@@ -40,19 +39,9 @@ function copiesRowText(destination: string, resultColumns: ResultColumnsAt): boo
   return resultsFormat(destination) === "csv" && resultColumns === "last";
 }
 
-/** How results at `destination` take a kept row as text: the format's RowTexts, from which row on; null to keep cells. */
-function keptText(sheet: Sheet, destination: string, resultColumns: ResultColumnsAt): { readonly rowTexts: RowTexts; readonly from: number } | null {
-  if (resultColumns !== "last") return null;
-  const { header, delimiter } = sheet.layout;
-  switch (resultsFormat(destination)) {
-    case "csv":
-      return { rowTexts: csvRowTexts(header, delimiter), from: 0 };
-    case "xlsx":
-      // A workbook's column widths are sized from the first rows' cells.
-      return { rowTexts: xlsxRowTexts(header), from: SIZING_ROWS };
-    default:
-      return null;
-  }
+/** How results at `destination` take a kept row as text: the format's RowTexts; null to keep cells. */
+function keptText(sheet: Sheet, destination: string, resultColumns: ResultColumnsAt): RowTexts | null {
+  return copiesRowText(destination, resultColumns) ? csvRowTexts(sheet.layout.header, sheet.layout.delimiter) : null;
 }
 
 /** Rows made into text together (RowTexts). */
@@ -61,8 +50,8 @@ const TEXT_BATCH_ROWS = 256;
 export class InputCopy {
   private readonly kept = new CellSpool();
   private readonly copyable: (cells: readonly string[]) => boolean;
-  /** A kept row's results text, kept in place of its cells from row `from` on; null for cells throughout. */
-  private readonly text: { readonly rowTexts: RowTexts; readonly from: number } | null;
+  /** How a kept row's results text is made, kept in place of its cells; null to keep cells. */
+  private readonly rowTexts: RowTexts | null;
   /** Rows to keep as text, waiting to be made into text together, and their indexes. */
   private waiting: (readonly string[])[] = [];
   private waitingIndexes: number[] = [];
@@ -78,7 +67,7 @@ export class InputCopy {
     resultColumns: ResultColumnsAt = "last",
   ) {
     this.copyable = sheet.rereadable && copiesRowText(destination, resultColumns) ? verbatimTest(sheet.layout.header) : () => false;
-    this.text = keptText(sheet, destination, resultColumns);
+    this.rowTexts = keptText(sheet, destination, resultColumns);
   }
 
   /**
@@ -92,7 +81,7 @@ export class InputCopy {
   }
 
   private keep(index: number, cells: readonly string[]): Promise<void> | undefined {
-    if (!this.keptAsText(index)) return this.kept.keep(index, cells);
+    if (this.rowTexts === null) return this.kept.keep(index, cells);
     this.waiting.push(cells);
     this.waitingIndexes.push(index);
     return this.waiting.length < TEXT_BATCH_ROWS ? undefined : this.finish();
@@ -103,9 +92,9 @@ export class InputCopy {
    * that the spool's temporary file, if it needs one, is made before anything is sent.
    */
   async finish(): Promise<void> {
-    if (this.waiting.length === 0 || this.text === null) return;
+    if (this.waiting.length === 0 || this.rowTexts === null) return;
     const indexes = this.waitingIndexes;
-    const texts = this.text.rowTexts(this.waiting, indexes);
+    const texts = this.rowTexts(this.waiting);
     this.waiting = [];
     this.waitingIndexes = [];
     for (const [at, text] of texts.entries()) {
@@ -114,9 +103,6 @@ export class InputCopy {
     }
   }
 
-  private keptAsText(index: number): boolean {
-    return this.text !== null && index >= this.text.from;
-  }
 
   /**
    * The next results rows: the sheet's next data row written out as several (a range, one
@@ -140,7 +126,7 @@ export class InputCopy {
     }
     try {
       for (let i = 0; i < this.rows; i++) {
-        const asText = this.keptAsText(i);
+        const asText = this.rowTexts !== null;
         if (asText) {
           const read = this.kept.getOnly(i);
           const kept = read instanceof Promise ? await read : read;

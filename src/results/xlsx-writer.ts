@@ -14,11 +14,11 @@
 import { READY } from "./chunked-sink.js";
 import { OutputError } from "../errors.js";
 import { columnLetters } from "../input/cell-ref.js";
-import { inputShaper, placeResults, resultsHeader, rowShaper } from "./cells.js";
+import { placeResults, resultsHeader, rowShaper } from "./cells.js";
 import type { ColumnSet } from "./columns.js";
 import { fileSink, finishSink, outputError } from "./sink.js";
 import type { Sink } from "./sink.js";
-import type { ResultsOptions, ResultsWriter, RowTexts } from "./encoder.js";
+import type { ResultsOptions, ResultsWriter } from "./encoder.js";
 import { WorkerZip } from "./xlsx-zip.js";
 import {
   CONTENT_TYPES,
@@ -64,46 +64,6 @@ const MAX_WIDTH = 50;
 /** Room beside the text: the bold header and the filter button take some. */
 const WIDTH_MARGIN = 3;
 
-/**
- * Rows that come to the writer as their cells before any as text (xlsxRowTexts): the column
- * widths are sized from cells, and the first chunk holds a few hundred rows at most.
- */
-export const SIZING_ROWS = 1000;
-
-/**
- * Returns a function making rows' own cells into their XML in workbook results of a sheet
- * with `header`, result columns last, as the writer would write them: for results row `index`,
- * the worksheet's row `index + 2` under the header, opened and its own cells. Handed to
- * writeVerbatim, it saves the writer, which runs only once every row is planned, the XML of
- * the input's cells.
- */
-export function xlsxRowTexts(header: readonly string[]): RowTexts {
-  const shape = inputShaper(header);
-  const openings = header.map((_, at) => `<c r="${columnLetters(at + 1)}`);
-  return (rows, indexes) =>
-    rows.map((cells, at) => {
-      const r = (indexes[at] ?? 0) + 2;
-      return `<row r="${r}">${cellsXml(shape(cells), openings, r, TEXT_STYLE, -1, TEXT_STYLE)}`;
-    });
-}
-
-/**
- * The XML of `cells` in worksheet row `r`: each a cell of its column's opening (`<c r="AB`),
- * style `style`, the one at `statusAt` style `statusCellStyle`; empty cells are left out.
- */
-function cellsXml(cells: readonly string[], openings: readonly string[], r: number, style: number, statusAt: number, statusCellStyle: number): string {
-  // A cell's XML is its column's opening, the row number, then its style's: three pieces made once, not five a cell.
-  const styled = `${r}" s="${style}" t="inlineStr"><is>`;
-  let xml = "";
-  for (let i = 0; i < cells.length; i++) {
-    const value = cells[i];
-    if (value === undefined || value === "") continue;
-    const opening = openings[i] ?? `<c r="${columnLetters(i + 1)}`;
-    xml += (i === statusAt ? `${opening}${r}" s="${statusCellStyle}" t="inlineStr"><is>` : opening + styled) + textElement(value) + "</is></c>";
-  }
-  return xml;
-}
-
 
 /** Opens the destination and writes the header row; refuses, before anything is sent, a sheet Excel could not hold. */
 export async function openXlsxResults<T>(destination: string, header: readonly string[], options: ResultsOptions, set: ColumnSet<T>): Promise<ResultsWriter<T>> {
@@ -135,9 +95,6 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
   /** Characters each column needs, until the worksheet's start is written; then null. */
   private widths: number[] | null;
   private readonly frozenColumns: number;
-  /** For a row handed over as xlsxRowTexts's XML: the result cells, and their columns' openings (result columns last). */
-  private readonly resultCells: (outcome: T) => string[];
-  private readonly resultOpenings: readonly string[];
   private rowNumber = 0;
   private text: string;
   /** The chunk being gathered, as UTF-8, and its length. */
@@ -159,8 +116,6 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
     this.shape = at === "last" ? shape : (cells, outcome) => placeResults(shape(cells, outcome), width, at);
     this.letters = this.header.map((_, at) => columnLetters(at + 1));
     this.openings = this.letters.map((letters) => `<c r="${letters}`);
-    this.resultCells = set.cells;
-    this.resultOpenings = this.openings.slice(width);
     // The first column of the set is the status (result_status, or status's own).
     this.statusAt = at === "last" ? width : 0;
     // Frozen through the number column, wherever it lands; with the result columns first, through the status.
@@ -208,20 +163,9 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
     return this.push(this.rowXml(shaped, TEXT_STYLE, statusStyle(shaped[this.statusAt] ?? "")));
   }
 
-  /** A row whose own cells come as xlsxRowTexts's XML for this row (results/input-copy.ts): result columns last only. */
-  writeVerbatim(text: Uint8Array | string, outcome: T): Promise<void> {
-    if (this.statusAt === 0) throw new Error("a row's XML handed over for results whose result columns go first");
-    if (this.failure !== null) return Promise.reject(this.failure);
-    if (this.closing !== null) throw new Error("results written after close()");
-    const r = ++this.rowNumber;
-    const tail = this.resultCells(outcome);
-    const rest = cellsXml(tail, this.resultOpenings, r, TEXT_STYLE, 0, statusStyle(tail[0] ?? "")) + "</row>";
-    // Its cells do not size the columns (SIZING_ROWS rows come as cells first): a row in the first chunk still waits as text.
-    if (this.widths !== null) return this.push(`${typeof text === "string" ? text : Buffer.from(text).toString("utf8")}${rest}`);
-    if (typeof text === "string") this.stageText(text);
-    else this.stageBytes(text);
-    this.stageText(rest);
-    return this.staged < CHUNK_BYTES ? READY : this.flush();
+  writeVerbatim(): Promise<void> {
+    // InputCopy keeps the cells for workbook results (input-copy.ts keptText).
+    throw new Error("a row's text handed over for workbook results");
   }
 
   close(): Promise<void> {
@@ -231,7 +175,16 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
 
   private rowXml(cells: readonly string[], style: number, statusCellStyle: number): string {
     const r = ++this.rowNumber;
-    return `<row r="${r}">${cellsXml(cells, this.openings, r, style, this.statusAt, statusCellStyle)}</row>`;
+    // A cell's XML is its column's opening, the row number, then its style's: three pieces made once, not five a cell.
+    const styled = `${r}" s="${style}" t="inlineStr"><is>`;
+    let xml = `<row r="${r}">`;
+    for (let i = 0; i < cells.length; i++) {
+      const value = cells[i];
+      if (value === undefined || value === "") continue;
+      const opening = this.openings[i] ?? `<c r="${columnLetters(i + 1)}`;
+      xml += (i === this.statusAt ? `${opening}${r}" s="${statusCellStyle}" t="inlineStr"><is>` : opening + styled) + textElement(value) + "</is></c>";
+    }
+    return xml + "</row>";
   }
 
   private push(xml: string): Promise<void> {
@@ -275,12 +228,6 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
     // UTF-8 takes at most 3 bytes per UTF-16 unit.
     this.reserve(text.length * 3);
     this.staged += this.stage.write(text, this.staged);
-  }
-
-  private stageBytes(bytes: Uint8Array): void {
-    this.reserve(bytes.length);
-    this.stage.set(bytes, this.staged);
-    this.staged += bytes.length;
   }
 
   /** The worksheet's start, its columns sized to the rows so far, the first time it is asked for; "" after. */

@@ -14,7 +14,6 @@ import { defaultResultsPath } from "../../src/paths.js";
 import { RESULT_COLUMN_NAMES } from "../../src/results/columns.js";
 import type { RowOutcome } from "../../src/results/row-outcome.js";
 import { openResults } from "../../src/results/writer.js";
-import { xlsxRowTexts } from "../../src/results/xlsx-writer.js";
 import { readWorkbook, sheetRows } from "../support/workbooks.js";
 
 function outcome(overrides: Partial<RowOutcome> = {}): RowOutcome {
@@ -135,29 +134,6 @@ describe("XLSX results", () => {
     expect(new Set(fills).size).toBe(statuses.length);
     expect(fills[0]).toBe("FFC6EFCE");
     expect((sheet.getRow(2).getCell(2).fill as ExcelJS.FillPattern | undefined)?.pattern ?? "none").toBe("none");
-  });
-
-  it("take a row's own cells as xlsxRowTexts's XML, as text or bytes, and hold what write() would have: masked, defused, escaped, padded", async () => {
-    const header = ["number", "note", "item.SipPassword", "extra"];
-    const rows: [string[], RowOutcome][] = [
-      [["4165550101", "plain", "", ""], outcome()],
-      [["4165550102", "=1+1 & <b> ", "s3cret"], outcome({ status: "rejected", number: "4165550102", message: "no" })],
-      [["4165550103", "名 😀", "", "x"], outcome({ status: "planned", number: "4165550103", ticket: "" })],
-    ];
-    const rowTexts = xlsxRowTexts(header);
-    const rowText = (cells: string[], index: number): string => rowTexts([cells], [index])[0] ?? "";
-    for (const [name, verbatim] of [["cells.xlsx", false], ["text.xlsx", true]] as const) {
-      const writer = await openResults(join(dir, name), header, OPTIONS);
-      for (const [index, [cells, result]] of rows.entries()) {
-        if (!verbatim || index === 0) await writer.write(cells, result);
-        else await writer.writeVerbatim(index === 1 ? rowText(cells, index) : Buffer.from(rowText(cells, index)), result);
-      }
-      await writer.close();
-    }
-    const [cells, text] = await Promise.all([readWorkbook(join(dir, "cells.xlsx")), readWorkbook(join(dir, "text.xlsx"))]);
-    expect(sheetRows(text).values).toEqual(sheetRows(cells).values);
-    expect(sheetRows(text).values[2]?.slice(0, 5)).toEqual(["4165550102", "'=1+1 & <b> ", "***", "", "rejected"]);
-    expect(text.getRow(3).getCell(5).fill).toEqual(cells.getRow(3).getCell(5).fill);
   });
 
   it("write nothing at the destination until close, then rename the finished workbook into place", async () => {
