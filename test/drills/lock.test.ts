@@ -80,22 +80,23 @@ const TAKER = `
 /** Where the stalled taker stops: at its lock, or after a delay from its start (wherever it is then). */
 type Stall = "before" | "holding" | number;
 
-function startTaker(state: string, stall: Stall | null): { child: ChildProcess; ended: Promise<number | null> } {
+function startTaker(state: string, stall: Stall | null): { child: ChildProcess; ended: Promise<number | null>; cancelStop: () => void } {
   const env = { ...process.env, JOURNAL_MODULE: JOURNAL_MODULE, SERVICE: `${sandbox.url}/`, STATE: state, STALL: typeof stall === "string" ? stall : "" };
   const child = spawn(process.execPath, ["--input-type=module", "-e", TAKER], { env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr?.setEncoding("utf8").on("data", (d: string) => (stderr += d));
-  if (typeof stall === "number") {
-    const stop = setTimeout(() => child.kill("SIGSTOP"), stall);
-    child.once("exit", () => clearTimeout(stop));
-  }
+  // A timed stop not yet made is cancelled before the taker is continued: made after the
+  // SIGCONT, it would leave the taker stopped for good.
+  const stop = typeof stall === "number" ? setTimeout(() => child.kill("SIGSTOP"), stall) : undefined;
+  const cancelStop = (): void => clearTimeout(stop);
+  child.once("exit", cancelStop);
   const ended = new Promise<number | null>((resolve) =>
     child.once("close", (code) => {
       if (code !== 0 && !stderr.includes("another portin run")) throw new Error(`a taker failed: exit ${String(code)}: ${stderr}`);
       resolve(code);
     }),
   );
-  return { child, ended };
+  return { child, ended, cancelStop };
 }
 
 /** Resolves once process `pid` is stopped (state T in /proc) or has ended. */
@@ -157,6 +158,7 @@ describe("drill: runs started together on one journal", () => {
         const codes = await Promise.all(others.map((taker) => taker.ended));
         // A taker that stops itself may not have got there yet: continue it only once it has.
         if (typeof stall === "string") await stoppedOrGone(stalled.child.pid as number);
+        stalled.cancelStop();
         stalled.child.kill("SIGCONT");
         codes.unshift(await stalled.ended);
         const senders = sandbox.received().length - postsBefore;

@@ -105,7 +105,7 @@ describe("fault injection", () => {
   });
 
   test("counts the latency from the request's arrival: time spent before the answer is worked out is inside it, as in a service's response time", async () => {
-    const sandbox = await start({ latencyMs: 300 });
+    const sandbox = await start({ latencyMs: 1000 });
     const body = JSON.stringify(didsBody("4165553990"));
     const started = performance.now();
     const status = await new Promise<number>((resolve, reject) => {
@@ -115,14 +115,14 @@ describe("fault injection", () => {
       });
       request.on("response", (res) => (res.resume(), res.on("end", () => resolve(res.statusCode ?? 0))));
       request.on("error", reject);
-      // The headers arrive at once, the body 200 ms later: the answer is due 300 ms after the headers, not after the body.
+      // The headers arrive at once, the body 600 ms later: the answer is due 1,000 ms after the headers, not 1,600.
       request.flushHeaders();
-      setTimeout(() => request.end(body), 200);
+      setTimeout(() => request.end(body), 600);
     });
     const elapsed = performance.now() - started;
     expect(status).toBe(200);
-    expect(elapsed).toBeGreaterThanOrEqual(290);
-    expect(elapsed).toBeLessThan(450);
+    expect(elapsed).toBeGreaterThanOrEqual(990);
+    expect(elapsed).toBeLessThan(1400);
   });
 
   test("changes its fault rates between requests when told to, as a service that recovers would", async () => {

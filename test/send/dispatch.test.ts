@@ -108,6 +108,9 @@ describe("dispatch", () => {
   it("starts the next request once an answer is in, without waiting for its outcome to reach the disk, and returns only after every outcome has", async () => {
     const events: string[] = [];
     const pendingOutcomes: (() => void)[] = [];
+    // The third outcome asked for, not a clock, says the run got that far; the fallback only keeps a failure from hanging.
+    let thirdOutcome = () => {};
+    const third = new Promise<void>((resolve) => (thirdOutcome = resolve));
     const journal: DispatchJournal = {
       intent: (id) => {
         events.push(`intent ${id}`);
@@ -115,6 +118,7 @@ describe("dispatch", () => {
       },
       outcome: (id) => {
         events.push(`outcome ${id}`);
+        if (pendingOutcomes.length === 2) thirdOutcome();
         return new Promise<void>((resolve) => pendingOutcomes.push(resolve));
       },
     };
@@ -124,6 +128,7 @@ describe("dispatch", () => {
       finished = true;
       return report;
     });
+    await Promise.race([third, sleep(2_000)]);
     await sleep(20);
     expect(events).toEqual(["intent r0", "outcome r0", "intent r1", "outcome r1", "intent r2", "outcome r2"]);
     expect(finished).toBe(false);
@@ -208,10 +213,14 @@ describe("dispatch", () => {
     [2, 2],
   ])("with %i requests, opens connections for %i while the first intents are made durable, once, and sends nothing before they are", async (count, connections) => {
     const events: string[] = [];
+    // The first intents stay in flight until the connections are asked for (or 2 s pass): a
+    // connect that waited for them would come after "durable", whatever the machine's speed.
+    let connected = () => {};
+    const connecting = new Promise<void>((resolve) => (connected = resolve));
     const journal: DispatchJournal = {
       intent: async () => {
         events.push("intent");
-        await sleep(30);
+        await Promise.race([connecting, sleep(2_000)]);
         events.push("durable");
       },
       outcome: () => Promise.resolve(),
@@ -221,7 +230,7 @@ describe("dispatch", () => {
       journal,
       concurrency: 4,
       writeAhead: () => true,
-      connect: (n) => events.push(`connect ${n}`),
+      connect: (n) => (events.push(`connect ${n}`), connected()),
       submit: () => {
         events.push("submit");
         return Promise.resolve(ACCEPTED);

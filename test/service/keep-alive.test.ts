@@ -67,7 +67,7 @@ describe("connections to the service", () => {
     const server = await start((_req, res) => json(res, 200, TICKET));
     const client = clientFor(server.url);
     client.connect(3);
-    await expect.poll(() => server.connections()).toBe(3);
+    await expect.poll(() => server.connections(), { timeout: 10_000 }).toBe(3);
     expect(server.arrivals).toHaveLength(0);
     const outcomes = await Promise.all([1, 2, 3].map(() => client.submit(DIDS, BODY)));
     expect(outcomes.map((outcome) => outcome.kind)).toEqual(["accepted", "accepted", "accepted"]);
@@ -80,7 +80,7 @@ describe("connections to the service", () => {
     const client = clientFor(server.url);
     expect((await client.submit(DIDS, BODY)).kind).toBe("accepted");
     client.connect(2);
-    await expect.poll(() => server.connections()).toBe(2);
+    await expect.poll(() => server.connections(), { timeout: 10_000 }).toBe(2);
     await Promise.all([1, 2].map(() => client.submit(DIDS, BODY)));
     expect(server.connections()).toBe(2);
   });
@@ -130,7 +130,7 @@ describe("connections to the service", () => {
       const client = clientFor(`https://127.0.0.1:${(server.address() as AddressInfo).port}`);
       client.connect(2);
       // Both connections opened ahead met the certificate, and the client refused it.
-      await expect.poll(() => refused).toBe(2);
+      await expect.poll(() => refused, { timeout: 10_000 }).toBe(2);
       const outcome = await client.submit(DIDS, BODY);
       expect(outcome).toMatchObject({ kind: "failed", httpStatus: null });
       expect(outcome.message).toMatch(/^not sent: .*certificate/);
