@@ -359,13 +359,26 @@ describe("dispatch", () => {
 
   it("rejects with a bug thrown while sending, after the requests in flight have ended", async () => {
     let ended = 0;
+    // Request 2 throws once all three are in flight; 1 and 3 end only after it has: promises,
+    // not clocks, order them (a 1 ms and a 5 ms sleep let a busy machine end request 1 first).
+    let started = 0;
+    let allInFlight = () => {};
+    const inFlight = new Promise<void>((resolve) => (allInFlight = resolve));
+    let bugThrown = () => {};
+    const thrown = new Promise<void>((resolve) => (bugThrown = resolve));
     const running = dispatch(requests(10), {
       ...base,
       journal: null,
       concurrency: 3,
       submit: async (request) => {
-        await sleep(request.sequence === 2 ? 1 : 5);
-        if (request.sequence === 2) throw new Error("bug");
+        if (++started === 3) allInFlight();
+        if (request.sequence === 2) {
+          await Promise.race([inFlight, sleep(2_000)]);
+          bugThrown();
+          throw new Error("bug");
+        }
+        await Promise.race([thrown, sleep(2_000)]);
+        await sleep(1);
         ended++;
         return ACCEPTED;
       },
