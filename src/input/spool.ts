@@ -102,17 +102,13 @@ export class CellSpool {
     }
   }
 
+  /** Row `index`'s record, reading on in the file as far as it takes; null when it was not kept. */
   private async find(index: number): Promise<RecordSpan | null> {
     if (this.pending.length > 0) await this.flush();
     for (;;) {
-      const span = this.next ?? (await this.readSpan());
-      if (span === null) return null;
-      if (span.head > index) {
-        this.next = span;
-        return null;
-      }
-      this.next = null;
-      if (span.head === index) return span;
+      const span = this.findRead(index);
+      if (span !== UNREAD) return span;
+      if (!(await this.readMore())) return null;
     }
   }
 
@@ -156,30 +152,25 @@ export class CellSpool {
     }
   }
 
-  private async readSpan(): Promise<RecordSpan | null> {
-    for (;;) {
-      const span = nextSpan(this.buffer, this.bufferStart);
-      if (span !== null) {
-        this.bufferStart = span.end + 1;
-        return span;
-      }
-      if (this.ended || this.file === null) return null;
-      // One buffer for the whole file, grown only for a record longer than it: a buffer a read
-      // would leave tens of megabytes for the collector while the results are written.
-      const rest = this.buffer.length - this.bufferStart;
-      if (this.store.length < Math.max(CHUNK_BYTES, rest * 2)) {
-        const larger = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, rest * 2));
-        this.buffer.copy(larger, 0, this.bufferStart);
-        this.store = larger;
-      } else {
-        this.buffer.copy(this.store, 0, this.bufferStart);
-      }
-      const { bytesRead } = await this.file.read(this.store, rest, this.store.length - rest, this.readPosition);
-      this.readPosition += bytesRead;
-      if (bytesRead === 0) this.ended = true;
-      this.buffer = this.store.subarray(0, rest + bytesRead);
-      this.bufferStart = 0;
+  /** Reads on in the file after the records not yet taken; false at its end. */
+  private async readMore(): Promise<boolean> {
+    if (this.ended || this.file === null) return false;
+    // One buffer for the whole file, grown only for a record longer than it: a buffer a read
+    // would leave tens of megabytes for the collector while the results are written.
+    const rest = this.buffer.length - this.bufferStart;
+    if (this.store.length < Math.max(CHUNK_BYTES, rest * 2)) {
+      const larger = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, rest * 2));
+      this.buffer.copy(larger, 0, this.bufferStart);
+      this.store = larger;
+    } else {
+      this.buffer.copy(this.store, 0, this.bufferStart);
     }
+    const { bytesRead } = await this.file.read(this.store, rest, this.store.length - rest, this.readPosition);
+    this.readPosition += bytesRead;
+    if (bytesRead === 0) this.ended = true;
+    this.buffer = this.store.subarray(0, rest + bytesRead);
+    this.bufferStart = 0;
+    return bytesRead > 0;
   }
 
   private failure(error: unknown): OutputError {

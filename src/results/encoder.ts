@@ -41,13 +41,6 @@ export interface ResultsOptions {
   readonly numberColumn?: number | undefined;
 }
 
-/**
- * A results format's text of rows' own cells, shaped as the results hold them (cells.ts
- * inputShaper), result columns last: made, a batch at a time, while the sheet is read, then
- * handed to writeVerbatim a row each (results/input-copy.ts). CSV's is csv-writer.ts csvRowTexts.
- */
-export type RowTexts = (rows: readonly (readonly string[])[]) => string[];
-
 /** Where the result columns go: after the input's own columns (the contract's order), or first. */
 export type ResultColumnsAt = "last" | "first";
 

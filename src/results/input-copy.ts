@@ -9,7 +9,7 @@
  * (--expand-ranges), and every row when the input cannot be read twice byte for byte
  * (standard input, a workbook, a sheet not in UTF-8) or the results are not the input's text
  * followed by more (copiesRowText). With the result columns last, CSV results have a kept row
- * kept as their text of it (encoder.ts RowTexts), made as the row is read: a workbook's reading
+ * kept as its text (csv-writer.ts csvRowTexts), made as the row is read: a workbook's reading
  * leaves the main thread mostly idle, and the results, written only once every row is planned,
  * then copy text instead of stringifying 200,000 rows' cells while nothing else can run. (A
  * workbook's XML made so gained nothing measurable: three times the bytes through the spool.)
@@ -24,34 +24,31 @@ import { resultsFormat } from "../paths.js";
 import { terminalSafe } from "../terminal-text.js";
 import { verbatimTest } from "./cells.js";
 import { csvRowTexts } from "./csv-writer.js";
-import type { ResultColumnsAt, ResultsWriter, RowTexts } from "./encoder.js";
+import type { CsvRowTexts } from "./csv-writer.js";
+import type { ResultColumnsAt, ResultsWriter } from "./encoder.js";
 
 /** A row left out of the results' own columns (its input changed during the run): padded with empty cells. */
 const NO_CELLS: readonly string[] = [];
 
 /**
- * Whether results at `destination` can copy a row's own cells as the input's text (CSV,
- * writeVerbatim): a workbook's XML is made of the cells instead (keptText), since parsing each
- * row's text again for them took 7.5 s against 2.0 s for a 200,000-row sheet.
+ * Whether results at `destination` are the input's text followed by more (CSV, writeVerbatim):
+ * then a row is copied from the file, or kept as its text (csvRowTexts). A workbook's XML is
+ * made of kept cells instead: parsing each row's text again for them took 7.5 s against 2.0 s
+ * for a 200,000-row sheet.
  */
 function copiesRowText(destination: string, resultColumns: ResultColumnsAt): boolean {
   // Only a CSV with the result columns last is the input's text followed by more.
   return resultsFormat(destination) === "csv" && resultColumns === "last";
 }
 
-/** How results at `destination` take a kept row as text: the format's RowTexts; null to keep cells. */
-function keptText(sheet: Sheet, destination: string, resultColumns: ResultColumnsAt): RowTexts | null {
-  return copiesRowText(destination, resultColumns) ? csvRowTexts(sheet.layout.header, sheet.layout.delimiter) : null;
-}
-
-/** Rows made into text together (RowTexts). */
+/** Rows made into text together (csvRowTexts). */
 const TEXT_BATCH_ROWS = 256;
 
 export class InputCopy {
   private readonly kept = new CellSpool();
   private readonly copyable: (cells: readonly string[]) => boolean;
-  /** How a kept row's results text is made, kept in place of its cells; null to keep cells. */
-  private readonly rowTexts: RowTexts | null;
+  /** For CSV results, how kept rows' results text is made, kept in place of their cells; null to keep cells. */
+  private readonly rowTexts: CsvRowTexts | null;
   /** Rows to keep as text, waiting to be made into text together, and their indexes. */
   private waiting: (readonly string[])[] = [];
   private waitingIndexes: number[] = [];
@@ -66,8 +63,9 @@ export class InputCopy {
     destination: string,
     resultColumns: ResultColumnsAt = "last",
   ) {
-    this.copyable = sheet.rereadable && copiesRowText(destination, resultColumns) ? verbatimTest(sheet.layout.header) : () => false;
-    this.rowTexts = keptText(sheet, destination, resultColumns);
+    const copiesText = copiesRowText(destination, resultColumns);
+    this.copyable = sheet.rereadable && copiesText ? verbatimTest(sheet.layout.header) : () => false;
+    this.rowTexts = copiesText ? csvRowTexts(sheet.layout.header, sheet.layout.delimiter) : null;
   }
 
   /**
@@ -103,7 +101,6 @@ export class InputCopy {
     }
   }
 
-
   /**
    * The next results rows: the sheet's next data row written out as several (a range, one
    * row per number), `cells` each. Their cells are not the file's, so they are kept.
@@ -124,9 +121,9 @@ export class InputCopy {
     if (this.sheet.rereadable && input === null) {
       io.stderr.write(`portin: ${terminalSafe(this.sheet.layout.source)} changed during the run: its cells are left out of the results\n`);
     }
+    const asText = this.rowTexts !== null;
     try {
       for (let i = 0; i < this.rows; i++) {
-        const asText = this.rowTexts !== null;
         if (asText) {
           const read = this.kept.getOnly(i);
           const kept = read instanceof Promise ? await read : read;

@@ -62,7 +62,7 @@ class JsonlResultsWriter<T> implements ResultsWriter<T> {
   }
 
   writeVerbatim(): Promise<void> {
-    // InputCopy keeps the cells for JSON Lines results (input-copy.ts keptText).
+    // InputCopy keeps the cells for JSON Lines results (input-copy.ts copiesRowText).
     throw new Error("a row's text handed over for JSON Lines results");
   }
 

@@ -164,7 +164,7 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
   }
 
   writeVerbatim(): Promise<void> {
-    // InputCopy keeps the cells for workbook results (input-copy.ts keptText).
+    // InputCopy keeps the cells for workbook results (input-copy.ts copiesRowText).
     throw new Error("a row's text handed over for workbook results");
   }
 
