@@ -31,19 +31,15 @@ const start = serversClosedAfterEach();
 /**
  * A service whose PortInStatus knows `present` (number => ticket), fails for `broken` with
  * `brokenStatus`, and answers 404 otherwise; it records the most checks it had in flight.
- * With `gather`, it holds the answers until that many checks are in flight (or 2 s have
- * passed), then 20 ms more for any beyond them: a slow machine then never shows fewer in
- * flight than the client allows, only, at worst, misses one too many.
  */
-async function service(present: Record<string, string | { ticket: string; status: string }>, broken: string[] = [], brokenStatus = 503, gather = 0) {
+async function service(present: Record<string, string | { ticket: string; status: string }>, broken: string[] = [], brokenStatus = 503) {
   let inFlight = 0;
   const seen = { most: 0 };
-  const held = new Set<() => void>();
   const server = await start((req, res, arrival) => {
     inFlight++;
     seen.most = Math.max(seen.most, inFlight);
     const number = /Numbers\/(\d{10})\/PortInStatus/.exec(arrival.url)?.[1] ?? "";
-    const answer = (): void => {
+    setTimeout(() => {
       inFlight--;
       if (broken.includes(number)) json(res, brokenStatus, { ID: "Unavailable", Message: "status service down" });
       else if (present[number]) {
@@ -52,17 +48,7 @@ async function service(present: Record<string, string | { ticket: string; status
         json(res, 200, { TicketId: ticket, Status: status, PortDate: "", RejectReason: "", RejectSummary: "" });
       }
       else json(res, 404, { ID: "NotFound", Message: "no port-in" });
-    };
-    if (gather === 0) {
-      setTimeout(answer, 20);
-      return;
-    }
-    const release = (): void => {
-      if (held.delete(release)) answer();
-    };
-    held.add(release);
-    if (inFlight === gather) setTimeout(() => [...held].forEach((waiting) => waiting()), 20);
-    setTimeout(release, 2_000).unref();
+    }, 20);
   });
   const client = createClient({
     baseUrl: server.url,
@@ -177,7 +163,7 @@ describe("re-running over earlier runs' numbers", () => {
       { type: "intent", requestId: "X", operation: "dids", numbers: Array.from({ length: 12 }, (_, i) => `41655502${String(i).padStart(2, "0")}`), at: "t" },
     ]);
     const rows = Array.from({ length: 12 }, (_, i) => row(`41655502${String(i).padStart(2, "0")}`, i));
-    const { server, client, seen } = await service({}, [], 503, 3);
+    const { server, client, seen } = await service({});
     await reviewEarlierRuns(prior, rows, options((n) => client.portInStatus(n), { concurrency: 3 }));
     expect(server.arrivals).toHaveLength(12);
     expect(seen.most).toBe(3);
