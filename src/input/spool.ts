@@ -25,6 +25,9 @@ const CELL_OVERHEAD_BYTES = 40;
 /** Text gathered before one write, and bytes read at a time. */
 const CHUNK_BYTES = 1024 * 1024;
 
+/** Whether the spool is keeping rows (the sheet is being read) or reading them back (results are written). */
+type Stage = "keeping" | "reading back";
+
 /** findRead's answer when the record asked for is not read yet. */
 const UNREAD = Symbol("unread");
 
@@ -102,9 +105,15 @@ export class CellSpool {
     }
   }
 
+  /** Writes what is kept and not yet in the file: once the sheet is read, so that no write is left for after sending. */
+  async written(): Promise<void> {
+    if (this.pending.length > 0) await this.flush();
+  }
+
   /** Row `index`'s record, reading on in the file as far as it takes; null when it was not kept. */
   private async find(index: number): Promise<RecordSpan | null> {
-    if (this.pending.length > 0) await this.flush();
+    // Empty once InputCopy.finish() has run (written()); kept so that no record is ever lost.
+    if (this.pending.length > 0) await this.flush("reading back");
     for (;;) {
       const span = this.findRead(index);
       if (span !== UNREAD) return span;
@@ -132,7 +141,7 @@ export class CellSpool {
       this.file = await open(join(this.dir, "cells.jsonl"), "w+", PRIVATE_FILE_MODE);
       await this.file.chmod(PRIVATE_FILE_MODE);
     } catch (error) {
-      throw this.failure(error);
+      throw this.failure(error, "keeping");
     }
     this.held = null;
     this.heldBytes = 0;
@@ -142,11 +151,11 @@ export class CellSpool {
     }
   }
 
-  private async flush(): Promise<void> {
+  private async flush(when: Stage = "keeping"): Promise<void> {
     try {
       await this.file?.write(this.pending.view());
     } catch (error) {
-      throw this.failure(error);
+      throw this.failure(error, when);
     } finally {
       this.pending.clear();
     }
@@ -173,9 +182,12 @@ export class CellSpool {
     return bytesRead > 0;
   }
 
-  private failure(error: unknown): OutputError {
-    return new OutputError(temporaryFileTrouble("the sheet's cells", error), {
-      cause: error,
-    });
+  /**
+   * Rows are kept while the sheet is read, before anything is sent (docs/contract.md §4), so a
+   * failure then says so; reading back comes after sending, where the run's summary says what was sent.
+   */
+  private failure(error: unknown, when: Stage): OutputError {
+    const trouble = temporaryFileTrouble("the sheet's cells", error);
+    return new OutputError(when === "keeping" ? `${trouble}; nothing was sent` : trouble, { cause: error });
   }
 }

@@ -82,14 +82,20 @@ export class InputCopy {
     if (this.rowTexts === null) return this.kept.keep(index, cells);
     this.waiting.push(cells);
     this.waitingIndexes.push(index);
-    return this.waiting.length < TEXT_BATCH_ROWS ? undefined : this.finish();
+    return this.waiting.length < TEXT_BATCH_ROWS ? undefined : this.keepWaiting();
   }
 
   /**
-   * Keeps the rows still waiting to be made into text: once the sheet is read (prepare), so
-   * that the spool's temporary file, if it needs one, is made before anything is sent.
+   * Keeps the rows still waiting to be made into text and writes what the spool holds for its
+   * file: once the sheet is read (prepare), so that the spool's temporary file, if it needs one,
+   * is made and written before anything is sent (docs/contract.md §4).
    */
   async finish(): Promise<void> {
+    await this.keepWaiting();
+    await this.kept.written();
+  }
+
+  private async keepWaiting(): Promise<void> {
     if (this.waiting.length === 0 || this.rowTexts === null) return;
     const indexes = this.waitingIndexes;
     const texts = this.rowTexts(this.waiting);

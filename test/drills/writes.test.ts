@@ -5,13 +5,13 @@
  */
 import { execFileSync } from "node:child_process";
 import { readdirSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { readJournal } from "../../src/journal/journal.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox, SandboxOptions } from "../../src/sandbox/server.js";
-import { against, runCli, tempDir } from "../e2e/harness.js";
+import { against, FIXTURES, runCli, tempDir } from "../e2e/harness.js";
 import { numbers, ticketsByNumber, trunkSheetOf } from "../e2e/ledger.js";
 import { numbersIn } from "../support/states.js";
 
@@ -38,6 +38,28 @@ function mutable(path: string): void {
 
 function temporaries(dir: string): string[] {
   return readdirSync(dir).filter((name) => name.includes(".tmp-"));
+}
+
+/** A folder on an 8 KiB tmpfs of its own, unmounted when the test ends: a disk that fills at once. */
+async function smallDisk(dir: string): Promise<string> {
+  const disk = join(dir, "disk");
+  await mkdir(disk);
+  try {
+    execFileSync("mount", ["-t", "tmpfs", "-o", "size=8k", "tmpfs", disk], { stdio: "pipe" });
+  } catch (error) {
+    throw new Error(`this drill mounts an 8k tmpfs at ${disk} and needs root (CAP_SYS_ADMIN): ${String(error)}`, { cause: error });
+  }
+  cleanups.push(() => execFileSync("umount", [disk], { stdio: "pipe" }));
+  return disk;
+}
+
+/** A folder on a small tmpfs that is already full: any write there fails with ENOSPC. */
+async function fullDisk(dir: string): Promise<string> {
+  const disk = await smallDisk(dir);
+  await writeFile(join(disk, "filler"), Buffer.alloc(64 * 1024)).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== "ENOSPC") throw error;
+  });
+  return disk;
 }
 
 /** What must never reach a user: a stack trace or a bug's report. */
@@ -75,6 +97,40 @@ describe("drill: destinations checked before the first POST", () => {
     expect(run.stderr).toContain(`cannot write the status report to ${output}: no such directory (use --output PATH)`);
     expect(run.stderr).not.toContain("--results");
     expectNoCrash(run.stderr);
+  });
+});
+
+describe("drill: TMPDIR full while the sheet is read", () => {
+  it("blames TMPDIR, not the sheet, and sends nothing, when standard input's cells outgrow memory", async () => {
+    const s = await sandboxed();
+    const dir = await tempDir();
+    const disk = await fullDisk(dir);
+    // Rows from standard input are kept for the results: 7,500 with a long note pass the 4 MiB held in memory (input/spool.ts).
+    const [header, ...lines] = (await readFile(await trunkSheetOf(dir, "numbers.csv", numbers(7500)), "utf8")).trimEnd().split("\n");
+    const sheet = [`${header},note`, ...lines.map((line) => `${line},${"a customer's note ".repeat(40)}`)].join("\n");
+    const state = join(dir, "numbers.state.jsonl");
+
+    const run = await runCli(["submit", "-", "--state", state, "--results", join(dir, "numbers.results.csv"), ...against(s)], { stdin: sheet, env: { TMPDIR: disk } });
+    expect(run.code).toBe(2);
+    expectNoCrash(run.stderr);
+    expect(run.stderr).toMatch(new RegExp(`^portin: cannot keep the sheet's cells in a temporary file under ${disk}: no space left on device \\(set TMPDIR to a writable directory with room\\); nothing was sent$`, "m"));
+    expect(s.received()).toHaveLength(0);
+    expect(readdirSync(disk)).toEqual(["filler"]);
+  });
+
+  it("blames TMPDIR, not the workbook, and sends nothing, when the worksheet comes before its shared strings", async () => {
+    const s = await sandboxed();
+    const dir = await tempDir();
+    const disk = await fullDisk(dir);
+    // exceljs keeps such a worksheet in a temporary file until it has read the strings (Excel's own order).
+    const book = join(FIXTURES, "workbooks", "reordered-strings-last.xlsx");
+
+    const run = await runCli(["submit", book, "--state", join(dir, "book.state.jsonl"), "--results", join(dir, "book.results.xlsx"), ...against(s)], { env: { TMPDIR: disk } });
+    expect(run.code).toBe(2);
+    expectNoCrash(run.stderr);
+    expect(run.stderr).toMatch(new RegExp(`^portin: .*reordered-strings-last\\.xlsx: cannot keep a worksheet of the workbook in a temporary file under ${disk}: no space left on device \\(set TMPDIR to a writable directory with room\\); nothing was sent$`, "m"));
+    expect(run.stderr).not.toContain("damaged");
+    expect(s.received()).toHaveLength(0);
   });
 });
 
@@ -119,14 +175,7 @@ describe("drill: a write that fails after sending began", () => {
   it("the journal's disk fills with the results on it: prints the summary, that sending stopped, and what was sent", async () => {
     const s = await sandboxed();
     const dir = await tempDir();
-    const disk = join(dir, "disk");
-    await mkdir(disk);
-    try {
-      execFileSync("mount", ["-t", "tmpfs", "-o", "size=8k", "tmpfs", disk], { stdio: "pipe" });
-    } catch (error) {
-      throw new Error(`this drill mounts an 8k tmpfs at ${disk} and needs root (CAP_SYS_ADMIN): ${String(error)}`, { cause: error });
-    }
-    cleanups.push(() => execFileSync("umount", [disk], { stdio: "pipe" }));
+    const disk = await smallDisk(dir);
     const list = numbers(40);
     const sheet = await trunkSheetOf(dir, "numbers.csv", list);
     const state = join(disk, "numbers.state.jsonl");

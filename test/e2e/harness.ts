@@ -39,6 +39,10 @@ export function runCli(args: readonly string[], options: CliOptions = {}): Promi
     child.stdout.setEncoding("utf8").on("data", (d: string) => (stdout += d));
     child.stderr.setEncoding("utf8").on("data", (d: string) => (stderr += d));
     child.on("error", reject);
+    // A run that refuses its sheet part-way stops reading standard input: what is left of it is not the test's to deliver.
+    child.stdin.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") reject(error);
+    });
     child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
     child.stdin.end(options.stdin ?? "");
     options.onSpawn?.(child);

@@ -4,7 +4,7 @@
  * range has been written out as several rows.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { readdirSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
@@ -117,7 +117,7 @@ describe("the input's own cells of each results row", () => {
     expect(rowTexts([["4165550001"]])).toEqual(["4165550001;;"]);
   });
 
-  it("keeps the last rows waiting to be made into text once told the sheet is read, so the spool's temporary file is made before anything is sent", async () => {
+  it("keeps the last rows waiting to be made into text once told the sheet is read, so the spool's temporary file is made and written before anything is sent", async () => {
     const spools = (): string[] => readdirSync(tmpdir()).filter((name) => name.startsWith("portin-cells-"));
     const path = join(dir, "acme.csv");
     // Each row's text is 984 characters, 1,024 bytes as the spool counts them: 4,096 rows (16
@@ -130,7 +130,10 @@ describe("the input's own cells of each results row", () => {
     for await (const row of sheet.rows) await copy.row(row.cells);
     expect(spools().filter((name) => !before.has(name))).toEqual([]);
     await copy.finish();
-    expect(spools().filter((name) => !before.has(name))).toHaveLength(1);
+    const made = spools().filter((name) => !before.has(name));
+    expect(made).toHaveLength(1);
+    // And written whole: no write to TMPDIR is left for after sending, where a full disk would fail it.
+    expect(statSync(join(tmpdir(), made[0] ?? "", "cells.jsonl")).size).toBeGreaterThanOrEqual(4100 * 984);
     await copy.close();
   });
 
