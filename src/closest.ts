@@ -1,17 +1,24 @@
 /** "Did you mean" support, shared by header matching and value conversion. */
 
-/** Levenshtein distance: edits (insert, delete, substitute) from `a` to `b`. */
+/**
+ * Levenshtein distance: edits (insert, delete, substitute) from `a` to `b`. One row of the
+ * table, reused: a sheet's unknown headers are each measured against every member name at
+ * start-up, in code not yet optimised, where an array made per row of the table cost ~4 ms.
+ */
 export function distance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const row = Uint32Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+    const letter = a.charCodeAt(i - 1);
+    // The cell up and to the left of the one being filled: row[j - 1] before this pass wrote it.
+    let diagonal = row[0] ?? 0;
+    row[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+      const above = row[j] ?? 0;
+      row[j] = Math.min(above + 1, (row[j - 1] ?? 0) + 1, diagonal + (letter === b.charCodeAt(j - 1) ? 0 : 1));
+      diagonal = above;
     }
-    previous = current;
   }
-  return previous[b.length] ?? 0;
+  return row[b.length] ?? 0;
 }
 
 /** The candidates closest to `name` (case-insensitive), nearest first (ties keep candidate order); at most `limit`. */
