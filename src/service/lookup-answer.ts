@@ -40,13 +40,16 @@ export function lookupAnswer<S extends z.ZodType>(
     throw new LookupError(`${name} could not reach ${context.base.href}: ${exchange.text} ${retriesText(exchange.retries)}; check --base-url and that the service is up`);
   }
   const { status } = exchange;
-  const said = exceptionMessage(exchange.body, context.scrub);
-  if (status === 401 || status === 403) throw new AuthError(authRefusal(context.user, status, said));
+  // The service's own words, read only from an answer that is not the list: a 200's body is
+  // parsed once, below (for `status`, 10,000 answers a night).
+  const said = (): string => exceptionMessage(exchange.body, context.scrub);
+  if (status === 401 || status === 403) throw new AuthError(authRefusal(context.user, status, said()));
   if (status === 404 && notFoundIsNull) return null;
   if (status !== 200) {
     const where = status >= 300 && status < 400 && exchange.location !== null ? ` (redirect to ${exchange.location} not followed)` : "";
     const next = status >= 500 || status === 429 ? "try again later" : "check --base-url";
-    throw new LookupError(`${name} answered ${statusLine(status)}${where}${said === "" ? "" : `: ${said}`}; ${next}`);
+    const words = said();
+    throw new LookupError(`${name} answered ${statusLine(status)}${where}${words === "" ? "" : `: ${words}`}; ${next}`);
   }
   const json = parseJson(exchange.body);
   if (!json.ok) {
