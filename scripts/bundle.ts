@@ -55,6 +55,8 @@ const DEPENDENCY_EDITS: readonly Edit[] = [
       // expression and an Intl.Segmenter as it loads (~30 ms): loaded when help is drawn, not before.
       ["import cliui from 'cliui'", "import { cliui, yargsDir } from 'portin:lazy'"],
       ["import stringWidth from 'string-width';", "import { stringWidth } from 'portin:lazy';"],
+      // yargs checks its own calls with node:assert, whose modules cost ~3 ms to load: loaded when a check fails.
+      ["import { notStrictEqual, strictEqual } from 'assert'", "import { notStrictEqual, strictEqual } from 'portin:lazy'"],
     ],
   },
   // got's HTTP/2 wrapper (with node:http2), HTTP cache and DNS cache: half of got's code, while
@@ -70,6 +72,12 @@ const DEPENDENCY_EDITS: readonly Edit[] = [
       ["import CacheableLookup from 'cacheable-lookup';", "import { CacheableLookup } from 'portin:lazy';"],
       ["import http2wrapper from 'http2-wrapper';", "import { http2wrapper } from 'portin:lazy';"],
     ],
+  },
+  // file-type's zip reader logs through `debug`, which loads node:tty and reads the environment as
+  // it loads: made at its first message, which only a zip attachment's reading writes.
+  {
+    file: /[\\/]@tokenizer[\\/]inflate[\\/]lib[\\/]ZipHandler\.js$/,
+    edits: [["import initDebug from 'debug';", "import { initDebug } from 'portin:lazy';"]],
   },
   // got's type checks make two list formatters as they load, for the message of a failed
   // check: the first Intl object of a run loads ICU's data. Made at the first such message.
@@ -94,6 +102,9 @@ const LAZY = [
   'import { createRequire } from "node:module";',
   'export function cliui(...args) { return require("cliui").default(...args); }',
   'export function stringWidth(text) { return require("string-width").default(text); }',
+  'export function initDebug(namespace) { let made; return (...args) => (made ??= require("debug")(namespace))(...args); }',
+  'export function notStrictEqual(actual, expected, message) { if (Object.is(actual, expected)) require("node:assert").notStrictEqual(actual, expected, message); }',
+  'export function strictEqual(actual, expected, message) { if (!Object.is(actual, expected)) require("node:assert").strictEqual(actual, expected, message); }',
   "let gotRequire;",
   'const fromGot = (name) => (gotRequire ??= createRequire(require.resolve("got")))(name);',
   "let cacheMade = false;",

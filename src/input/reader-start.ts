@@ -6,7 +6,7 @@
  * (workbook.ts), so a guess that turns out wrong costs some CPU, never a result.
  */
 import { setFlagsFromString } from "node:v8";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { isWorkbookPath } from "../paths.js";
 import { builtScript } from "../version.js";
 
@@ -59,6 +59,9 @@ function startReaderThread(): Worker {
   // workbook (README, Performance, Workbooks). The flag is the process's, set before the thread starts;
   // it stays off for the rest of a run that reads a workbook (measured: README, Workbooks).
   setFlagsFromString("--no-allocation-site-pretenuring");
+  // node:worker_threads is loaded here, not with this module, which every command loads: a run
+  // of a CSV sheet never starts a thread, and loading it cost ~4 ms of start-up (docs/contract.md §8).
+  const { Worker } = process.getBuiltinModule("node:worker_threads");
   // execArgv: none of node's options of the main thread (`--input-type`, a loader) concern the reader.
   return new Worker(READER, { execArgv: [] });
 }

@@ -11,144 +11,155 @@ export const JOURNAL_FORMAT_VERSION = 1;
 export const OUTCOME_STATUSES = ["submitted", "rejected", "failed", "unknown"] as const;
 export type JournalOutcomeStatus = (typeof OUTCOME_STATUSES)[number];
 
-const tenDigits = z.string().regex(/^\d{10}$/);
+/**
+ * The records' schemas, built at the first journal read: zod builds each schema's classes as
+ * it is made, some 8 ms that a `plan` with no journal, or any run before its journal is read,
+ * would pay at start-up for nothing (docs/contract.md §8, "Start-up").
+ */
+function buildSchemas() {
+  const tenDigits = z.string().regex(/^\d{10}$/);
 
-const headerSchema = z.object({
-  type: z.literal("header"),
-  version: z.number().int().positive(),
-  tool: z.string(),
-  baseUrl: z.string(),
-  user: z.string(),
-  createdAt: z.string(),
-});
+  const headerSchema = z.object({
+    type: z.literal("header"),
+    version: z.number().int().positive(),
+    tool: z.string(),
+    baseUrl: z.string(),
+    user: z.string(),
+    createdAt: z.string(),
+  });
 
-const runSchema = z.object({
-  type: z.literal("run"),
-  pid: z.number().int(),
-  startedAt: z.string(),
-});
+  const runSchema = z.object({
+    type: z.literal("run"),
+    pid: z.number().int(),
+    startedAt: z.string(),
+  });
 
-const intentSchema = z.object({
-  type: z.literal("intent"),
-  requestId: z.string().min(1),
-  operation: z.string(),
-  numbers: z.array(tenDigits),
+  const intentSchema = z.object({
+    type: z.literal("intent"),
+    requestId: z.string().min(1),
+    operation: z.string(),
+    numbers: z.array(tenDigits),
+    /**
+     * The fingerprint of each number's row as sent (plan/fingerprint.ts), in `numbers`' order:
+     * when `status` later learns the carrier rejected the order, a re-run resends a row only
+     * once it differs from what was sent. Added after format 1 shipped: an older portin
+     * ignores it, and an intent without it (an older portin's) falls back to the row as
+     * `status` read it.
+     */
+    fingerprints: z.array(z.string()).optional(),
+    at: z.string(),
+  });
+
   /**
-   * The fingerprint of each number's row as sent (plan/fingerprint.ts), in `numbers`' order:
-   * when `status` later learns the carrier rejected the order, a re-run resends a row only
-   * once it differs from what was sent. Added after format 1 shipped: an older portin
-   * ignores it, and an intent without it (an older portin's) falls back to the row as
-   * `status` read it.
+   * One number a rejection is about, with the part of the message about it and the fingerprint
+   * of its row as sent (plan/fingerprint.ts): a re-run resends it only once the row changed.
    */
-  fingerprints: z.array(z.string()).optional(),
-  at: z.string(),
-});
+  const rejectedNumberSchema = z.object({
+    number: tenDigits,
+    message: z.string(),
+    fingerprint: z.string(),
+  });
 
-/**
- * One number a rejection is about, with the part of the message about it and the fingerprint
- * of its row as sent (plan/fingerprint.ts): a re-run resends it only once the row changed.
- */
-const rejectedNumberSchema = z.object({
-  number: tenDigits,
-  message: z.string(),
-  fingerprint: z.string(),
-});
+  const outcomeSchema = z.object({
+    type: z.literal("outcome"),
+    requestId: z.string().min(1),
+    status: z.enum(OUTCOME_STATUSES),
+    ticket: z.string().nullable().optional(),
+    httpStatus: z.number().int().nullable().optional(),
+    message: z.string().nullable().optional(),
+    /**
+     * With status `rejected`: the numbers the rejection stands for. The request's other numbers
+     * were sent again in a new request, whose own records follow. Added after format 1 shipped:
+     * a `rejected` outcome without it (an older portin's) stands for nobody, so its numbers are
+     * sent again as they always were; an older portin reading it ignores it the same way.
+     */
+    rejected: z.array(rejectedNumberSchema).optional(),
+    at: z.string(),
+  });
 
-const outcomeSchema = z.object({
-  type: z.literal("outcome"),
-  requestId: z.string().min(1),
-  status: z.enum(OUTCOME_STATUSES),
-  ticket: z.string().nullable().optional(),
-  httpStatus: z.number().int().nullable().optional(),
-  message: z.string().nullable().optional(),
   /**
-   * With status `rejected`: the numbers the rejection stands for. The request's other numbers
-   * were sent again in a new request, whose own records follow. Added after format 1 shipped:
-   * a `rejected` outcome without it (an older portin's) stands for nobody, so its numbers are
-   * sent again as they always were; an older portin reading it ignores it the same way.
+   * A number an earlier request may or may not have carried (intent without outcome, or
+   * `unknown`), which PortInStatus then showed the service has: submitted, without resending.
+   * Added after format 1 shipped without a version bump: files without it read as before, and
+   * an older portin reading one with it refuses it as edited (or, as the last line, drops it
+   * as torn) rather than misreading it, which can only make it ask or report `unknown` again.
    */
-  rejected: z.array(rejectedNumberSchema).optional(),
-  at: z.string(),
-});
+  const confirmedSchema = z.object({
+    type: z.literal("confirmed"),
+    number: tenDigits,
+    ticket: z.string(),
+    /** The service's Status, e.g. SUBMITTED. */
+    status: z.string().nullable().optional(),
+    /**
+     * True when the order was placed outside this journal (another sheet, a lost journal, the
+     * web portal) and learned from the account's order list or a pending-port-in answer
+     * (docs/contract.md §5): later runs say so rather than "submitted by an earlier run".
+     */
+    outside: z.boolean().optional(),
+    at: z.string(),
+  });
 
-/**
- * A number an earlier request may or may not have carried (intent without outcome, or
- * `unknown`), which PortInStatus then showed the service has: submitted, without resending.
- * Added after format 1 shipped without a version bump: files without it read as before, and
- * an older portin reading one with it refuses it as edited (or, as the last line, drops it
- * as torn) rather than misreading it, which can only make it ask or report `unknown` again.
- */
-const confirmedSchema = z.object({
-  type: z.literal("confirmed"),
-  number: tenDigits,
-  ticket: z.string(),
-  /** The service's Status, e.g. SUBMITTED. */
-  status: z.string().nullable().optional(),
   /**
-   * True when the order was placed outside this journal (another sheet, a lost journal, the
-   * web portal) and learned from the account's order list or a pending-port-in answer
-   * (docs/contract.md §5): later runs say so rather than "submitted by an earlier run".
+   * An order `status` learned has ended without porting (REJECTED, CANCELLED, …): its numbers
+   * are treated from then on like numbers the service rejected at submission, resent once
+   * their row changed (or with --retry-rejected), each compared with `fingerprint`: the row as
+   * it was sent, or "" when that is not known (then the row counts as changed). Added after
+   * format 1 shipped, without a version bump, as `confirmed` was: an older portin refuses a
+   * file holding one as edited (or, as the last line, drops it as torn) rather than misreading
+   * it; both only stop it, and sending nothing is the safe side.
    */
-  outside: z.boolean().optional(),
-  at: z.string(),
-});
+  const endedSchema = z.object({
+    type: z.literal("ended"),
+    ticket: z.string().min(1),
+    /** The service's Status word. */
+    status: z.string(),
+    reason: z.string(),
+    summary: z.string(),
+    /** RejectDetails as the status report writes them (`6P NAME: …; …`). */
+    details: z.string(),
+    numbers: z.array(z.object({ number: tenDigits, fingerprint: z.string() })),
+    at: z.string(),
+  });
 
-/**
- * An order `status` learned has ended without porting (REJECTED, CANCELLED, …): its numbers
- * are treated from then on like numbers the service rejected at submission, resent once
- * their row changed (or with --retry-rejected), each compared with `fingerprint`: the row as
- * it was sent, or "" when that is not known (then the row counts as changed). Added after
- * format 1 shipped, without a version bump, as `confirmed` was: an older portin refuses a
- * file holding one as edited (or, as the last line, drops it as torn) rather than misreading
- * it; both only stop it, and sending nothing is the safe side.
- */
-const endedSchema = z.object({
-  type: z.literal("ended"),
-  ticket: z.string().min(1),
-  /** The service's Status word. */
-  status: z.string(),
-  reason: z.string(),
-  summary: z.string(),
-  /** RejectDetails as the status report writes them (`6P NAME: …; …`). */
-  details: z.string(),
-  numbers: z.array(z.object({ number: tenDigits, fingerprint: z.string() })),
-  at: z.string(),
-});
+  /**
+   * What one `status` check learned of one order (docs/contract.md §5, §6): the journal keeps
+   * every such reading, so a number whose status cannot be learned next time keeps its last
+   * known one, `status` can say what changed since the previous check, and `report` can draw
+   * the migration night by night. Appended once per order per check, whatever the answer.
+   * Added after format 1 shipped without a version bump, as `confirmed` and `ended` were.
+   */
+  const statusSchema = z.object({
+    type: z.literal("status"),
+    ticket: z.string().min(1),
+    /** The service's Status word (SUBMITTED, CONFIRMED, COMPLETED, REJECTED, CANCELLED, …). */
+    status: z.string(),
+    /** PortDate as the service gave it, or null. */
+    portDate: z.string().nullable(),
+    reason: z.string(),
+    summary: z.string(),
+    /** RejectDetails as the status report writes them (`6P NAME: …; …`). */
+    details: z.string(),
+    /** The order's numbers, 10 digits each. */
+    numbers: z.array(tenDigits),
+    at: z.string(),
+  });
 
-/**
- * What one `status` check learned of one order (docs/contract.md §5, §6): the journal keeps
- * every such reading, so a number whose status cannot be learned next time keeps its last
- * known one, `status` can say what changed since the previous check, and `report` can draw
- * the migration night by night. Appended once per order per check, whatever the answer.
- * Added after format 1 shipped without a version bump, as `confirmed` and `ended` were.
- */
-const statusSchema = z.object({
-  type: z.literal("status"),
-  ticket: z.string().min(1),
-  /** The service's Status word (SUBMITTED, CONFIRMED, COMPLETED, REJECTED, CANCELLED, …). */
-  status: z.string(),
-  /** PortDate as the service gave it, or null. */
-  portDate: z.string().nullable(),
-  reason: z.string(),
-  summary: z.string(),
-  /** RejectDetails as the status report writes them (`6P NAME: …; …`). */
-  details: z.string(),
-  /** The order's numbers, 10 digits each. */
-  numbers: z.array(tenDigits),
-  at: z.string(),
-});
+  const recordSchema = z.discriminatedUnion("type", [headerSchema, runSchema, intentSchema, outcomeSchema, confirmedSchema, endedSchema, statusSchema]);
+  return { headerSchema, runSchema, intentSchema, outcomeSchema, confirmedSchema, endedSchema, statusSchema, rejectedNumberSchema, recordSchema };
+}
 
-const recordSchema = z.discriminatedUnion("type", [headerSchema, runSchema, intentSchema, outcomeSchema, confirmedSchema, endedSchema, statusSchema]);
+type Schemas = ReturnType<typeof buildSchemas>;
+let schemas: Schemas | undefined;
 
-export type HeaderRecord = z.infer<typeof headerSchema>;
-export type RunRecord = z.infer<typeof runSchema>;
-export type IntentRecord = z.infer<typeof intentSchema>;
-export type OutcomeRecord = z.infer<typeof outcomeSchema>;
-export type ConfirmedRecord = z.infer<typeof confirmedSchema>;
-export type EndedRecord = z.infer<typeof endedSchema>;
-export type StatusRecord = z.infer<typeof statusSchema>;
-export type RejectedNumber = z.infer<typeof rejectedNumberSchema>;
-export type JournalRecord = z.infer<typeof recordSchema>;
+export type HeaderRecord = z.infer<Schemas["headerSchema"]>;
+export type RunRecord = z.infer<Schemas["runSchema"]>;
+export type IntentRecord = z.infer<Schemas["intentSchema"]>;
+export type OutcomeRecord = z.infer<Schemas["outcomeSchema"]>;
+export type ConfirmedRecord = z.infer<Schemas["confirmedSchema"]>;
+export type EndedRecord = z.infer<Schemas["endedSchema"]>;
+export type StatusRecord = z.infer<Schemas["statusSchema"]>;
+export type RejectedNumber = z.infer<Schemas["rejectedNumberSchema"]>;
+export type JournalRecord = z.infer<Schemas["recordSchema"]>;
 
 /** The record a line holds, or null when the line is not one (torn, edited, or not JSON). */
 export function parseRecord(line: string): JournalRecord | null {
@@ -158,7 +169,7 @@ export function parseRecord(line: string): JournalRecord | null {
   } catch {
     return null;
   }
-  const parsed = recordSchema.safeParse(value);
+  const parsed = (schemas ??= buildSchemas()).recordSchema.safeParse(value);
   return parsed.success ? parsed.data : null;
 }
 

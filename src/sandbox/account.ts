@@ -8,14 +8,14 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { UsageError } from "../errors.js";
-import { PHONE_RE } from "../service/body-schema.js";
+import { NANP } from "./body-schemas.js";
 import { describeIssues } from "../service/zod-issues.js";
 import { portalOrderSchema } from "./portal.js";
 
 const phone = z
   .number()
   .int()
-  .refine((n) => PHONE_RE.test(String(n)), { message: "must be a 10-digit NANP telephone number" });
+  .refine((n) => NANP.test(String(n)), { message: "must be a 10-digit NANP telephone number" });
 const nonEmpty = z.string().min(1, "must not be empty");
 
 const trunkSchema = z.strictObject({ Number: phone, Label: z.string() });

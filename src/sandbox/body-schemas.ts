@@ -17,7 +17,7 @@ import {
 } from "./contract.js";
 
 /** NANP: area code and exchange both start 2-9, and no leading 1 (docs/contract.md §1.2: 10-digit integers). */
-const NANP = /^[2-9]\d{2}[2-9]\d{6}$/;
+export const NANP = /^[2-9]\d{2}[2-9]\d{6}$/;
 
 /** Made at the first request's check, with the schemas below: a run that sends nothing makes none (docs/contract.md §8, "Start-up"). */
 let rules: Readonly<Record<Rule, z.ZodType>> | null = null;

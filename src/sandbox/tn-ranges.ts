@@ -3,7 +3,7 @@
  * `4165550100-0199`, the first number and then the last four digits of the last. A run
  * never leaves its NPA-NXX, since only the line number is written twice.
  */
-import { PHONE_RE } from "../service/body-schema.js";
+import { NANP } from "./body-schemas.js";
 
 const RANGE = /^(\d{10})-(\d{4})$/;
 
@@ -25,10 +25,10 @@ export function asTnRanges(numbers: readonly string[]): string[] {
 
 /** A number or a range as `asTnRanges` writes it, as its 10-digit numbers; a message saying what is wrong otherwise. */
 export function expandTnRange(text: string): { numbers: string[] } | { problem: string } {
-  if (PHONE_RE.test(text)) return { numbers: [text] };
+  if (NANP.test(text)) return { numbers: [text] };
   const match = RANGE.exec(text);
   const first = match?.[1];
-  if (match === null || first === undefined || !PHONE_RE.test(first)) {
+  if (match === null || first === undefined || !NANP.test(first)) {
     return { problem: `'${text}' is neither a 10-digit NANP number nor a range such as 4165550100-0199` };
   }
   const from = Number(first.slice(6));
