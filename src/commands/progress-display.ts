@@ -7,6 +7,7 @@
 import { createRequire } from "node:module";
 import type * as CliProgress from "cli-progress";
 import type { RunPhase, RunProgress } from "../engine/progress.js";
+import { monotonicMs } from "../monotonic.js";
 
 /** Loaded only to draw a bar: every other run (cron, tests, lookups) starts without it. */
 const load = createRequire(import.meta.url);
@@ -27,7 +28,7 @@ export interface DisplayOptions {
   /** Whether stderr is a terminal: injectable, so both modes can be tested. */
   readonly isTTY: boolean;
   readonly quiet: boolean;
-  /** Milliseconds since some fixed point; performance.now unless a test supplies a clock. */
+  /** Milliseconds since some fixed point; monotonicMs() unless a test supplies a clock. */
   readonly now?: () => number;
 }
 
@@ -35,7 +36,7 @@ const PHASE_NAMES: Readonly<Record<RunPhase, string>> = { lookups: "looking up t
 
 export function showProgress(progress: RunProgress, stream: NodeJS.WritableStream, options: DisplayOptions): ProgressDisplay {
   if (options.quiet) return { stop: () => undefined };
-  const now = options.now ?? (() => performance.now());
+  const now = options.now ?? (() => monotonicMs());
   return options.isTTY ? barDisplay(progress, stream, now) : plainDisplay(progress, stream, now);
 }
 

@@ -29,6 +29,7 @@ import { runningSubmit } from "./running-submit.js";
 import { prepare } from "./prepare.js";
 import { resultsOptionsFor, writeResults } from "./write.js";
 import type { RunProgress } from "./progress.js";
+import { monotonicMs } from "../monotonic.js";
 
 export interface PortInOptions {
   readonly command: "submit" | "plan";
@@ -98,7 +99,7 @@ function asOutputError(results: string, error: unknown): OutputError {
 }
 
 export async function runPortIn(options: PortInOptions, service: Service, io: CommandIO): Promise<RunReport> {
-  const started = performance.now();
+  const started = monotonicMs();
   const progress = options.progress ?? null;
   const portability = options.checkPortability === true ? { concurrency: options.concurrency } : null;
   const copy = new InputCopy(options.sheet, options.results, options.resultColumns);
@@ -165,7 +166,7 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
       })(),
       // After a stop, count only what was sent.
       requests: sent === null ? settlement.requests : [...settlement.requests, ...sent.resent].filter((request) => sent.results.has(request.sequence)),
-      elapsedMs: performance.now() - started,
+      elapsedMs: monotonicMs() - started,
       results: options.results,
       service: service.identity.service,
     });

@@ -24,6 +24,7 @@ import { learnStatuses } from "./learn-status.js";
 import type { Service } from "./port-in.js";
 import { prepare } from "./prepare.js";
 import { resultsOptionsFor, writeResults } from "./write.js";
+import { monotonicMs } from "../monotonic.js";
 
 export interface StatusOptions {
   /** Opened by the command, so that a bad header refuses the file before anything connects. */
@@ -58,7 +59,7 @@ async function changesOf(state: string, since: string): Promise<StatusChanges> {
 }
 
 export async function runStatus(options: StatusOptions, service: Service, io: CommandIO): Promise<StatusReport> {
-  const started = performance.now();
+  const started = monotonicMs();
   // Readings at or after this instant are this check's: the changes compare them with the ones before.
   const since = new Date().toISOString();
   // Validated as submit would, so that a row never sent can say why.
@@ -97,7 +98,7 @@ export async function runStatus(options: StatusOptions, service: Service, io: Co
         for (let i = 0; i < prepared.rows.length; i++) yield learned.statusOf(i);
       })(),
       requests: learned.requests,
-      elapsedMs: performance.now() - started,
+      elapsedMs: monotonicMs() - started,
       output: options.output,
       service: service.identity.service,
     });

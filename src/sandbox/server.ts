@@ -22,6 +22,7 @@ import { mulberry32 } from "./prng.js";
 import { SANDBOX_PATHS } from "./routes.js";
 import { loadSavedSandbox, saveSandbox } from "./saved-orders.js";
 import type { SandboxAccount } from "./account.js";
+import { monotonicMs } from "../monotonic.js";
 
 export type { AcceptedRequest, OperationId };
 
@@ -145,7 +146,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const served: ServedRequest[] = [];
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const arrived = performance.now();
+    const arrived = monotonicMs();
     const pathname = new URL(req.url ?? "/", "http://sandbox").pathname;
     const isPost = req.method === "POST";
     let result: { answer: Answer; body: unknown };
@@ -157,7 +158,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
     // A service's latency runs from the request's arrival, its own work inside it: the sandbox,
     // one thread where the service has many, would otherwise add a burst's queue to every answer.
-    await sleep(Math.max(0, latencyMs - (performance.now() - arrived)));
+    await sleep(Math.max(0, latencyMs - (monotonicMs() - arrived)));
     // Kept without attachment bytes (keep.ts): a long session must not hold every upload.
     if (keepReceived && isPost && !pathname.startsWith(SANDBOX_PATHS)) received.push({ path: pathname, status: result.answer.status, body: kept(result.body) });
     served.push({ method: req.method ?? "?", path: pathname, status: result.answer.status });

@@ -2,6 +2,8 @@
  * `--rate N`: at most N request starts per second, spaced evenly rather than in bursts so
  * that a throttling service sees a steady stream. p-queue bounds concurrency here, not rate.
  */
+import { monotonicMs } from "../monotonic.js";
+
 export class StartRate {
   private readonly intervalMs: number;
   private nextStart = 0;
@@ -13,7 +15,7 @@ export class StartRate {
   /** Resolves when the next start is allowed, or at once when the signal aborts. */
   async wait(signal: AbortSignal): Promise<void> {
     if (this.intervalMs === 0) return;
-    const now = performance.now();
+    const now = monotonicMs();
     const at = Math.max(now, this.nextStart);
     this.nextStart = at + this.intervalMs;
     const delay = at - now;
