@@ -79,6 +79,17 @@ const DEPENDENCY_EDITS: readonly Edit[] = [
     file: /[\\/]@tokenizer[\\/]inflate[\\/]lib[\\/]ZipHandler\.js$/,
     edits: [["import initDebug from 'debug';", "import { initDebug } from 'portin:lazy';"]],
   },
+  // got's answer decompression loads node:zlib (~3 ms) as it loads, and asks it whether it has
+  // zstd for every answer: loaded at the first answer that is compressed, which is the first
+  // that needs it. The list of encodings it takes is the same for each encoding it is asked about.
+  {
+    file: /[\\/]decompress-response[\\/]index\.js$/,
+    edits: [
+      ["import zlib from 'node:zlib';", "import { lazyZlib as zlib } from 'portin:lazy';"],
+      ["const supportsZstd = typeof zlib.createZstdDecompress === 'function';", "const supportsZstd = () => typeof zlib.createZstdDecompress === 'function';"],
+      ["if (supportsZstd) {", "if (contentEncoding === 'zstd' && supportsZstd()) {"],
+    ],
+  },
   // got's type checks make two list formatters as they load, for the message of a failed
   // check: the first Intl object of a run loads ICU's data. Made at the first such message.
   {
@@ -102,6 +113,7 @@ const LAZY = [
   'import { createRequire } from "node:module";',
   'export function cliui(...args) { return require("cliui").default(...args); }',
   'export function stringWidth(text) { return require("string-width").default(text); }',
+  'export const lazyZlib = new Proxy({}, { get: (_, name) => require("node:zlib")[name] });',
   'export function initDebug(namespace) { let made; return (...args) => (made ??= require("debug")(namespace))(...args); }',
   'export function notStrictEqual(actual, expected, message) { if (Object.is(actual, expected)) require("node:assert").notStrictEqual(actual, expected, message); }',
   'export function strictEqual(actual, expected, message) { if (!Object.is(actual, expected)) require("node:assert").strictEqual(actual, expected, message); }',
