@@ -6,7 +6,8 @@
  * start-up, in code not yet optimised, where an array made per row of the table cost ~4 ms.
  */
 export function distance(a: string, b: string): number {
-  const row = Uint32Array.from({ length: b.length + 1 }, (_, j) => j);
+  const row = new Uint32Array(b.length + 1);
+  for (let j = 1; j <= b.length; j++) row[j] = j;
   for (let i = 1; i <= a.length; i++) {
     const letter = a.charCodeAt(i - 1);
     // The cell up and to the left of the one being filled: row[j - 1] before this pass wrote it.
@@ -24,11 +25,32 @@ export function distance(a: string, b: string): number {
 /** The candidates closest to `name` (case-insensitive), nearest first (ties keep candidate order); at most `limit`. */
 export function closestNames(name: string, candidates: readonly string[], limit = 1): string[] {
   const wanted = name.toLowerCase();
+  if (limit === 1) return nearest(wanted, candidates);
   return candidates
     .map((candidate) => ({ candidate, score: distance(wanted, candidate.toLowerCase()) }))
     .sort((x, y) => x.score - y.score)
     .slice(0, limit)
     .map((scored) => scored.candidate);
+}
+
+/**
+ * The first of the nearest candidates, measuring only those that could be nearer: the
+ * difference in length is edits no candidate avoids (each unknown header of a sheet is
+ * measured against every member name at start-up).
+ */
+function nearest(wanted: string, candidates: readonly string[]): string[] {
+  let best: string | undefined;
+  let bestScore = Infinity;
+  for (const candidate of candidates) {
+    const lower = candidate.toLowerCase();
+    if (Math.abs(lower.length - wanted.length) >= bestScore) continue;
+    const score = distance(wanted, lower);
+    if (score < bestScore) {
+      best = candidate;
+      bestScore = score;
+    }
+  }
+  return best === undefined ? [] : [best];
 }
 
 /**

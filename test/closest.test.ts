@@ -28,6 +28,21 @@ describe("distance", () => {
     expect(distance("kitten", "sitting")).toBe(3);
   });
 
+  it("names the first of the nearest candidates, as sorting every candidate by its distance does", () => {
+    const sorted = (name: string, candidates: readonly string[]): string[] =>
+      candidates
+        .map((candidate, at) => ({ candidate, at, score: distance(name.toLowerCase(), candidate.toLowerCase()) }))
+        .sort((x, y) => x.score - y.score || x.at - y.at)
+        .slice(0, 1)
+        .map((scored) => scored.candidate);
+    fc.assert(
+      fc.property(fc.string({ maxLength: 12 }), fc.array(fc.string({ maxLength: 16 }), { maxLength: 30 }), (name, candidates) => {
+        expect(closestNames(name, candidates)).toEqual(sorted(name, candidates));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it("names the nearest candidates first, ties in candidate order", () => {
     expect(closestNames("Pilot Nmber", ["pilot_number", "number", "Pilot Number"], 2)).toEqual(["Pilot Number", "pilot_number"]);
   });
