@@ -12,8 +12,11 @@ export type RangeReading =
   | { readonly kind: "range"; readonly first: string; readonly numbers: readonly string[] }
   | { readonly kind: "bad"; readonly reason: string };
 
-/** A dash (ASCII, en, em) or "to"/"à" between the two ends, with any spaces around it. */
-const SEPARATOR = /\s*(?:-|\u2013|\u2014|\bto\b|\bà\b)\s*/gi;
+/**
+ * A dash (ASCII, en, em) or "to"/"à" between the two ends, with any spaces around it. "à" is no
+ * word character to `\b`, so it stands alone where no letter touches it.
+ */
+const SEPARATOR = /\s*(?:-|\u2013|\u2014|\bto\b|(?<![A-Za-z\u00c0-\u00ff])\u00e0(?![A-Za-z\u00c0-\u00ff]))\s*/gi;
 const END_PUNCTUATION = /[\s().+-]/g;
 
 /**
