@@ -77,7 +77,8 @@ function writeCache(file: string, script: Script): void {
 
 /** Runs the bundle from its code cache, as node's CommonJS loader would run it from its text. */
 function runCached(args: readonly string[]): void {
-  const source = readFileSync(BUNDLE, "utf8");
+  // ASCII, as the build checks (scripts/bundle.ts): a byte a character, without UTF-8's decoding.
+  const source = readFileSync(BUNDLE, "latin1");
   const cacheFile = join(CODE_CACHE_DIR, `${cacheKey(args)}-${bundleId(source)}.bin`);
   const cachedData = readCache(cacheFile);
   // Node's own wrapper of a CommonJS module, on the bundle's first line, so that line numbers hold.

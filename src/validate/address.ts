@@ -32,7 +32,7 @@ const TYPES_BEFORE = new Set("rue boul boulevard bd chemin ch avenue av montee r
 const DIRECTIONS = new Set("n s e w ne nw se sw no so north south east west northeast northwest southeast southwest nord sud est ouest o".split(" "));
 /** Unit designators, English and French; `#400` too. */
 const UNIT = /^(?:suite|ste|apt|apartment|unit|bureau|app|appartement|local|room|rm|penthouse|ph|#)\s*\.?\s*#?\s*([0-9A-Za-z][\w-]*)$/i;
-const FLOOR = /^(?:floor|fl|etage|étage)\s*\.?\s*(\d+)$|^(\d+)(?:st|nd|rd|th|e|er)?\s+(?:floor|fl|etage|étage)$/i;
+const FLOOR = /^(?:floor|fl|etage|\u00e9tage)\s*\.?\s*(\d+)$|^(\d+)(?:st|nd|rd|th|e|er)?\s+(?:floor|fl|etage|\u00e9tage)$/i;
 /** A civic number: `120`, `120A`, `1250-B`; Canada writes a unit before it: `5-120`. */
 const CIVIC = /^(\d+[A-Za-z]?)$/;
 const UNIT_CIVIC = /^([0-9A-Za-z]+)-(\d+[A-Za-z]?)$/;

@@ -133,8 +133,8 @@ function realDate(text: string, year: number, month: number, day: number): DateR
 
 const YMD = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[ T]0{1,2}:00(?::00(?:\.0+)?)?Z?)?$/;
 const DMY_OR_MDY = /^(\d{1,2})[-/.](\d{1,2})[-/.](\d{4})(?:\s+0{1,2}:00(?::00)?)?$/;
-const DAY_MONTH_YEAR = /^(\d{1,2})(?:er)?[\s-]+([A-Za-zÀ-ÿ]+\.?)[\s,-]+(\d{4})$/;
-const MONTH_DAY_YEAR = /^([A-Za-zÀ-ÿ]+\.?)\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})$/;
+const DAY_MONTH_YEAR = /^(\d{1,2})(?:er)?[\s-]+([A-Za-z\u00c0-\u00ff]+\.?)[\s,-]+(\d{4})$/;
+const MONTH_DAY_YEAR = /^([A-Za-z\u00c0-\u00ff]+\.?)\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})$/;
 
 /**
  * `RequestedPortDate` as people write it. Year first (`2026-12-08`, `2026/12/8`, with a

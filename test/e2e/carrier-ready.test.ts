@@ -26,6 +26,19 @@ afterEach(async () => {
 const holidayRequests = (): number => sandbox.served().filter((r) => r.method === "GET" && r.path === "/Holidays").length;
 
 describe("values a losing carrier would dispute", () => {
+  it("reads writings outside ASCII through the built CLI as the validator does: a date in French, a range joined by « à »", async () => {
+    const sheet = await writeSheet(dir, "french.csv", `number,pilot_number,${FORM_HEADER},portform.RequestedPortDate\n416-555-2001 à 2002,4165550100,${FORM_CELLS},10 décembre 2030\n`);
+    const run = await runCli(["submit", sheet, "--expand-ranges", "--results", join(dir, "french.results.csv"), ...against(sandbox)]);
+    expect(run.code, run.stderr).toBe(0);
+    const rows = await readResults(join(dir, "french.results.csv"));
+    expect(rows.map((r) => [r["number"], r["result_status"]])).toEqual([
+      ["4165552001", "submitted"],
+      ["4165552002", "submitted"],
+    ]);
+    const forms = sandbox.received().map((post) => (post.body as { PortForm: { NumbersToPort: number[]; RequestedPortDate: string } }).PortForm);
+    expect(forms.map((form) => [form.NumbersToPort, form.RequestedPortDate])).toEqual([[[4165552001, 4165552002], "2030-12-10"]]);
+  });
+
   it("plans the sample sheet with one disputable value per PortForm member: each one normalised or invalid, in one run", async () => {
     await cp(FIXTURES, join(dir, "fixtures"), { recursive: true });
     const run = await runCli(["plan", "fixtures/disputable.csv", ...against(sandbox)], { cwd: dir });
