@@ -25,7 +25,7 @@ import { ensureWorkbook } from "./workbook.js";
 import { bookName, describeBook, drawBook, ensureNarrowBook, ISSUE_BOOK } from "./narrow-workbook.js";
 import type { BookShape } from "./narrow-workbook.js";
 
-const CLI = fileURLToPath(new URL("../src/cli.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../src/cli.cjs", import.meta.url));
 const FLOOR = fileURLToPath(new URL("./floor.js", import.meta.url));
 const XLSX_FLOOR = fileURLToPath(new URL("./xlsx-floor.js", import.meta.url));
 const OUT = join(CACHE_DIR, "out");
@@ -218,7 +218,7 @@ async function benchXlsx(): Promise<void> {
     });
   }
   notes.push(
-    `Workbook plan: \`node dist/src/cli.js plan <book.xlsx> --results <file>\` on a ${fmt(XLSX_ROWS)}-row, 27-column workbook (the plan sheet's rows; numbers, pilot numbers and accounts as number cells, port dates as date cells, shared strings); the reference is exceljs's WorkbookReader with its default options touching every row's values (bench/xlsx-floor.ts), as its own process. Wall time from spawn to exit; peak RSS by ${RSS_SOURCE}.`,
+    `Workbook plan: \`node dist/src/cli.cjs plan <book.xlsx> --results <file>\` on a ${fmt(XLSX_ROWS)}-row, 27-column workbook (the plan sheet's rows; numbers, pilot numbers and accounts as number cells, port dates as date cells, shared strings); the reference is exceljs's WorkbookReader with its default options touching every row's values (bench/xlsx-floor.ts), as its own process. Wall time from spawn to exit; peak RSS by ${RSS_SOURCE}.`,
   );
 }
 
@@ -529,7 +529,7 @@ if (only.has("dispatch")) {
 }
 if (only.has("plan")) {
   notes.unshift(
-    `Plan: \`node dist/src/cli.js plan <sheet> --results <file>\` against \`portin sandbox\` in another process; the floor is csv-parse (arrays) in and csv-stringify out of the same rows plus 8 result cells, as its own node process. Wall time from spawn to exit; peak RSS by ${RSS_SOURCE}.`,
+    `Plan: \`node dist/src/cli.cjs plan <sheet> --results <file>\` against \`portin sandbox\` in another process; the floor is csv-parse (arrays) in and csv-stringify out of the same rows plus 8 result cells, as its own node process. Wall time from spawn to exit; peak RSS by ${RSS_SOURCE}.`,
   );
 }
 for (const note of notes) process.stdout.write(`- ${note}\n`);

@@ -1,6 +1,6 @@
 /**
  * Bundles the built CLI (dist/src/cli.js, which tsc has just written) into one CommonJS file,
- * dist/src/portin.cjs, and puts the launcher (src/launcher.ts) at dist/src/cli.js, the `bin`:
+ * dist/src/portin.cjs, and puts the launcher (src/launcher.ts) at dist/src/cli.cjs, the `bin`:
  * `portin` then starts by reading two files instead of resolving and compiling some 400
  * modules one by one, and runs the bundle from V8's code cache of the command on its line,
  * which the build leaves for the commands a person runs by hand (docs/contract.md §8,
@@ -25,8 +25,11 @@ import { dirname, join, resolve } from "node:path";
 import { build } from "esbuild";
 import type { Plugin } from "esbuild";
 
+/** tsc's CLI, the bundle's entry: bundled, it is removed, so that the `bin` is the one way in. */
 const CLI = "dist/src/cli.js";
 const LAUNCHER = "dist/src/launcher.js";
+/** The `bin` (package.json): the launcher, CommonJS, since an ES module entry loads node's ES module loader (~10 modules, some 8 ms) first. */
+const BIN = "dist/src/cli.cjs";
 const BUNDLE = "dist/src/portin.cjs";
 const CODE_CACHE_DIR = "dist/src/code-cache";
 
@@ -232,7 +235,7 @@ const zodEnglishOnly: Plugin = {
 };
 
 // tsc has just written dist/src/cli.js and launcher.js (npm run build); what an earlier build made must not linger.
-for (const stale of ["dist/src/chunks", BUNDLE, `${BUNDLE}.map`, CODE_CACHE_DIR]) await rm(stale, { recursive: true, force: true });
+for (const stale of ["dist/src/chunks", BUNDLE, `${BUNDLE}.map`, BIN, `${BIN}.map`, CODE_CACHE_DIR]) await rm(stale, { recursive: true, force: true });
 await build({
   entryPoints: [CLI],
   outfile: BUNDLE,
@@ -259,16 +262,18 @@ await nameBundle();
 // The launcher becomes the `bin` (package.json), with the command names it keys caches by and portin's version.
 await build({
   entryPoints: [LAUNCHER],
-  outfile: CLI,
-  allowOverwrite: true,
+  outfile: BIN,
   bundle: true,
-  format: "esm",
+  format: "cjs",
   platform: "node",
   target: "node20",
+  define: { "import.meta.url": "__portinImportMetaUrl" },
+  banner: { js: '"use strict"; var __portinImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
   minifyWhitespace: true,
   sourcemap: "linked",
   logLevel: "warning",
 });
+for (const bundled of [CLI, `${CLI}.map`]) await rm(bundled, { force: true });
 await warmCodeCaches();
 
 /**
@@ -313,7 +318,7 @@ async function warmCodeCaches(): Promise<void> {
     // On the built-in sandbox whatever the builder's shell holds: a build never asks a real service.
     const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("PORTIN_")));
     for (const [args, code] of runs) {
-      const run = spawnSync(process.execPath, [resolve(CLI), ...args], { cwd: dir, env, encoding: "utf8", timeout: 60_000 });
+      const run = spawnSync(process.execPath, [resolve(BIN), ...args], { cwd: dir, env, encoding: "utf8", timeout: 60_000 });
       if (run.status !== code) process.stderr.write(`bundle: portin ${args.join(" ")} exited ${String(run.status)}, not ${code}: ${run.stderr}\n`);
     }
   } finally {

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * The built `portin` (package.json `bin`, dist/src/cli.js: scripts/bundle.ts puts this there).
+ * The built `portin` (package.json `bin`, dist/src/cli.cjs: scripts/bundle.ts puts this there,
+ * as CommonJS: an ES module entry would load node's ES module loader first).
  * The CLI itself, cli.ts and all it loads, is one CommonJS bundle, portin.cjs: this compiles
  * it with V8's code cache for the command on the line, so that a start deserialises the code
  * that command ran the last time instead of parsing and compiling it again, the most of

@@ -6,7 +6,7 @@ import { parse } from "csv-parse/sync";
 import { PACKAGE_ROOT } from "../../src/version.js";
 
 /** The built CLI, exactly what `npx portin` runs (`npm test` builds first). */
-export const CLI = join(PACKAGE_ROOT, "dist", "src", "cli.js");
+export const CLI = join(PACKAGE_ROOT, "dist", "src", "cli.cjs");
 export const FIXTURES = join(PACKAGE_ROOT, "fixtures");
 
 export interface CliRun {

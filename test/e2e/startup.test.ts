@@ -59,7 +59,7 @@ describe("start-up", () => {
     expect(code).toBe(0);
     // The launcher; the CLI's code is read from dist/src/portin.cjs and run from its code cache
     // (src/launcher.ts). Unbundled, this command loaded over 250 files; as ES module chunks, 20.
-    expect(files).toEqual(["dist/src/cli.js"]);
+    expect(files).toEqual(["dist/src/cli.cjs"]);
   });
 
   it("portin plan of a CSV loads no workbook reader, and from node_modules only the native lock", async () => {
@@ -67,7 +67,7 @@ describe("start-up", () => {
     for (const name of ["sample.csv", "sample.defaults.json", "loa-maple-leaf-dental.pdf"]) await copyFile(join(FIXTURES, name), join(dir, name));
     const { code, files } = await filesLoaded(["plan", join(dir, "sample.csv"), "--results", join(dir, "plan.csv"), "--quiet"]);
     expect(code).toBe(1); // the sample has invalid rows on purpose
-    expect(files).toEqual(["dist/src/cli.js", "node_modules/fs-ext/fs-ext.js", "node_modules/fs-ext/build/Release/fs_ext.node"]);
+    expect(files).toEqual(["dist/src/cli.cjs", "node_modules/fs-ext/fs-ext.js", "node_modules/fs-ext/build/Release/fs_ext.node"]);
     // What node reads, and compiles where it has no code cache: 1.3 MB of ES modules before
     // the bundle left out the parts of zod, got and libphonenumber-js's metadata that portin
     // never uses (scripts/bundle.ts), 1.1 MB for every command with exceljs left outside.
@@ -105,13 +105,13 @@ describe("start-up", () => {
     // An install holding the launcher alone: --version needs nothing else.
     const root = await tempDir();
     await mkdir(join(root, "dist", "src"), { recursive: true });
-    await copyFile(join(PACKAGE_ROOT, "dist", "src", "cli.js"), join(root, "dist", "src", "cli.js"));
+    await copyFile(join(PACKAGE_ROOT, "dist", "src", "cli.cjs"), join(root, "dist", "src", "cli.cjs"));
     await copyFile(join(PACKAGE_ROOT, "package.json"), join(root, "package.json"));
     const { version } = JSON.parse(await readFile(join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string };
-    const run = await runCli(["--version"], { cli: join(root, "dist", "src", "cli.js"), cwd: root });
+    const run = await runCli(["--version"], { cli: join(root, "dist", "src", "cli.cjs"), cwd: root });
     expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
     // The bundle is read for anything else.
-    expect((await runCli(["--help"], { cli: join(root, "dist", "src", "cli.js"), cwd: root })).code).not.toBe(0);
+    expect((await runCli(["--help"], { cli: join(root, "dist", "src", "cli.cjs"), cwd: root })).code).not.toBe(0);
   });
 
   it("the build leaves the commands run by hand a code cache that this node takes", () => {
@@ -138,11 +138,11 @@ process.stdout.write(JSON.stringify(taken));`;
     // An install of its own: the launcher and the bundle, as the build left them, beside this package's dependencies.
     const root = await tempDir();
     await mkdir(join(root, "dist", "src"), { recursive: true });
-    for (const file of ["cli.js", "portin.cjs"]) await copyFile(join(PACKAGE_ROOT, "dist", "src", file), join(root, "dist", "src", file));
+    for (const file of ["cli.cjs", "portin.cjs"]) await copyFile(join(PACKAGE_ROOT, "dist", "src", file), join(root, "dist", "src", file));
     await copyFile(join(PACKAGE_ROOT, "package.json"), join(root, "package.json"));
     for (const dir of ["node_modules", "fixtures"]) await symlink(join(PACKAGE_ROOT, dir), join(root, dir));
     const cacheDir = join(root, "dist", "src", "code-cache");
-    const cli = join(root, "dist", "src", "cli.js");
+    const cli = join(root, "dist", "src", "cli.cjs");
     const work = await tempDir();
     for (const name of ["sample.csv", "sample.defaults.json", "loa-maple-leaf-dental.pdf"]) await copyFile(join(FIXTURES, name), join(work, name));
     const plan = async (from?: string): Promise<{ code: number | null; results: string }> => {
