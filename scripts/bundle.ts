@@ -74,6 +74,10 @@ const DEPENDENCY_EDITS: readonly Edit[] = [
     edits: [
       ["import CacheableLookup from 'cacheable-lookup';", "import { CacheableLookup } from 'portin:lazy';"],
       ["import http2wrapper from 'http2-wrapper';", "import { http2wrapper } from 'portin:lazy';"],
+      // node:tls and node:https (~5 ms to load), used by got for https URLs alone: loaded at the
+      // first such request. got hands checkServerIdentity to every request; node:http ignores it.
+      ["import { checkServerIdentity } from 'node:tls';", "import { checkServerIdentity } from 'portin:lazy';"],
+      ["import https from 'node:https';", "import { lazyHttps as https } from 'portin:lazy';"],
     ],
   },
   // file-type's zip reader logs through `debug`, which loads node:tty and reads the environment as
@@ -116,6 +120,8 @@ const LAZY = [
   'import { createRequire } from "node:module";',
   'export function cliui(...args) { return require("cliui").default(...args); }',
   'export function stringWidth(text) { return require("string-width").default(text); }',
+  'export function checkServerIdentity(...args) { return require("node:tls").checkServerIdentity(...args); }',
+  'export const lazyHttps = new Proxy({}, { get: (_, name) => require("node:https")[name] });',
   'export const lazyZlib = new Proxy({}, { get: (_, name) => require("node:zlib")[name] });',
   'export function initDebug(namespace) { let made; return (...args) => (made ??= require("debug")(namespace))(...args); }',
   'export function notStrictEqual(actual, expected, message) { if (Object.is(actual, expected)) require("node:assert").notStrictEqual(actual, expected, message); }',

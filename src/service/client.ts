@@ -3,7 +3,6 @@
  * lookups come from answers.ts, port-in operations from catalog/operations.ts.
  */
 import { Agent as HttpAgent } from "node:http";
-import { Agent as HttpsAgent } from "node:https";
 import { got } from "got";
 import type { z } from "zod";
 import type { Got, RetryOptions } from "got";
@@ -108,9 +107,12 @@ export function createClient(options: ClientOptions): ServiceClient {
   checkUser(options.user);
   const scrub = scrubberFor(options.user, options.password);
   const backoffLimitMs = options.backoffLimitMs ?? DEFAULT_BACKOFF_LIMIT_MS;
-  const [httpAgent, httpsAgent] = [new HttpAgent(KEEP_ALIVE), new HttpsAgent(KEEP_ALIVE)];
   const origin = new URL(base.href);
-  const connect = openAhead(origin.protocol === "https:" ? httpsAgent : httpAgent, origin);
+  // One agent, for the base URL's protocol: redirects are not followed, so no request leaves it.
+  // node:https (and TLS's modules with it) is loaded only for a service reached over https,
+  // not for the built-in sandbox (~5 ms of start-up, docs/contract.md §8).
+  const agents = origin.protocol === "https:" ? { https: new (process.getBuiltinModule("node:https").Agent)(KEEP_ALIVE) } : { http: new HttpAgent(KEEP_ALIVE) };
+  const connect = openAhead(agents.https ?? agents.http, origin);
   const http = got.extend({
     prefixUrl: base.href,
     headers: {
@@ -124,7 +126,7 @@ export function createClient(options: ClientOptions): ServiceClient {
     // A redirect could carry the Authorization header to another host.
     followRedirect: false,
     responseType: "text",
-    agent: { http: httpAgent, https: httpsAgent },
+    agent: agents,
     ...(options.onRetry === undefined ? {} : { hooks: { beforeRetry: [() => options.onRetry?.()] } }),
   });
   // One got instance per method, retry policy and body, with those options merged into its

@@ -74,7 +74,7 @@ describe("start-up", () => {
     expect((await stat(join(PACKAGE_ROOT, "dist", "src", "portin.cjs"))).size).toBeLessThan(1_250_000);
   });
 
-  it("portin plan on the built-in sandbox loads none of got's HTTP/2, nor file-type's stream readers, threads, assert, tty, perf_hooks or zlib", async () => {
+  it("portin plan on the built-in sandbox loads none of got's HTTP/2, nor file-type's stream readers, threads, assert, tty, perf_hooks, zlib or TLS", async () => {
     const dir = await tempDir();
     for (const name of ["sample.csv", "sample.defaults.json", "loa-maple-leaf-dental.pdf"]) await copyFile(join(FIXTURES, name), join(dir, name));
     const { code, builtins } = await filesLoaded(["plan", join(dir, "sample.csv"), "--results", join(dir, "plan.csv"), "--quiet"]);
@@ -83,14 +83,14 @@ describe("start-up", () => {
     expect(builtins).toContain("http");
     // got loads these only for options portin never sets (http2, cache, dnsCache); the attachment's check reads a buffer.
     expect(builtins.filter((name) => /^(http2|internal\/http2\/|stream\/web$)/.test(name))).toEqual([]);
-    // Each ~3-4 ms to load: a CSV run starts no thread, yargs's checks pass, and the attachment is no zip (file-type's `debug`); a clock reads process.uptime(), not the `performance` global; the sandbox compresses no answer.
+    // Each ~3-4 ms to load: a CSV run starts no thread, yargs's checks pass, and the attachment is no zip (file-type's `debug`); a clock reads process.uptime(), not the `performance` global; the sandbox compresses no answer and speaks http.
     // Seen through a preloaded script, not the loader hooks above, which run on a thread of their own.
     const preload = join(dir, "builtins.cjs");
     const seen = join(dir, "builtins.txt");
     await writeFile(preload, `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(seen)}, process.moduleLoadList.join("\\n")));\n`);
     const bare = await runCli(["plan", join(dir, "sample.csv"), "--results", join(dir, "plan.csv"), "--quiet"], { env: { NODE_OPTIONS: `--require=${preload}` }, cwd: dir });
     expect(bare.code).toBe(1);
-    expect((await readFile(seen, "utf8")).split("\n").filter((line) => /^NativeModule (worker_threads|assert|tty|perf_hooks|zlib)$/.test(line))).toEqual([]);
+    expect((await readFile(seen, "utf8")).split("\n").filter((line) => /^NativeModule (worker_threads|assert|tty|perf_hooks|zlib|tls|https)$/.test(line))).toEqual([]);
   });
 
   it("the bundled yargs still speaks the user's language in its own words, as it did unbundled", async () => {
