@@ -45,7 +45,15 @@ async function main(argv: string[]): Promise<number> {
       interrupt.abort(signal);
     });
   }
-  const io: CommandIO = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, signal: interrupt.signal };
+  const io: CommandIO = {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    // Made when read: node builds standard input's stream at its first use, and only a sheet named `-` reads it.
+    get stdin() {
+      return process.stdin;
+    },
+    signal: interrupt.signal,
+  };
 
   let exitCode = 0;
   let debug = argv.includes("--debug");
