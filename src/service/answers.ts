@@ -12,6 +12,15 @@ function lowerKeys(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.toLowerCase(), v]));
 }
 const tolerant = <T extends z.ZodType>(schema: T) => z.preprocess(lowerKeys, schema);
+/**
+ * A schema made at its first use: zod builds a schema's classes as it is made, start-up that a
+ * run never asking for this answer (a plan, a lookup) pays for nothing (docs/contract.md §8).
+ */
+function once<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
 const intLike = z.union([z.number().int(), z.string().trim().regex(/^\d+$/).transform(Number)]);
 
 const trunkSchema = tolerant(
@@ -107,26 +116,28 @@ function numbersOf(value: unknown): string[] {
   });
 }
 
-export const portInStatusSchema = tolerant(
-  z.object({
-    ticketid: z.union([z.string(), z.number()]).transform(String),
-    status: z.string(),
-    portdate: z.string().nullish(),
-    rejectreason: z.string().nullish(),
-    rejectsummary: z.string().nullish(),
-    rejectdetails: z.unknown().optional().transform(rejectDetailsOf),
-    numberstoport: z.unknown().optional().transform(numbersOf),
-  }),
-).transform(
-  (s): PortInStatus => ({
-    ticketId: s.ticketid,
-    status: s.status,
-    portDate: s.portdate ?? "",
-    rejectReason: s.rejectreason ?? "",
-    rejectSummary: s.rejectsummary ?? "",
-    rejectDetails: s.rejectdetails,
-    numbersToPort: s.numberstoport,
-  }),
+export const portInStatusSchema = once(() =>
+  tolerant(
+    z.object({
+      ticketid: z.union([z.string(), z.number()]).transform(String),
+      status: z.string(),
+      portdate: z.string().nullish(),
+      rejectreason: z.string().nullish(),
+      rejectsummary: z.string().nullish(),
+      rejectdetails: z.unknown().optional().transform(rejectDetailsOf),
+      numberstoport: z.unknown().optional().transform(numbersOf),
+    }),
+  ).transform(
+    (s): PortInStatus => ({
+      ticketId: s.ticketid,
+      status: s.status,
+      portDate: s.portdate ?? "",
+      rejectReason: s.rejectreason ?? "",
+      rejectSummary: s.rejectsummary ?? "",
+      rejectDetails: s.rejectdetails,
+      numbersToPort: s.numberstoport,
+    }),
+  ),
 );
 
 /** docs/contract.md §1.1: every port-in order on the account, however it was placed. */
@@ -183,19 +194,23 @@ export const orderListSchema = tolerant(z.object({ orders: z.array(z.unknown()) 
 );
 
 /** GET /NumberPorts/LNP/NPANXX: 6-digit integers, or digit strings. */
-export const npaNxxListSchema = z.array(
-  z.union([z.number().int(), z.string().trim().regex(/^\d+$/).transform(Number)]).refine((n) => n >= 200_200 && n <= 999_999, {
-    message: "is not a 6-digit NPA-NXX",
-  }),
+export const npaNxxListSchema = once(() =>
+  z.array(
+    z.union([z.number().int(), z.string().trim().regex(/^\d+$/).transform(Number)]).refine((n) => n >= 200_200 && n <= 999_999, {
+      message: "is not a 6-digit NPA-NXX",
+    }),
+  ),
 );
 
 /** POST /NumberPorts/LNP/NPANXX/Check: `{Number, Reply, Message}`, Reply 1 portable, 0 not. */
-export const portabilityReplySchema = tolerant(
-  z.object({
-    reply: z.union([z.literal([0, 1]), z.literal(["0", "1"]).transform(Number)]),
-    message: z.string().nullish(),
-  }),
-).transform((r): PortabilityReply => ({ portable: r.reply === 1, message: r.message ?? "" }));
+export const portabilityReplySchema = once(() =>
+  tolerant(
+    z.object({
+      reply: z.union([z.literal([0, 1]), z.literal(["0", "1"]).transform(Number)]),
+      message: z.string().nullish(),
+    }),
+  ).transform((r): PortabilityReply => ({ portable: r.reply === 1, message: r.message ?? "" })),
+);
 
 /** Reply codes of a TicketResponse. */
 export const REPLY = { Rejected: 0, Accepted: 1, Deferred: 2, Conditional: 3, Error: 4 } as const;
@@ -213,18 +228,22 @@ export interface TicketResponse {
   readonly reply: ReplyCode;
   readonly message: string;
 }
-export const ticketResponseSchema = tolerant(
-  z.object({
-    ticketmask: z.union([z.string(), z.number()]).nullish().transform((t) => (t == null ? "" : String(t))),
-    reply: z.union([z.literal([0, 1, 2, 3, 4]), z.literal(["0", "1", "2", "3", "4"]).transform(Number)]),
-    message: z.string().nullish(),
-  }),
-).transform((t): TicketResponse => ({ ticketMask: t.ticketmask, reply: t.reply as ReplyCode, message: t.message ?? "" }));
+export const ticketResponseSchema = once(() =>
+  tolerant(
+    z.object({
+      ticketmask: z.union([z.string(), z.number()]).nullish().transform((t) => (t == null ? "" : String(t))),
+      reply: z.union([z.literal([0, 1, 2, 3, 4]), z.literal(["0", "1", "2", "3", "4"]).transform(Number)]),
+      message: z.string().nullish(),
+    }),
+  ).transform((t): TicketResponse => ({ ticketMask: t.ticketmask, reply: t.reply as ReplyCode, message: t.message ?? "" })),
+);
 
 /** The service's error body. */
-export const exceptionSchema = tolerant(
-  z.object({ id: z.union([z.string(), z.number()]).nullish(), message: z.string().nullish() }),
-).transform((e) => ({ id: e.id == null ? "" : String(e.id), message: e.message ?? "" }));
+export const exceptionSchema = once(() =>
+  tolerant(
+    z.object({ id: z.union([z.string(), z.number()]).nullish(), message: z.string().nullish() }),
+  ).transform((e) => ({ id: e.id == null ? "" : String(e.id), message: e.message ?? "" })),
+);
 
 /** Serializers for the sandbox, so it answers in the service's own spelling. */
 export function ticketResponseJson(t: TicketResponse): Record<string, unknown> {

@@ -166,12 +166,12 @@ export function createClient(options: ClientOptions): ServiceClient {
     async portInStatus(tenDigits, watch) {
       const path = portInStatusPath(tenDigits);
       const context = { path, what: "a PortInStatus", base, user: options.user, scrub };
-      return lookupAnswer(await exchange("GET", path, undefined, true, watch), portInStatusSchema, context, true);
+      return lookupAnswer(await exchange("GET", path, undefined, true, watch), portInStatusSchema(), context, true);
     },
     async ticketStatus(ticketId, watch) {
       const path = ticketStatusPath(ticketId);
       const context = { path, what: "a PortInStatus", base, user: options.user, scrub };
-      return lookupAnswer(await exchange("GET", path, undefined, true, watch), portInStatusSchema, context, true);
+      return lookupAnswer(await exchange("GET", path, undefined, true, watch), portInStatusSchema(), context, true);
     },
     portInOrders: () =>
       lookup({
@@ -180,13 +180,13 @@ export function createClient(options: ClientOptions): ServiceClient {
         schema: orderListSchema,
         oversize: "the account holds more orders than portin reads at once, or --base-url names something other than the service",
       }),
-    portableNpaNxx: () => lookup({ path: NPANXX_PATH, what: "NPA-NXX prefixes", schema: npaNxxListSchema }),
+    portableNpaNxx: () => lookup({ path: NPANXX_PATH, what: "NPA-NXX prefixes", schema: npaNxxListSchema() }),
     holidays: () => lookup({ path: HOLIDAYS_PATH, what: "holidays", schema: holidayListSchema }),
     async checkNpaNxx(digits) {
       // A question, not an order: retried like a GET.
       const answered = await exchange("POST", NPANXX_CHECK_PATH, digits, true);
       const context = { path: NPANXX_CHECK_PATH, what: "a portability reply", base, user: options.user, scrub };
-      return lookupAnswer(answered, portabilityReplySchema, context, false, "POST") as PortabilityReply;
+      return lookupAnswer(answered, portabilityReplySchema(), context, false, "POST") as PortabilityReply;
     },
     async submit(op, body) {
       // The request's own item passwords join the credentials in what is scrubbed from the answer.

@@ -107,7 +107,7 @@ export function parseJson(body: string): { ok: true; value: unknown } | { ok: fa
 export function exceptionMessage(body: string, scrub: Scrub): string {
   const json = parseJson(body);
   if (!json.ok) return "";
-  const parsed = exceptionSchema.safeParse(json.value);
+  const parsed = exceptionSchema().safeParse(json.value);
   return parsed.success ? scrub(parsed.data.message.trim()) : "";
 }
 

@@ -49,7 +49,7 @@ export function submitOutcome(exchange: Exchange, user: string, scrub: Scrub): S
 function ticketOutcome(exchange: HttpAnswer, scrub: Scrub): SubmitOutcome {
   const { status } = exchange;
   const json = parseJson(exchange.body);
-  const parsed = json.ok ? ticketResponseSchema.safeParse(json.value) : null;
+  const parsed = json.ok ? ticketResponseSchema().safeParse(json.value) : null;
   if (!parsed?.success) {
     const why = parsed ? describeIssues(parsed.error) : "not JSON";
     return { kind: "unknown", httpStatus: status, message: `HTTP ${status} without a TicketResponse (${scrub(why)}): ${MAYBE_ACCEPTED}` };
