@@ -11,7 +11,6 @@ import type { CommandIO } from "../io.js";
 import { changesFold } from "../journal/history.js";
 import type { StatusChanges } from "../journal/history.js";
 import { openJournal } from "../journal/journal.js";
-import { scanStatusReadings } from "../journal/read.js";
 import type { Journal } from "../journal/journal.js";
 import { STATUS_COLUMN_SET } from "../results/order-status.js";
 import { summarizeStatus } from "../results/status-summary.js";
@@ -51,28 +50,24 @@ export interface StatusReport {
   readonly stopped: { readonly kind: "signal"; readonly signal: string } | null;
 }
 
-/** What changed since the check before, read back from the journal's readings without holding them. */
-async function changesOf(state: string, since: string): Promise<StatusChanges> {
-  const fold = changesFold(since);
-  await scanStatusReadings(state, fold.take);
-  return fold.changes();
-}
-
 export async function runStatus(options: StatusOptions, service: Service, io: CommandIO): Promise<StatusReport> {
   const started = monotonicMs();
   // Readings at or after this instant are this check's: the changes compare them with the ones before.
   const since = new Date().toISOString();
+  // What changed since the check before: the journal's readings folded as it opens and as this check appends its own.
+  const changes = changesFold(since);
+  const journalOptions = { runRecord: false, onStatusReading: changes.take };
   // Validated as submit would, so that a row never sent can say why.
   const copy = new InputCopy(options.sheet, options.output, options.resultColumns);
   const prepared = await prepare(options.sheet, service.client, options.defaults, { expandRanges: options.expandRanges, copy });
   let journal: Journal | null = null;
   try {
     // Locked like a submit: the records status appends rest on what it read, which a run in between could change.
-    if (options.state !== null && existsSync(options.state)) journal = await openJournal(options.state, service.identity, { runRecord: false });
+    if (options.state !== null && existsSync(options.state)) journal = await openJournal(options.state, service.identity, journalOptions);
     // A lost journal, or numbers it does not hold, are rebuilt from the account (docs/contract.md §5).
     const account = await readAccount(prepared.rows, journal?.prior ?? null, service, io, options.concurrency, false);
     if (journal === null && options.state !== null && [...account.values()].some((hold) => hold.ticket !== "")) {
-      journal = await openJournal(options.state, service.identity, { runRecord: false });
+      journal = await openJournal(options.state, service.identity, journalOptions);
     }
     if (journal !== null) await recordHolds(account, journal);
     const learned = await learnStatuses(prepared.rows, journal?.prior ?? null, {
@@ -102,9 +97,7 @@ export async function runStatus(options: StatusOptions, service: Service, io: Co
       output: options.output,
       service: service.identity.service,
     });
-    // Read back once this check's readings are on disk: the journal holds every earlier one too.
-    const changes = journal === null || options.state === null ? null : await changesOf(options.state, since);
-    return { summary, changes, stopped: io.signal.aborted ? { kind: "signal", signal: String(io.signal.reason) } : null };
+    return { summary, changes: journal === null ? null : changes.changes(), stopped: io.signal.aborted ? { kind: "signal", signal: String(io.signal.reason) } : null };
   } finally {
     await journal?.close();
     // Already closed by the write stage, unless the run stopped before it.

@@ -20,7 +20,7 @@ import { priorStateFold } from "./prior.js";
 import type { PriorState } from "./prior.js";
 import { describe, scanJournalFile } from "./read.js";
 import { JOURNAL_FORMAT_VERSION, serializeRecord } from "./records.js";
-import type { HeaderRecord, JournalOutcomeStatus, JournalRecord, RejectedNumber } from "./records.js";
+import type { HeaderRecord, JournalOutcomeStatus, JournalRecord, RejectedNumber, StatusRecord } from "./records.js";
 
 export type { EarlierRejection, EndedOrder, KnownStatus, PriorState } from "./prior.js";
 export type { AppendTarget } from "./group-commit.js";
@@ -90,6 +90,12 @@ export interface JournalOptions {
   readonly openAppend?: (path: string) => Promise<AppendTarget>;
   /** False for `portin status`, which sends nothing: a `run` record marks a run of `submit`. */
   readonly runRecord?: boolean;
+  /**
+   * Given each `status` record, in the file's order: those read as the journal opens, then those
+   * appended. `status` folds them into what changed since the last check (journal/history.ts)
+   * as they pass, rather than reading the whole journal a second time at its end.
+   */
+  readonly onStatusReading?: (reading: StatusRecord) => void;
 }
 
 /**
@@ -101,7 +107,16 @@ export async function openJournal(path: string, identity: JournalIdentity, optio
   const lock = await acquireLock(`${path}.lock`);
   try {
     const fold = priorStateFold();
-    const contents = await scanJournalFile(path, fold.take);
+    const reading = options.onStatusReading;
+    const contents = await scanJournalFile(
+      path,
+      reading === undefined
+        ? fold.take
+        : (record) => {
+            fold.take(record);
+            if (record.type === "status") reading(record);
+          },
+    );
     if (contents.header !== null) checkHeader(path, contents.header, identity);
     if (contents.soundLength < contents.length) await cutTornTail(path, contents.soundLength);
 
@@ -127,7 +142,7 @@ export async function openJournal(path: string, identity: JournalIdentity, optio
       await writer.close();
       throw error;
     }
-    return createJournal(writer, lock, fold.state());
+    return createJournal(writer, lock, fold.state(), reading);
   } catch (error) {
     await lock.release();
     throw error;
@@ -156,7 +171,7 @@ export function newRequestId(): string {
   return `${Date.now().toString(36)}-${randomUUID().slice(-12)}`;
 }
 
-function createJournal(writer: GroupCommitWriter, lock: JournalLock, prior: PriorState): Journal {
+function createJournal(writer: GroupCommitWriter, lock: JournalLock, prior: PriorState, onStatusReading: ((reading: StatusRecord) => void) | undefined): Journal {
   let closing: Promise<void> | null = null;
   return {
     prior,
@@ -206,7 +221,9 @@ function createJournal(writer: GroupCommitWriter, lock: JournalLock, prior: Prio
       if (order.ticket === "" || bad !== undefined) return Promise.reject(new TypeError(`journal 'status' needs a ticket and 10-digit numbers, got '${order.ticket}'`));
       const { ticket, status, reason, summary, details } = order;
       const portDate = order.portDate === null || order.portDate === "" ? null : order.portDate;
-      return writer.append(serializeRecord({ type: "status", ticket, status, portDate, reason, summary, details, numbers: [...order.numbers], at: order.at ?? new Date().toISOString() }));
+      const record: StatusRecord = { type: "status", ticket, status, portDate, reason, summary, details, numbers: [...order.numbers], at: order.at ?? new Date().toISOString() };
+      onStatusReading?.(record);
+      return writer.append(serializeRecord(record));
     },
     close() {
       closing ??= writer.close().finally(() => lock.release());

@@ -7,7 +7,7 @@ import { StateError } from "../errors.js";
 import type { Service } from "../service/service.js";
 import { FRESH_JOURNAL_SENDS_AGAIN, serviceOfHeader } from "./identity.js";
 import { parseRecord } from "./records.js";
-import type { HeaderRecord, JournalRecord, StatusRecord } from "./records.js";
+import type { HeaderRecord, JournalRecord } from "./records.js";
 
 /** What scanJournalFile learned of a journal, besides the records it handed on. */
 export interface JournalScan {
@@ -31,13 +31,6 @@ export async function readJournalFile(path: string): Promise<JournalContents> {
   const records: JournalRecord[] = [];
   const scan = await scanJournalFile(path, (record) => records.push(record));
   return { ...scan, records };
-}
-
-/** The journal's `status` records, each handed to `take` as it is read: its intents hold every number sent, which a caller wanting readings need not hold. */
-export async function scanStatusReadings(path: string, take: (reading: StatusRecord) => void): Promise<void> {
-  await scanJournalFile(path, (record) => {
-    if (record.type === "status") take(record);
-  });
 }
 
 /**
