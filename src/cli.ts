@@ -5,7 +5,7 @@
  */
 import type { Argv } from "yargs";
 import type { PortinCommand } from "./commands/command.js";
-import { COMMAND_LINES, type CommandName } from "./commands/names.js";
+import { COMMAND_LINES, SHEET_COMMANDS, type CommandName } from "./commands/names.js";
 import { PortinError, UsageError } from "./errors.js";
 import { exitCodeForSignal, exitCodeOf, exitCodeOfError } from "./exit-codes.js";
 import { readsWorkbook, startReaderThreadAhead } from "./input/reader-start.js";
@@ -71,7 +71,7 @@ async function main(argv: string[]): Promise<number> {
   };
 
   // A workbook's reading thread loads exceljs while yargs and the command load (input/reader-start.ts).
-  if (readsWorkbook(argv)) startReaderThreadAhead();
+  if (readsWorkbook(argv, SHEET_COMMANDS)) startReaderThreadAhead();
   const { default: yargs } = await import("yargs");
   let cli: Argv = yargs(argv)
     .scriptName("portin")

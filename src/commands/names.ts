@@ -16,3 +16,13 @@ export const COMMAND_LINES = {
 } as const;
 
 export type CommandName = keyof typeof COMMAND_LINES;
+
+/**
+ * The commands that read a sheet: those whose usage line takes one (`<input>`). cli.ts starts a
+ * workbook's reading thread ahead for them (input/reader-start.ts).
+ */
+export const SHEET_COMMANDS: ReadonlySet<string> = new Set(
+  Object.entries(COMMAND_LINES)
+    .filter(([, line]) => line.command.includes("<input>"))
+    .map(([name]) => name),
+);

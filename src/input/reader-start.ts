@@ -13,20 +13,19 @@ import { builtScript } from "../version.js";
 /** The reading thread's script (exceljs runs there, off the main thread). */
 const READER = builtScript("input/workbook-reader.js");
 
-/** The commands that read a sheet (commands/sheet-input.ts), and their options whose value may be a workbook that is not the sheet. */
-const SHEET_COMMANDS: ReadonlySet<string> = new Set(["submit", "plan", "status"]);
+/** The options of a command reading a sheet whose value may be a workbook that is not the sheet. */
 const OTHER_PATH_OPTIONS: ReadonlySet<string> = new Set(["--results", "--output"]);
 
 /** A thread started ahead and not yet handed a workbook. */
 let ahead: Worker | null = null;
 
 /**
- * Whether `argv` (without node and the script) reads a workbook: a sheet command first, then an
- * `.xlsx` word that is no option's, nor the value of one naming an output. A guess before yargs
- * has parsed anything, for start-up alone.
+ * Whether `argv` (without node and the script) reads a workbook: one of `sheetCommands` first
+ * (commands/names.ts SHEET_COMMANDS), then an `.xlsx` word that is no option's, nor the value of
+ * one naming an output. A guess before yargs has parsed anything, for start-up alone.
  */
-export function readsWorkbook(argv: readonly string[]): boolean {
-  if (!SHEET_COMMANDS.has(argv[0] ?? "")) return false;
+export function readsWorkbook(argv: readonly string[], sheetCommands: ReadonlySet<string>): boolean {
+  if (!sheetCommands.has(argv[0] ?? "")) return false;
   return argv.some((word, at) => at > 0 && !word.startsWith("-") && isWorkbookPath(word) && !OTHER_PATH_OPTIONS.has(argv[at - 1] ?? ""));
 }
 

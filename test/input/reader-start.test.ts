@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { openSheet } from "../../src/input/sheet.js";
 import { readsWorkbook, startReaderThreadAhead } from "../../src/input/reader-start.js";
 import { PACKAGE_ROOT } from "../../src/version.js";
+import { SHEET_COMMANDS } from "../../src/commands/names.js";
 import { writeWorkbook } from "../support/workbooks.js";
 
 const dir = mkdtempSync(join(tmpdir(), "portin-reader-start-"));
@@ -19,15 +20,18 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the reading thread started ahead", () => {
   it("starts for a sheet command whose sheet is a workbook, not for an output or another command", () => {
-    expect(readsWorkbook(["plan", "book.xlsx"])).toBe(true);
-    expect(readsWorkbook(["submit", "--defaults", "d.json", "Book.XLSX", "--results", "out.csv"])).toBe(true);
-    expect(readsWorkbook(["status", "book.xlsx", "--output", "report.xlsx"])).toBe(true);
-    expect(readsWorkbook(["plan", "sheet.csv", "--results", "out.xlsx"])).toBe(false);
-    expect(readsWorkbook(["status", "sheet.csv", "--output", "report.xlsx"])).toBe(false);
-    expect(readsWorkbook(["plan", "sheet.csv", "--results=out.xlsx"])).toBe(false);
-    expect(readsWorkbook(["template", "blank.xlsx"])).toBe(false);
-    expect(readsWorkbook(["plan", "-"])).toBe(false);
-    expect(readsWorkbook([])).toBe(false);
+    expect(readsWorkbook(["plan", "book.xlsx"], SHEET_COMMANDS)).toBe(true);
+    expect(readsWorkbook(["submit", "--defaults", "d.json", "Book.XLSX", "--results", "out.csv"], SHEET_COMMANDS)).toBe(true);
+    expect(readsWorkbook(["status", "book.xlsx", "--output", "report.xlsx"], SHEET_COMMANDS)).toBe(true);
+    expect(readsWorkbook(["plan", "sheet.csv", "--results", "out.xlsx"], SHEET_COMMANDS)).toBe(false);
+    expect(readsWorkbook(["status", "sheet.csv", "--output", "report.xlsx"], SHEET_COMMANDS)).toBe(false);
+    expect(readsWorkbook(["plan", "sheet.csv", "--results=out.xlsx"], SHEET_COMMANDS)).toBe(false);
+    expect(readsWorkbook(["template", "blank.xlsx"], SHEET_COMMANDS)).toBe(false);
+    // Every command whose usage takes a sheet: report reads a workbook through the thread as well.
+    expect(readsWorkbook(["report", "book.xlsx", "--output", "report.html"], SHEET_COMMANDS)).toBe(true);
+    expect([...SHEET_COMMANDS].sort()).toEqual(["plan", "report", "status", "submit"]);
+    expect(readsWorkbook(["plan", "-"], SHEET_COMMANDS)).toBe(false);
+    expect(readsWorkbook([], SHEET_COMMANDS)).toBe(false);
   });
 
   it("reads a workbook through the thread started ahead, as through one started with the sheet", async () => {
