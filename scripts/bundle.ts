@@ -121,8 +121,10 @@ const LAZY = [
   'export function cliui(...args) { return require("cliui").default(...args); }',
   'export function stringWidth(text) { return require("string-width").default(text); }',
   'export function checkServerIdentity(...args) { return require("node:tls").checkServerIdentity(...args); }',
-  'export const lazyHttps = new Proxy({}, { get: (_, name) => require("node:https")[name] });',
-  'export const lazyZlib = new Proxy({}, { get: (_, name) => require("node:zlib")[name] });',
+  // A builtin module as an object whose members are read from it, required at the first read.
+  'const lazyModule = (id) => new Proxy({}, { get: (_, name) => require(id)[name] });',
+  'export const lazyHttps = lazyModule("node:https");',
+  'export const lazyZlib = lazyModule("node:zlib");',
   'export function initDebug(namespace) { let made; return (...args) => (made ??= require("debug")(namespace))(...args); }',
   'export function notStrictEqual(actual, expected, message) { if (Object.is(actual, expected)) require("node:assert").notStrictEqual(actual, expected, message); }',
   'export function strictEqual(actual, expected, message) { if (!Object.is(actual, expected)) require("node:assert").strictEqual(actual, expected, message); }',
@@ -240,6 +242,15 @@ const zodEnglishOnly: Plugin = {
   },
 };
 
+/**
+ * For CommonJS output: where each module asks where it is (version.ts finds the package root
+ * from it, the launcher its bundle and caches), the output file's own URL.
+ */
+const IMPORT_META_URL = {
+  define: { "import.meta.url": "__portinImportMetaUrl" },
+  banner: { js: '"use strict"; var __portinImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+};
+
 // tsc has just written dist/src/cli.js and launcher.js (npm run build); what an earlier build made must not linger.
 for (const stale of ["dist/src/chunks", BUNDLE, `${BUNDLE}.map`, BIN, `${BIN}.map`, CODE_CACHE_DIR]) await rm(stale, { recursive: true, force: true });
 await build({
@@ -252,9 +263,7 @@ await build({
   target: "node20",
   external: ["fs-ext", "exceljs"],
   plugins: [dependencyEdits, nanpMetadataOnly, zodAsUsed, zodEnglishOnly],
-  // Where each module asks where it is (version.ts finds the package root from it): the bundle's own file.
-  define: { "import.meta.url": "__portinImportMetaUrl" },
-  banner: { js: '"use strict"; var __portinImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+  ...IMPORT_META_URL,
   // The stand-ins of DEPENDENCY_EDITS resolve got from node_modules at run time, on purpose.
   logOverride: { "require-resolve-not-external": "silent" },
   // Fewer bytes to read and, without a code cache, to compile; names are kept, so stack
@@ -273,8 +282,7 @@ await build({
   format: "cjs",
   platform: "node",
   target: "node20",
-  define: { "import.meta.url": "__portinImportMetaUrl" },
-  banner: { js: '"use strict"; var __portinImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+  ...IMPORT_META_URL,
   minifyWhitespace: true,
   sourcemap: "linked",
   logLevel: "warning",

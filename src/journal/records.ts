@@ -4,6 +4,7 @@
  * extra members, so a human's note in a record does not make the file unreadable.
  */
 import { z } from "zod";
+import { once } from "../once.js";
 
 /** Bumped only when an older portin could misread a newer file. */
 export const JOURNAL_FORMAT_VERSION = 1;
@@ -149,7 +150,7 @@ function buildSchemas() {
 }
 
 type Schemas = ReturnType<typeof buildSchemas>;
-let schemas: Schemas | undefined;
+const schemas = once(buildSchemas);
 
 export type HeaderRecord = z.infer<Schemas["headerSchema"]>;
 export type RunRecord = z.infer<Schemas["runSchema"]>;
@@ -169,7 +170,7 @@ export function parseRecord(line: string): JournalRecord | null {
   } catch {
     return null;
   }
-  const parsed = (schemas ??= buildSchemas()).recordSchema.safeParse(value);
+  const parsed = schemas().recordSchema.safeParse(value);
   return parsed.success ? parsed.data : null;
 }
 

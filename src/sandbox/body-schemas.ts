@@ -6,6 +6,7 @@
  * two of the operations.
  */
 import { z } from "zod";
+import { once } from "../once.js";
 import type { Items, Members, NumberKind, PortInOperation, Rule } from "./contract.js";
 import {
   ITEM_KINDS,
@@ -20,8 +21,7 @@ import {
 export const NANP = /^[2-9]\d{2}[2-9]\d{6}$/;
 
 /** Made at the first request's check, with the schemas below: a run that sends nothing makes none (docs/contract.md §8, "Start-up"). */
-let rules: Readonly<Record<Rule, z.ZodType>> | null = null;
-const RULES = (): Readonly<Record<Rule, z.ZodType>> => (rules ??= makeRules());
+const RULES = once(makeRules);
 
 function makeRules(): Readonly<Record<Rule, z.ZodType>> {
   const tn = z

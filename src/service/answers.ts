@@ -5,6 +5,7 @@
  * or numeric strings. Anything that is not a list of such objects is refused.
  */
 import { z } from "zod";
+import { once } from "../once.js";
 import type { AccountOrder, Holiday, Offering, PortabilityReply, PortInStatus, Provider, RejectDetail, Trunk } from "../catalog/account.js";
 
 function lowerKeys(value: unknown): unknown {
@@ -12,15 +13,6 @@ function lowerKeys(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.toLowerCase(), v]));
 }
 const tolerant = <T extends z.ZodType>(schema: T) => z.preprocess(lowerKeys, schema);
-/**
- * A schema made at its first use: zod builds a schema's classes as it is made, start-up that a
- * run never asking for this answer (a plan, a lookup) pays for nothing (docs/contract.md §8).
- */
-function once<T>(make: () => T): () => T {
-  let made: T | undefined;
-  return () => (made ??= make());
-}
-
 const intLike = z.union([z.number().int(), z.string().trim().regex(/^\d+$/).transform(Number)]);
 
 const trunkSchema = tolerant(
