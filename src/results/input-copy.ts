@@ -8,11 +8,13 @@
  * megabytes): a row to mask, defuse or pad, each row a range was written out as
  * (--expand-ranges), and every row when the input cannot be read twice byte for byte
  * (standard input, a workbook, a sheet not in UTF-8) or the results are not the input's text
- * followed by more (copiesRowText). With the result columns last, CSV results have a kept row
- * kept as its text (csv-writer.ts csvRowTexts), made as the row is read: a workbook's reading
- * leaves the main thread mostly idle, and the results, written only once every row is planned,
- * then copy text instead of stringifying 200,000 rows' cells while nothing else can run. (A
- * workbook's XML made so gained nothing measurable: three times the bytes through the spool.)
+ * followed by more (copiesRowText). With the result columns last, a kept row is kept as the
+ * results' text of its cells, made as the row is read: CSV's (csv-writer.ts csvRowTexts), or,
+ * past the first rows, which size a workbook's columns, the XML of its cells
+ * (xlsx-rows.ts xlsxRowTexts). A workbook's reading leaves the main thread mostly idle, and the
+ * results, written only once every row is planned, then copy bytes instead of making 200,000
+ * rows' text while nothing else can run: 5.9 s against 6.8 s for a plan of the narrow
+ * workbook with workbook results (README, Performance, Workbooks).
  *
  * `prepare` (engine/prepare.ts) is handed one and tells it each results row as it reads the
  * sheet; the write stage has it write each row's cells before the row's outcome.
@@ -24,17 +26,17 @@ import { resultsFormat } from "../paths.js";
 import { terminalSafe } from "../terminal-text.js";
 import { verbatimTest } from "./cells.js";
 import { csvRowTexts } from "./csv-writer.js";
-import type { CsvRowTexts } from "./csv-writer.js";
 import type { ResultColumnsAt, ResultsWriter } from "./encoder.js";
+import { xlsxRowTexts } from "./xlsx-rows.js";
 
 /** A row left out of the results' own columns (its input changed during the run): padded with empty cells. */
 const NO_CELLS: readonly string[] = [];
 
 /**
  * Whether results at `destination` are the input's text followed by more (CSV, writeVerbatim):
- * then a row is copied from the file, or kept as its text (csvRowTexts). A workbook's XML is
- * made of kept cells instead: parsing each row's text again for them took 7.5 s against 2.0 s
- * for a 200,000-row sheet.
+ * then a row the results take as it stands is copied from the file. A workbook's XML is made of
+ * the row's cells instead: parsing each row's text again for them took 7.5 s against 2.0 s for
+ * a 200,000-row sheet.
  */
 function copiesRowText(destination: string, resultColumns: ResultColumnsAt): boolean {
   // Only a CSV with the result columns last is the input's text followed by more.
@@ -43,12 +45,38 @@ function copiesRowText(destination: string, resultColumns: ResultColumnsAt): boo
 
 /** Rows made into text together (csvRowTexts). */
 const TEXT_BATCH_ROWS = 256;
+/** Workbook results size their columns to their first rows (xlsx-writer.ts): those are kept as cells. */
+const SIZING_ROWS = 256;
+
+/** Rows' own cells made into the results' text of them, a row each, `indexes` their results rows. */
+type RowTexts = (rows: readonly (readonly string[])[], indexes: readonly number[]) => string[];
+
+/**
+ * How kept rows are made into the results' text of their own cells as the sheet is read, and
+ * from which results row on; null to keep their cells. Only with the result columns last, where
+ * a row's results are that text followed by more: CSV's text (csv-writer.ts csvRowTexts), or a
+ * workbook's XML (xlsx-rows.ts xlsxRowTexts).
+ */
+function keptAsText(sheet: Sheet, destination: string, resultColumns: ResultColumnsAt): { readonly make: RowTexts; readonly from: number } | null {
+  if (resultColumns !== "last") return null;
+  const { header, delimiter } = sheet.layout;
+  switch (resultsFormat(destination)) {
+    case "csv": {
+      const texts = csvRowTexts(header, delimiter);
+      return { make: (rows) => texts(rows), from: 0 };
+    }
+    case "xlsx":
+      return { make: xlsxRowTexts(header), from: SIZING_ROWS };
+    default:
+      return null;
+  }
+}
 
 export class InputCopy {
   private readonly kept = new CellSpool();
   private readonly copyable: (cells: readonly string[]) => boolean;
-  /** For CSV results, how kept rows' results text is made, kept in place of their cells; null to keep cells. */
-  private readonly rowTexts: CsvRowTexts | null;
+  /** How kept rows' results text is made, kept in place of their cells from results row `from` on; null to keep cells. */
+  private readonly rowTexts: { readonly make: RowTexts; readonly from: number } | null;
   /** Rows to keep as text, waiting to be made into text together, and their indexes. */
   private waiting: (readonly string[])[] = [];
   private waitingIndexes: number[] = [];
@@ -63,9 +91,8 @@ export class InputCopy {
     destination: string,
     resultColumns: ResultColumnsAt = "last",
   ) {
-    const copiesText = copiesRowText(destination, resultColumns);
-    this.copyable = sheet.rereadable && copiesText ? verbatimTest(sheet.layout.header) : () => false;
-    this.rowTexts = copiesText ? csvRowTexts(sheet.layout.header, sheet.layout.delimiter) : null;
+    this.copyable = sheet.rereadable && copiesRowText(destination, resultColumns) ? verbatimTest(sheet.layout.header) : () => false;
+    this.rowTexts = keptAsText(sheet, destination, resultColumns);
   }
 
   /**
@@ -79,7 +106,7 @@ export class InputCopy {
   }
 
   private keep(index: number, cells: readonly string[]): Promise<void> | undefined {
-    if (this.rowTexts === null) return this.kept.keep(index, cells);
+    if (this.rowTexts === null || index < this.rowTexts.from) return this.kept.keep(index, cells);
     this.waiting.push(cells);
     this.waitingIndexes.push(index);
     return this.waiting.length < TEXT_BATCH_ROWS ? undefined : this.keepWaiting();
@@ -98,7 +125,7 @@ export class InputCopy {
   private async keepWaiting(): Promise<void> {
     if (this.waiting.length === 0 || this.rowTexts === null) return;
     const indexes = this.waitingIndexes;
-    const texts = this.rowTexts(this.waiting);
+    const texts = this.rowTexts.make(this.waiting, indexes);
     this.waiting = [];
     this.waitingIndexes = [];
     for (const [at, text] of texts.entries()) {
@@ -127,9 +154,10 @@ export class InputCopy {
     if (this.sheet.rereadable && input === null) {
       io.stderr.write(`portin: ${terminalSafe(this.sheet.layout.source)} changed during the run: its cells are left out of the results\n`);
     }
-    const asText = this.rowTexts !== null;
+    const textFrom = this.rowTexts?.from ?? Infinity;
     try {
       for (let i = 0; i < this.rows; i++) {
+        const asText = i >= textFrom;
         if (asText) {
           const read = this.kept.getOnly(i);
           const kept = read instanceof Promise ? await read : read;

@@ -20,10 +20,10 @@ import { fileSink, finishSink, outputError } from "./sink.js";
 import type { Sink } from "./sink.js";
 import type { ResultsOptions, ResultsWriter } from "./encoder.js";
 import { WorkerZip } from "./xlsx-zip.js";
+import { RowXml } from "./xlsx-rows.js";
 import {
   CONTENT_TYPES,
   HEADER_STYLE,
-  MAX_CELL_CHARS,
   MAX_COLUMNS,
   MAX_ROWS,
   PACKAGE_RELS,
@@ -87,10 +87,12 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
   /** The worksheet's XML on its way into the zip; it bounds what waits in memory. */
   private readonly zip: WorkerZip;
   private readonly shape: (cells: readonly string[], outcome: T) => string[];
+  private readonly resultCells: (outcome: T) => string[];
   private readonly header: readonly string[];
   private readonly letters: readonly string[];
-  /** By column: a cell's XML up to its row number, `<c r="AB`. */
-  private readonly openings: readonly string[];
+  private readonly xml = new RowXml();
+  /** Columns of the input's own cells. */
+  private readonly width: number;
   private readonly statusAt: number;
   /** Characters each column needs, until the worksheet's start is written; then null. */
   private widths: number[] | null;
@@ -114,8 +116,9 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
     this.header = resultsHeader(header, set.names, at);
     const shape = rowShaper(header, set);
     this.shape = at === "last" ? shape : (cells, outcome) => placeResults(shape(cells, outcome), width, at);
+    this.resultCells = set.cells;
+    this.width = width;
     this.letters = this.header.map((_, at) => columnLetters(at + 1));
-    this.openings = this.letters.map((letters) => `<c r="${letters}`);
     // The first column of the set is the status (result_status, or status's own).
     this.statusAt = at === "last" ? width : 0;
     // Frozen through the number column, wherever it lands; with the result columns first, through the status.
@@ -163,9 +166,25 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
     return this.push(this.rowXml(shaped, TEXT_STYLE, statusStyle(shaped[this.statusAt] ?? "")));
   }
 
-  writeVerbatim(): Promise<void> {
-    // InputCopy keeps the cells for workbook results (input-copy.ts copiesRowText).
-    throw new Error("a row's text handed over for workbook results");
+  /**
+   * A row whose own cells come as their XML, made while the sheet was read (xlsx-rows.ts
+   * xlsxRowTexts): copied as it is, then the result cells. Result columns last only.
+   */
+  writeVerbatim(text: Uint8Array | string, outcome: T): Promise<void> {
+    if (this.statusAt !== this.width) throw new Error("a row's text handed over for results whose result columns go first");
+    const r = ++this.rowNumber;
+    const cells = this.resultCells(outcome);
+    const widths = this.widths;
+    if (widths !== null) {
+      for (let i = 0; i < cells.length; i++) widths[this.width + i] = Math.max(widths[this.width + i] ?? 0, (cells[i] ?? "").length);
+    }
+    const tail = this.xml.cells(cells, r, this.width, TEXT_STYLE, this.statusAt, statusStyle(cells[0] ?? "")) + "</row>";
+    if (typeof text === "string" || widths !== null) return this.push((typeof text === "string" ? text : Buffer.from(text).toString("utf8")) + tail);
+    if (this.failure !== null) return Promise.reject(this.failure);
+    this.reserve(text.length);
+    this.stage.set(text, this.staged);
+    this.staged += text.length;
+    return this.push(tail);
   }
 
   close(): Promise<void> {
@@ -175,16 +194,7 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
 
   private rowXml(cells: readonly string[], style: number, statusCellStyle: number): string {
     const r = ++this.rowNumber;
-    // A cell's XML is its column's opening, the row number, then its style's: three pieces made once, not five a cell.
-    const styled = `${r}" s="${style}" t="inlineStr"><is>`;
-    let xml = `<row r="${r}">`;
-    for (let i = 0; i < cells.length; i++) {
-      const value = cells[i];
-      if (value === undefined || value === "") continue;
-      const opening = this.openings[i] ?? `<c r="${columnLetters(i + 1)}`;
-      xml += (i === this.statusAt ? `${opening}${r}" s="${statusCellStyle}" t="inlineStr"><is>` : opening + styled) + textElement(value) + "</is></c>";
-    }
-    return xml + "</row>";
+    return this.xml.start(r) + this.xml.cells(cells, r, 0, style, this.statusAt, statusCellStyle) + "</row>";
   }
 
   private push(xml: string): Promise<void> {
@@ -248,43 +258,4 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
     }
     await finishSink(this.sink, () => this.failure);
   }
-}
-
-/** What XML text cannot hold as it is: markup, CR (XML reads it as LF), the control characters XML 1.0 forbids. */
-// eslint-disable-next-line no-control-regex -- finding the characters XML forbids is the point
-const NEEDS_ESCAPING = /[&<>\r\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/;
-/** OOXML's own escapes, `_xHHHH_`, which a literal one must be kept from reading as. */
-const LOOKS_ESCAPED = /_x[0-9A-Fa-f]{4}_/;
-
-/** One cell's `<t>` element: escaped, cut to what a cell holds, with its surrounding spaces kept. */
-function textElement(value: string): string {
-  let text = value.length > MAX_CELL_CHARS ? cutToCell(value) : value;
-  // Two tests rather than one alternation: a character class alone scans fast, and `_x` is rare.
-  if (NEEDS_ESCAPING.test(text) || (text.includes("_x") && LOOKS_ESCAPED.test(text))) text = escapeText(text);
-  const first = text.charCodeAt(0);
-  const last = text.charCodeAt(text.length - 1);
-  // Without xml:space, readers drop a cell's leading and trailing spaces.
-  const preserve = first === 0x20 || first === 0x09 || first === 0x0a || last === 0x20 || last === 0x09 || last === 0x0a;
-  return preserve ? `<t xml:space="preserve">${text}</t>` : `<t>${text}</t>`;
-}
-
-/** Excel refuses to open a cell longer than 32,767 characters; never split a surrogate pair. */
-function cutToCell(value: string): string {
-  const end = MAX_CELL_CHARS;
-  const code = value.charCodeAt(end - 1);
-  return value.slice(0, code >= 0xd800 && code <= 0xdbff ? end - 1 : end);
-}
-
-const hex = (code: number): string => code.toString(16).toUpperCase().padStart(4, "0");
-
-/** ECMA-376 ST_Xstring: a character XML cannot carry is written `_xHHHH_`, and a literal `_xHHHH_` has its `_` escaped. */
-export function escapeText(text: string): string {
-  return text
-    .replace(/_x([0-9A-Fa-f]{4})_/g, "_x005F_x$1_")
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/\r/g, "&#13;")
-    // eslint-disable-next-line no-control-regex -- as NEEDS_ESCAPING
-    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, (c) => `_x${hex(c.charCodeAt(0))}_`);
 }

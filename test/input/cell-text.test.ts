@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { cellText, dateText, isDateFormat, isMangledNumber, numberText } from "../../src/input/cell-text.js";
 
@@ -10,6 +11,12 @@ describe("numberText", () => {
 
   it("writes other numbers as the value the file stores", () => {
     expect([12.5, 0.1, 1e-7].map(numberText)).toEqual(["12.5", "0.1", "1e-7"]);
+  });
+
+  it("writes every integer a double holds exactly, past 2^53 too, where the shortest form would end in zeros", () => {
+    expect(numberText(1405279210209732864)).toBe("1405279210209732864");
+    const exact = (value: number): string => (Number.isInteger(value) && Math.abs(value) < 1e21 ? BigInt(value).toString() : String(value));
+    fc.assert(fc.property(fc.oneof(fc.double(), fc.maxSafeInteger(), fc.integer()), (value) => numberText(value) === exact(value)));
   });
 });
 

@@ -13,7 +13,10 @@ import { openSheet } from "../../src/input/sheet.js";
 import { InputCopy } from "../../src/results/input-copy.js";
 import type { ResultsWriter } from "../../src/results/encoder.js";
 import { csvRowTexts } from "../../src/results/csv-writer.js";
+import type { RowOutcome } from "../../src/results/row-outcome.js";
+import { openResults } from "../../src/results/writer.js";
 import { stringify } from "csv-stringify/sync";
+import { readWorkbook, sheetRows } from "../support/workbooks.js";
 
 let dir: string;
 beforeEach(async () => {
@@ -147,5 +150,54 @@ describe("the input's own cells of each results row", () => {
     await copy.writeTo(results, (index) => index, out);
     expect(results.written.map((row) => ("cells" in row ? row.cells : row.text))).toEqual([[], "4165550102,a range", "4165550103,a range", "4165550104,a range", "4165550105,'=1+1", []]);
     expect(out.stderrText()).toBe(`portin: ${path} changed during the run: its cells are left out of the results\n`);
+  });
+
+  it("makes a workbook's rows past the first few hundred into their XML as the sheet is read, the same cells as the writer makes of their cells", async () => {
+    // Cells to mask, defuse, escape or keep the spaces of, and cells of several UTF-8 lengths.
+    const notes = ["plain", "=1+1", "a & b <c>", "  spaced  ", "_x0041_ literal", "bell\u0007", "é 名 😀", "", "two\nlines", "-cmd"];
+    const rows = Array.from({ length: 700 }, (_, i) => [String(4165550000 + i), notes[i % notes.length] ?? "", i % 7 === 0 ? "s3cret" : ""]);
+    const path = join(dir, "acme.csv");
+    await writeFile(path, stringify([["number", "note", "item.SipPassword"], ...rows]));
+    const outcomeOf = (index: number): RowOutcome => ({
+      status: index % 3 === 0 ? "invalid" : "planned",
+      number: String(4165550000 + index),
+      numberType: "regular",
+      operation: "POST /v2/NumberPorts/Inbound/DIDs",
+      sequence: 1 + (index % 9),
+      ticket: "",
+      httpStatus: null,
+      message: index % 3 === 0 ? "a <message> & more" : "",
+    });
+    const header = ["number", "note", "item.SipPassword"];
+    const options = { delimiter: ",", bom: false, lineEnd: "\n", stdout: new PassThrough(), rows: rows.length };
+
+    const kept = join(dir, "kept.xlsx");
+    const sheet = await openSheet(path);
+    const copy = new InputCopy(sheet, kept);
+    for await (const row of sheet.rows) await copy.row(row.cells);
+    const recorded = recorder();
+    const byCopy = await openResults(kept, header, options);
+    await copy.writeTo(
+      {
+        write: (cells, outcome) => (recorded.write(cells, 0), byCopy.write(cells, outcome)),
+        writeVerbatim: (text, outcome) => (recorded.writeVerbatim(text, 0), byCopy.writeVerbatim(text, outcome)),
+        close: () => byCopy.close(),
+      },
+      outcomeOf,
+      io(),
+    );
+    await byCopy.close();
+    // The first rows size the columns, so they come as cells; every later one as its XML.
+    expect(recorded.written.filter((row) => "text" in row)).toHaveLength(700 - 256);
+    expect(recorded.written[256]).toEqual({
+      text: '<row r="258"><c r="A258" s="2" t="inlineStr"><is><t>4165550256</t></is></c><c r="B258" s="2" t="inlineStr"><is><t>é 名 😀</t></is></c>',
+      outcome: 0,
+    });
+
+    const direct = join(dir, "direct.xlsx");
+    const byCells = await openResults(direct, header, options);
+    for (const [index, cells] of rows.entries()) await byCells.write(cells, outcomeOf(index));
+    await byCells.close();
+    expect(sheetRows(await readWorkbook(kept)).values).toEqual(sheetRows(await readWorkbook(direct)).values);
   });
 });
