@@ -9,7 +9,9 @@
  * through exceljs's WorkbookWriter: that builds a cell object per cell and took longer to
  * write 200,000 rows than exceljs takes to read them, against a budget of half of that
  * (README, Performance, Workbooks), and it ignores back-pressure, so its memory grows with a slow disk.
- * The parts besides the rows are fixed (xlsx-parts.ts); tests read every file back with exceljs.
+ * A row's cells are made into XML by xlsx-rows.ts; a row whose own cells were made into XML as
+ * the sheet was read (input-copy.ts) comes as those bytes, and only its result cells are made
+ * here. The parts besides the rows are fixed (xlsx-parts.ts); tests read every file back with exceljs.
  */
 import { READY } from "./chunked-sink.js";
 import { OutputError } from "../errors.js";
