@@ -13,7 +13,7 @@
  * past the first rows, which size a workbook's columns, the XML of its cells
  * (xlsx-rows.ts xlsxRowTexts). A workbook's reading leaves the main thread mostly idle, and the
  * results, written only once every row is planned, then copy bytes instead of making 200,000
- * rows' text while nothing else can run: 5.9 s against 6.8 s for a plan of the narrow
+ * rows' text while nothing else can run: 6.7 s against 7.0 s for a plan of the narrow
  * workbook with workbook results (README, Performance, Workbooks).
  *
  * `prepare` (engine/prepare.ts) is handed one and tells it each results row as it reads the
