@@ -7,7 +7,7 @@ import type { Options as StringifyOptions } from "csv-stringify/sync";
 import { inputShaper, placeResults, resultTail, resultsHeader, rowShaper } from "./cells.js";
 import { ChunkedSink, READY } from "./chunked-sink.js";
 import type { ColumnSet } from "./columns.js";
-import type { ResultsOptions, ResultsWriter } from "./encoder.js";
+import type { ResultsOptions, ResultsWriter, RowTexts } from "./encoder.js";
 import { fileSink, stdoutSink } from "./sink.js";
 import type { Sink } from "./sink.js";
 
@@ -26,9 +26,6 @@ function stringifyOptions(delimiter: string, lineEnd: string): StringifyOptions 
   return { delimiter, record_delimiter: lineEnd, quote_record_delimiter: true };
 }
 
-/** Rows' own cells made into their text in CSV results, a row each (csvRowTexts). */
-export type CsvRowTexts = (rows: readonly (readonly string[])[]) => string[];
-
 /**
  * Returns a function making rows' own cells into their text in CSV results of a sheet with
  * `header` and `delimiter`, each without its line end: shaped (cells.ts inputShaper) and
@@ -37,7 +34,7 @@ export type CsvRowTexts = (rows: readonly (readonly string[])[]) => string[];
  * its line ends, unless a cell holds a line break: a call a row cost more than the stringifying
  * (csv-stringify reads its options again on every call).
  */
-export function csvRowTexts(header: readonly string[], delimiter: string): CsvRowTexts {
+export function csvRowTexts(header: readonly string[], delimiter: string): RowTexts {
   const shape = inputShaper(header);
   const options = stringifyOptions(delimiter, "\n");
   const alone: StringifyOptions = { ...options, eof: false };

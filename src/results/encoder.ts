@@ -14,10 +14,11 @@ export interface ResultsWriter<T = RowOutcome> {
    */
   write(cells: readonly string[], outcome: T): Promise<void>;
   /**
-   * Like write(), for a row whose own cells are handed over as the results' text of them,
-   * without its line end: the input's bytes of a row that needs no change (cells.ts
-   * verbatimTest), or what csv-writer.ts csvRowTexts made of the row's cells. CSV only. The
-   * bytes are copied before this returns.
+   * Like write(), for a row whose own cells are handed over as the results' text of them:
+   * for CSV, without its line end, the input's bytes of a row that needs no change (cells.ts
+   * verbatimTest) or what csv-writer.ts csvRowTexts made of the row's cells; for a workbook,
+   * what xlsx-rows.ts xlsxRowTexts made. Result columns last only. The bytes are copied
+   * before this returns.
    */
   writeVerbatim(text: Uint8Array | string, outcome: T): Promise<void>;
   /** Flushes, syncs and renames the file into place (or finishes on stdout). Idempotent. */
@@ -40,6 +41,14 @@ export interface ResultsOptions {
   /** The input's number column (0-based), which a workbook keeps in view; undefined for none. */
   readonly numberColumn?: number | undefined;
 }
+
+/**
+ * A results format's text of rows' own cells (`indexes` their results rows), shaped as the
+ * results hold them (cells.ts inputShaper), result columns last: made, a batch at a time,
+ * while the sheet is read, then handed to writeVerbatim a row each (results/input-copy.ts).
+ * CSV's is csv-writer.ts csvRowTexts, a workbook's xlsx-rows.ts xlsxRowTexts.
+ */
+export type RowTexts = (rows: readonly (readonly string[])[], indexes: readonly number[]) => string[];
 
 /** Where the result columns go: after the input's own columns (the contract's order), or first. */
 export type ResultColumnsAt = "last" | "first";

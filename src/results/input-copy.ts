@@ -26,8 +26,8 @@ import { resultsFormat } from "../paths.js";
 import { terminalSafe } from "../terminal-text.js";
 import { verbatimTest } from "./cells.js";
 import { csvRowTexts } from "./csv-writer.js";
-import type { ResultColumnsAt, ResultsWriter } from "./encoder.js";
-import { xlsxRowTexts } from "./xlsx-rows.js";
+import type { ResultColumnsAt, ResultsWriter, RowTexts } from "./encoder.js";
+import { SIZED_ROWS, xlsxRowTexts } from "./xlsx-rows.js";
 
 /** A row left out of the results' own columns (its input changed during the run): padded with empty cells. */
 const NO_CELLS: readonly string[] = [];
@@ -43,30 +43,23 @@ function copiesRowText(destination: string, resultColumns: ResultColumnsAt): boo
   return resultsFormat(destination) === "csv" && resultColumns === "last";
 }
 
-/** Rows made into text together (csvRowTexts). */
+/** Rows made into text together (RowTexts). */
 const TEXT_BATCH_ROWS = 256;
-/** Workbook results size their columns to their first rows (xlsx-writer.ts): those are kept as cells. */
-const SIZING_ROWS = 256;
-
-/** Rows' own cells made into the results' text of them, a row each, `indexes` their results rows. */
-type RowTexts = (rows: readonly (readonly string[])[], indexes: readonly number[]) => string[];
 
 /**
  * How kept rows are made into the results' text of their own cells as the sheet is read, and
  * from which results row on; null to keep their cells. Only with the result columns last, where
- * a row's results are that text followed by more: CSV's text (csv-writer.ts csvRowTexts), or a
- * workbook's XML (xlsx-rows.ts xlsxRowTexts).
+ * a row's results are that text followed by more (encoder.ts RowTexts).
  */
 function keptAsText(sheet: Sheet, destination: string, resultColumns: ResultColumnsAt): { readonly make: RowTexts; readonly from: number } | null {
   if (resultColumns !== "last") return null;
   const { header, delimiter } = sheet.layout;
   switch (resultsFormat(destination)) {
-    case "csv": {
-      const texts = csvRowTexts(header, delimiter);
-      return { make: (rows) => texts(rows), from: 0 };
-    }
+    case "csv":
+      return { make: csvRowTexts(header, delimiter), from: 0 };
+    // The rows that size a workbook's columns stay cells, for the writer to measure.
     case "xlsx":
-      return { make: xlsxRowTexts(header), from: SIZING_ROWS };
+      return { make: xlsxRowTexts(header), from: SIZED_ROWS };
     default:
       return null;
   }

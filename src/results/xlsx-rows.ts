@@ -7,10 +7,15 @@
  */
 import { columnLetters } from "../input/cell-ref.js";
 import { inputShaper } from "./cells.js";
+import type { RowTexts } from "./encoder.js";
 import { MAX_CELL_CHARS, TEXT_STYLE } from "./xlsx-parts.js";
 
-/** Rows' own cells made into the XML that starts their row in workbook results (xlsxRowTexts). */
-export type XlsxRowTexts = (rows: readonly (readonly string[])[], indexes: readonly number[]) => string[];
+/**
+ * A workbook's columns are sized to its header and its first rows, at most this many (fewer
+ * when they pass ~64 KB of XML, xlsx-writer.ts): the widths precede the rows in the worksheet.
+ * input-copy.ts keeps these rows as cells for the writer to measure, later ones as their XML.
+ */
+export const SIZED_ROWS = 256;
 
 /** The worksheet row of results row `index` (from 0): the header is row 1. */
 export const sheetRow = (index: number): number => index + 2;
@@ -52,7 +57,7 @@ export class RowXml {
  * cells, shaped (cells.ts inputShaper) and written as the writer writes a row's, for
  * writeVerbatim to follow with the result cells.
  */
-export function xlsxRowTexts(header: readonly string[]): XlsxRowTexts {
+export function xlsxRowTexts(header: readonly string[]): RowTexts {
   const shape = inputShaper(header);
   const xml = new RowXml();
   return (rows, indexes) =>

@@ -22,7 +22,7 @@ import { fileSink, finishSink, outputError } from "./sink.js";
 import type { Sink } from "./sink.js";
 import type { ResultsOptions, ResultsWriter } from "./encoder.js";
 import { WorkerZip } from "./xlsx-zip.js";
-import { RowXml } from "./xlsx-rows.js";
+import { RowXml, SIZED_ROWS } from "./xlsx-rows.js";
 import {
   CONTENT_TYPES,
   HEADER_STYLE,
@@ -45,7 +45,7 @@ import {
  * beside the XML building, on libuv's threads, as the zip's CRC-32 does in a worker (zip-worker.ts).
  */
 const ZIP_LEVEL = 1;
-/** The first rows wait as text until about this many characters (their widths size the columns). */
+/** The first rows wait as text until about this many characters, or SIZED_ROWS rows (their widths size the columns). */
 const CHUNK_CHARS = 64 * 1024;
 /**
  * Then rows are handed to the zip's thread in chunks of about this many bytes: each hand-over
@@ -56,7 +56,7 @@ const CHUNK_BYTES = 256 * 1024;
 const CHUNK_MARGIN = 64 * 1024;
 /**
  * Column widths, in characters: as wide as the header and the cells of the rows in the first
- * chunk (CHUNK_CHARS, hundreds of rows) need, so a 10-digit number never overlaps its
+ * chunk (CHUNK_CHARS or SIZED_ROWS, hundreds of rows) need, so a 10-digit number never overlaps its
  * neighbour; a column's cap is its name's here, else MAX_WIDTH. The widths precede the rows
  * in the worksheet's XML, so later rows cannot widen a column.
  */
@@ -161,32 +161,34 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
 
   write(cells: readonly string[], outcome: T): Promise<void> {
     const shaped = this.shape(cells, outcome);
-    const widths = this.widths;
-    if (widths !== null) {
-      for (let i = 0; i < shaped.length; i++) widths[i] = Math.max(widths[i] ?? 0, (shaped[i] ?? "").length);
-    }
+    this.measure(shaped, 0);
     return this.push(this.rowXml(shaped, TEXT_STYLE, statusStyle(shaped[this.statusAt] ?? "")));
   }
 
   /**
    * A row whose own cells come as their XML, made while the sheet was read (xlsx-rows.ts
-   * xlsxRowTexts): copied as it is, then the result cells. Result columns last only.
+   * xlsxRowTexts): copied as it is, then the result cells. Result columns last only, and only
+   * once the columns are sized (SIZED_ROWS): the XML's cells cannot be measured.
    */
   writeVerbatim(text: Uint8Array | string, outcome: T): Promise<void> {
     if (this.statusAt !== this.width) throw new Error("a row's text handed over for results whose result columns go first");
+    if (this.widths !== null) throw new Error("a row's XML handed over before the columns are sized");
     const r = ++this.rowNumber;
     const cells = this.resultCells(outcome);
-    const widths = this.widths;
-    if (widths !== null) {
-      for (let i = 0; i < cells.length; i++) widths[this.width + i] = Math.max(widths[this.width + i] ?? 0, (cells[i] ?? "").length);
-    }
     const tail = this.xml.cells(cells, r, this.width, TEXT_STYLE, this.statusAt, statusStyle(cells[0] ?? "")) + "</row>";
-    if (typeof text === "string" || widths !== null) return this.push((typeof text === "string" ? text : Buffer.from(text).toString("utf8")) + tail);
+    if (typeof text === "string") return this.push(text + tail);
     if (this.failure !== null) return Promise.reject(this.failure);
     this.reserve(text.length);
     this.stage.set(text, this.staged);
     this.staged += text.length;
     return this.push(tail);
+  }
+
+  /** Widens the columns from `from` on to `cells`, while they are being sized. */
+  private measure(cells: readonly string[], from: number): void {
+    const widths = this.widths;
+    if (widths === null) return;
+    for (let i = 0; i < cells.length; i++) widths[from + i] = Math.max(widths[from + i] ?? 0, (cells[i] ?? "").length);
   }
 
   close(): Promise<void> {
@@ -205,7 +207,8 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
     if (this.widths !== null) {
       // The first rows wait as text: the worksheet's start, which precedes them, is sized to them.
       this.text += xml;
-      return this.text.length < CHUNK_CHARS ? READY : this.flush();
+      // rowNumber counts the header: the sizing ends with the SIZED_ROWS-th data row.
+      return this.text.length < CHUNK_CHARS && this.rowNumber <= SIZED_ROWS ? READY : this.flush();
     }
     // Later rows go straight into the chunk's bytes, a row at a time: a chunk gathered as one
     // long string had to be flattened and encoded whole, a tenth of writing the results.

@@ -54,6 +54,20 @@ async function writeBoth(header: string[], rows: [string[], RowOutcome][]): Prom
 }
 
 describe("XLSX results", () => {
+  it("size each column to the header and the first 256 rows, which the worksheet's widths precede", async () => {
+    const quiet = outcome({ status: "invalid", number: "", numberType: null, operation: "", sequence: null, ticket: "", httpStatus: null });
+    const widthOfNote = async (wideAt: number): Promise<number | undefined> => {
+      const path = join(dir, `wide-at-${wideAt}.xlsx`);
+      const writer = await openResults(path, ["number", "note"], { ...OPTIONS, rows: 300 });
+      // Rows of ~120 bytes: 300 of them are well inside the first 64 KB.
+      for (let i = 0; i < 300; i++) await writer.write([String(4165550000 + i), i === wideAt ? "x".repeat(40) : ""], quiet);
+      await writer.close();
+      return (await readWorkbook(path)).getColumn(2).width;
+    };
+    expect(await widthOfNote(255)).toBe(43);
+    expect(await widthOfNote(256)).toBe(8);
+  });
+
   it("hold the input's cells then the result cells, one row per input row in order, the same cells as CSV, all text", async () => {
     const { xlsx, csv, types } = await writeBoth(
       ["number", "note", "account"],
