@@ -16,6 +16,8 @@ import { csvRowTexts } from "../../src/results/csv-writer.js";
 import type { RowOutcome } from "../../src/results/row-outcome.js";
 import { openResults } from "../../src/results/writer.js";
 import { stringify } from "csv-stringify/sync";
+import fc from "fast-check";
+import { inputShaper } from "../../src/results/cells.js";
 import { readWorkbook, sheetRows } from "../support/workbooks.js";
 
 let dir: string;
@@ -120,6 +122,20 @@ describe("the input's own cells of each results row", () => {
     expect(rowTexts(rows.slice(0, 100))).toEqual(alone.slice(0, 100));
     expect(rowTexts(rows.slice(100, 200))).toEqual(alone.slice(100, 200));
     expect(rowTexts([["4165550001"]])).toEqual(["4165550001;;"]);
+  });
+
+  it("makes any cells, of any width, under any delimiter, into the text csv-stringify makes of them", () => {
+    const header = ["number", "note", "item.SipPassword", "pin"];
+    // Cells made of the characters CSV and the shaping care about: quotes, delimiters, line breaks, formula leads.
+    const cell = fc.string({ unit: fc.constantFrom("a", "1", " ", '"', ",", ";", "\t", "\n", "\r", "=", "+", "-", "@", "é", "📞"), maxLength: 6 });
+    const rows = fc.array(fc.array(cell, { maxLength: 6 }), { minLength: 1, maxLength: 8 });
+    fc.assert(
+      fc.property(fc.constantFrom(",", ";", "\t"), rows, (delimiter, batch) => {
+        const shape = inputShaper(header);
+        const alone = batch.map((cells) => stringify([shape(cells)], { delimiter, quote_record_delimiter: true, eof: false }));
+        expect(csvRowTexts(header, delimiter)(batch, batch.map((_, at) => at))).toEqual(alone);
+      }),
+    );
   });
 
   it("keeps the last rows waiting to be made into text once told the sheet is read, so the spool's temporary file is made and written before anything is sent", async () => {
