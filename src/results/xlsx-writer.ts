@@ -91,7 +91,6 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
   private readonly shape: (cells: readonly string[], outcome: T) => string[];
   private readonly resultCells: (outcome: T) => string[];
   private readonly header: readonly string[];
-  private readonly letters: readonly string[];
   private readonly xml = new RowXml();
   /** Columns of the input's own cells. */
   private readonly width: number;
@@ -120,7 +119,6 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
     this.shape = at === "last" ? shape : (cells, outcome) => placeResults(shape(cells, outcome), width, at);
     this.resultCells = set.cells;
     this.width = width;
-    this.letters = this.header.map((_, at) => columnLetters(at + 1));
     // The first column of the set is the status (result_status, or status's own).
     this.statusAt = at === "last" ? width : 0;
     // Frozen through the number column, wherever it lands; with the result columns first, through the status.
@@ -176,12 +174,7 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
     const r = ++this.rowNumber;
     const cells = this.resultCells(outcome);
     const tail = this.xml.cells(cells, r, this.width, TEXT_STYLE, this.statusAt, statusStyle(cells[0] ?? "")) + "</row>";
-    if (typeof text === "string") return this.push(text + tail);
-    if (this.failure !== null) return Promise.reject(this.failure);
-    this.reserve(text.length);
-    this.stage.set(text, this.staged);
-    this.staged += text.length;
-    return this.push(tail);
+    return typeof text === "string" ? this.push(text + tail) : this.push(tail, text);
   }
 
   /** Widens the columns from `from` on to `cells`, while they are being sized. */
@@ -201,7 +194,8 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
     return this.xml.start(r) + this.xml.cells(cells, r, 0, style, this.statusAt, statusCellStyle) + "</row>";
   }
 
-  private push(xml: string): Promise<void> {
+  /** Adds a row's XML, after `bytes` of it already made (writeVerbatim), which come only once the columns are sized. */
+  private push(xml: string, bytes?: Uint8Array): Promise<void> {
     if (this.failure !== null) return Promise.reject(this.failure);
     if (this.closing !== null) throw new Error("results written after close()");
     if (this.widths !== null) {
@@ -212,6 +206,11 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
     }
     // Later rows go straight into the chunk's bytes, a row at a time: a chunk gathered as one
     // long string had to be flattened and encoded whole, a tenth of writing the results.
+    if (bytes !== undefined) {
+      this.reserve(bytes.length);
+      this.stage.set(bytes, this.staged);
+      this.staged += bytes.length;
+    }
     this.stageText(xml);
     return this.staged < CHUNK_BYTES ? READY : this.flush();
   }
@@ -256,7 +255,7 @@ class XlsxResultsWriter<T> implements ResultsWriter<T> {
 
   private async finish(): Promise<void> {
     if (this.failure === null) {
-      this.stageText(this.start() + this.text + sheetEnd(this.letters[this.letters.length - 1] ?? "A", this.rowNumber));
+      this.stageText(this.start() + this.text + sheetEnd(columnLetters(this.header.length), this.rowNumber));
       this.text = "";
       await this.zip.end(this.stage.subarray(0, this.staged));
       this.staged = 0;
