@@ -1,5 +1,6 @@
 /**
- * A workbook cell's value, as exceljs's streaming reader gives it, turned into the text a CSV
+ * A workbook cell's value, as exceljs's streaming reader gives it (and worksheet-rows.ts, which
+ * reads a worksheet's cells by its rules), turned into the text a CSV
  * export would have held had Excel not mangled it (docs/contract.md §3, "Workbooks"): numbers
  * exactly, dates as YYYY-MM-DD, formulas as their saved result. Pure.
  */

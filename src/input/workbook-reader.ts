@@ -1,8 +1,9 @@
 /**
  * The thread that reads a workbook (docs/contract.md §3, "Workbooks"): exceljs's streaming
- * reader, on a worker thread of its own, so that unzipping and parsing the XML (most of a
- * workbook's reading) run beside the validation on the main thread, and exceljs's many
- * short-lived objects stay out of the heap that holds the run's rows (README, Performance, Workbooks).
+ * reader for the zip and the workbook's parts, worksheet-rows.ts for the sheet's rows, on a
+ * worker thread of its own, so that unzipping and parsing the XML (most of a workbook's
+ * reading) run beside the validation on the main thread, and the parser's many short-lived
+ * objects stay out of the heap that holds the run's rows (README, Performance, Workbooks).
  * workbook.ts starts it and turns what it posts into a Sheet.
  *
  * It finds the worksheet, posts the header row's text, then the data rows in batches of
@@ -16,11 +17,12 @@ import { createRequire } from "node:module";
 import { describeSystemError, isTemporaryFileTrouble, temporaryFileTrouble } from "../system-error.js";
 import { columnLetters, sheetPrefix } from "./cell-ref.js";
 import { cellText } from "./cell-text.js";
-import type { FormatSource } from "./cell-text.js";
 import { MAX_CELL_CHARS } from "./limits.js";
 import { RecordWriter } from "./row-record.js";
 import { damagedWorkbook, otherSheetsHint } from "./workbook-file.js";
 import { HEADER_VERDICT } from "./header-verdict.js";
+import { eachSheetRow } from "./worksheet-rows.js";
+import type { SheetRow, WorkbookParts } from "./worksheet-rows.js";
 
 /** What workbook.ts gives the thread, as its first message. */
 export interface ReaderData {
@@ -62,19 +64,11 @@ export type ReaderMessage =
 /** A batch's first buffer: 1,000 rows of a wide sheet; a wider one grows it. */
 const BATCH_BYTES = 512 * 1024;
 
-/** What portin reads of exceljs's streaming reader; its typings leave out sheet names and the workbook model. */
-interface StreamedCell extends FormatSource {
-  readonly value: unknown;
-}
-interface StreamedRow {
-  readonly number: number;
-  eachCell(iteratee: (cell: StreamedCell, column: number) => void): void;
-}
+/** What portin reads of exceljs's streaming reader; its typings leave out sheet names, the workbook model and the parts a sheet refers to. */
 interface StreamedSheet {
   readonly name: string;
-  on(event: "row", listener: (row: StreamedRow) => void): void;
-  once(event: "error", listener: (error: unknown) => void): void;
-  read(): Promise<void>;
+  /** The worksheet's XML, unzipped; read by worksheet-rows.ts rather than by exceljs's WorksheetReader. */
+  readonly iterator: AsyncIterable<Buffer>;
 }
 interface SheetEntry {
   readonly name: string;
@@ -84,6 +78,8 @@ interface StreamedBook extends AsyncIterable<StreamedSheet> {
   /** From xl/workbook.xml: the sheets in tab order. */
   readonly model?: { readonly sheets?: readonly SheetEntry[] };
   readonly properties?: { readonly model?: { readonly date1904?: boolean } };
+  readonly sharedStrings?: readonly unknown[];
+  readonly styles?: { getStyleModel(id: number): { readonly numFmt?: string } | null | undefined };
 }
 
 const READER_OPTIONS = {
@@ -135,12 +131,13 @@ async function read({ path, sheetName, progress, batchRows, ahead, aheadBytes }:
   try {
     const sheet = await findSheet(path, book, sheetName);
     const date1904 = book.properties?.model?.date1904 === true;
+    const parts: WorkbookParts = { sharedStrings: book.sharedStrings, numberFormat: (style) => book.styles?.getStyleModel(style)?.numFmt ?? undefined, date1904 };
     // The first sheet may be notes, not the data: a refusal of it names the others and --sheet.
     const otherSheets = sheetName === undefined ? sheetNames(book).filter((name) => name !== sheet.name) : [];
     // Until the header row, no batches: each row with a value is offered as the header until
     // the main thread takes one; the rows it passes over are titles.
     const reading: { batches: Batches | null; offered: number } = { batches: null, offered: 0 };
-    await eachRow(sheet, (row) => {
+    await eachRow(sheet, parts, (row) => {
       if (reading.batches !== null) {
         reading.batches.add(row);
         return;
@@ -170,24 +167,14 @@ function verdict(progress: Int32Array): number {
   return Atomics.exchange(progress, 1, HEADER_VERDICT.pending);
 }
 
-/**
- * Reads the worksheet, handing each row to `onRow` as exceljs parses it. Its 'row' events
- * (exceljs's streaming interface) rather than its async iterator: a turn of the event loop a
- * row cost a tenth of the reading.
- */
-function eachRow(sheet: StreamedSheet, onRow: (row: StreamedRow) => void): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    sheet.on("row", (row) => {
-      try {
-        onRow(row);
-      } catch (error) {
-        // exceljs would report anything thrown here as the file's own failure.
-        throw error instanceof Refusal ? error : new HandlerFailure("a row could not be handled", { cause: error });
-      }
-    });
-    // read() reports a failure as an 'error' event, then resolves.
-    sheet.once("error", reject);
-    sheet.read().then(resolve, reject);
+/** Reads the worksheet, handing each row to `onRow` as it is parsed; what `onRow` throws is portin's, not the file's. */
+function eachRow(sheet: StreamedSheet, parts: WorkbookParts, onRow: (row: SheetRow) => void): Promise<void> {
+  return eachSheetRow(sheet.iterator, parts, (row) => {
+    try {
+      onRow(row);
+    } catch (error) {
+      throw error instanceof Refusal ? error : new HandlerFailure("a row could not be handled", { cause: error });
+    }
   });
 }
 
@@ -220,7 +207,7 @@ function firstVisible(book: StreamedBook): SheetEntry | undefined {
 }
 
 /** The header: the first row with a value, cut after its last non-blank cell; null for a row without one. */
-function headerOf(row: StreamedRow, date1904: boolean): { line: number; cells: string[] } | null {
+function headerOf(row: SheetRow, date1904: boolean): { line: number; cells: string[] } | null {
   const cells: string[] = [];
   row.eachCell((cell, column) => {
     const read = cellText(cell.value, cell, date1904);
@@ -238,7 +225,7 @@ interface RowShape {
 }
 
 /** A cell as Excel names it, `Numbers!C7`: only for a message, never made for a cell that needs none. */
-function cellName(shape: RowShape, column: number, row: StreamedRow): string {
+function cellName(shape: RowShape, column: number, row: SheetRow): string {
   return `${shape.prefix}${columnLetters(column)}${row.number}`;
 }
 
@@ -261,7 +248,7 @@ class Batches {
   ) {}
 
   /** Adds one worksheet row (nothing for a blank one). */
-  add(row: StreamedRow): void {
+  add(row: SheetRow): void {
     const shape = this.shape;
     const cells = new Array<string>(shape.width).fill("");
     let blank = true;

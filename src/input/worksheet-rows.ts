@@ -1,0 +1,233 @@
+/**
+ * A worksheet's rows, read from the sheet's XML with saxes, the XML parser under exceljs's own
+ * streaming reader, rather than through that reader's WorksheetReader (docs/contract.md §3,
+ * "Workbooks"). exceljs still reads the workbook around the sheet: the zip, the sheet list, the
+ * shared strings and the styles. Its WorksheetReader builds a Row, a Cell, a value object and a
+ * copy of the style for every cell, and that was half of reading a narrow sheet (README,
+ * Performance, Workbooks); portin needs each cell's value and number format, nothing more.
+ *
+ * A cell's value is what WorksheetReader gives (its rules, with patches/exceljs+4.4.0.patch),
+ * so cell-text.ts reads it as before, except where WorksheetReader loses text:
+ * - an inline string of several runs (`<is><r><t>…`) reads whole, not as its last run;
+ * - text is decoded once: WorksheetReader decoded inline strings and formula text a second
+ *   time, reading the typed text `&lt;` as `<`;
+ * - a character split between two of the unzipped chunks reads whole, not as two U+FFFD;
+ * - CDATA text is kept;
+ * - a row or cell without its optional `r` reference follows the one before it.
+ */
+import { StringDecoder } from "node:string_decoder";
+import { SaxesParser } from "saxes";
+import type { SaxesTagPlain } from "saxes";
+import { isDateFormat, serialDate } from "./cell-text.js";
+import type { FormatSource } from "./cell-text.js";
+
+/** One cell: its value as exceljs gives it (cell-text.ts) and its number format. */
+export interface SheetCell extends FormatSource {
+  readonly value: unknown;
+}
+
+/** One worksheet row, valid only while the callback it is handed to runs: it is reused for the next. */
+export interface SheetRow {
+  readonly number: number;
+  /** The row's cells that hold a value, in the order the sheet stores them, with their 1-based columns. */
+  eachCell(iteratee: (cell: SheetCell, column: number) => void): void;
+}
+
+/** What a worksheet's cells refer to elsewhere in the workbook, as exceljs has read it. */
+export interface WorkbookParts {
+  /** xl/sharedStrings.xml in order: a string, or exceljs's `{ richText }`. */
+  readonly sharedStrings: readonly unknown[] | undefined;
+  /** The number format of a cell style (an `s` attribute), if it has one. */
+  numberFormat(style: number): string | undefined;
+  /** The workbook counts dates from 1904 (xl/workbook.xml). */
+  readonly date1904: boolean;
+}
+
+class RowCells implements SheetRow {
+  number = 0;
+  readonly columns: number[] = [];
+  readonly values: unknown[] = [];
+  readonly formats: (string | undefined)[] = [];
+  /** Handed to each callback in turn, rather than an object a cell. */
+  private readonly cell: { value: unknown; numFmt: string | undefined } = { value: undefined, numFmt: undefined };
+
+  start(number: number): void {
+    this.number = number;
+    this.columns.length = 0;
+    this.values.length = 0;
+    this.formats.length = 0;
+  }
+
+  eachCell(iteratee: (cell: SheetCell, column: number) => void): void {
+    const cell = this.cell;
+    for (let i = 0; i < this.columns.length; i++) {
+      cell.value = this.values[i];
+      cell.numFmt = this.formats[i];
+      iteratee(cell, this.columns[i] ?? 0);
+    }
+  }
+}
+
+/** A cell reference's column, `AB12` (or `ab12`) → 28; 0 for a reference without letters. */
+function columnOf(reference: string): number {
+  let column = 0;
+  for (let i = 0; i < reference.length; i++) {
+    const letter = reference.charCodeAt(i) | 0x20;
+    if (letter < 0x61 || letter > 0x7a) break;
+    column = column * 26 + letter - 0x60;
+  }
+  return column;
+}
+
+/**
+ * Reads the worksheet's XML to its end, handing `onRow` each `<row>` of its sheetData as it is
+ * parsed, blank rows included. Malformed or truncated XML rejects with saxes's error; whatever
+ * `onRow` throws rejects as it is.
+ */
+export async function eachSheetRow(xml: AsyncIterable<Buffer>, parts: WorkbookParts, onRow: (row: SheetRow) => void): Promise<void> {
+  const row = new RowCells();
+  // Where the parser is.
+  let inSheetData = false;
+  let inRow = false;
+  let inCell = false;
+  let inInlineString = false;
+  let inPhonetic = false;
+  let capturing = false;
+  // The cell being read.
+  let column = 0;
+  let type: string | undefined;
+  let style = 0;
+  let formula = false;
+  let valued = false;
+  let text = "";
+
+  function cellValue(): unknown {
+    if (formula) {
+      if (!valued) return { formula: "" };
+      const result = type === "str" ? text : type === "e" ? { error: text } : type === "b" ? parseInt(text, 10) !== 0 : parseFloat(text);
+      return { formula: "", result };
+    }
+    if (!valued) return undefined;
+    switch (type) {
+      case "s":
+        return parts.sharedStrings?.[parseInt(text, 10)];
+      case "inlineStr":
+      case "str":
+        return text;
+      case "e":
+        return { error: text };
+      case "b":
+        return parseInt(text, 10) !== 0;
+      default: {
+        const number = parseFloat(text);
+        // A date is a number cell whose style's format shows a date; WorksheetReader reads a
+        // style only when the cell names one other than 0.
+        return style !== 0 && isDateFormat(formatOf(style)) ? serialDate(number, parts.date1904) : number;
+      }
+    }
+  }
+
+  // Each style's number format, asked of exceljs once: a sheet has a few styles and millions of cells.
+  const formats: (string | undefined)[] = [];
+  const formatOf = (style: number): string | undefined => (style in formats ? formats[style] : (formats[style] = parts.numberFormat(style)));
+
+  const parser = new SaxesParser();
+  parser.on("opentag", (tag: SaxesTagPlain) => {
+    switch (tag.name) {
+      case "sheetData":
+        inSheetData = true;
+        break;
+      case "row":
+        if (!inSheetData) break;
+        inRow = true;
+        column = 0;
+        row.start(numberAttribute(tag, "r") ?? row.number + 1);
+        break;
+      case "c": {
+        if (!inRow) break;
+        inCell = true;
+        // A reference without its letters (`r="12"`) counts as none.
+        const at = columnOf(tag.attributes["r"] ?? "");
+        column = at === 0 ? column + 1 : at;
+        type = tag.attributes["t"];
+        style = numberAttribute(tag, "s") ?? 0;
+        formula = false;
+        valued = false;
+        text = "";
+        break;
+      }
+      case "f":
+        if (inCell) formula = true;
+        break;
+      case "v":
+        if (!inCell) break;
+        valued = true;
+        capturing = true;
+        text = "";
+        break;
+      case "is":
+        if (!inCell) break;
+        valued = true;
+        inInlineString = true;
+        text = "";
+        break;
+      case "rPh":
+        inPhonetic = true;
+        break;
+      case "t":
+        if (inInlineString && !inPhonetic) capturing = true;
+        break;
+    }
+  });
+  const onText = (chunk: string): void => {
+    if (capturing) text += chunk;
+  };
+  parser.on("text", onText);
+  parser.on("cdata", onText);
+  parser.on("closetag", (tag: SaxesTagPlain) => {
+    switch (tag.name) {
+      case "v":
+      case "t":
+        capturing = false;
+        break;
+      case "rPh":
+        inPhonetic = false;
+        break;
+      case "is":
+        inInlineString = false;
+        break;
+      case "c": {
+        if (!inCell) break;
+        inCell = false;
+        const value = cellValue();
+        if (value === undefined || value === null) break;
+        row.columns.push(column);
+        row.values.push(value);
+        row.formats.push(style === 0 ? undefined : formatOf(style));
+        break;
+      }
+      case "row":
+        if (!inRow) break;
+        inRow = false;
+        onRow(row);
+        break;
+      case "sheetData":
+        inSheetData = false;
+        break;
+    }
+  });
+
+  // A character's bytes may be split between two chunks: the decoder holds the first part back.
+  const decoder = new StringDecoder("utf8");
+  for await (const chunk of xml) parser.write(decoder.write(chunk));
+  parser.write(decoder.end());
+  // Fails on a sheet cut short, rather than reading the rows before the cut as all of it.
+  parser.close();
+}
+
+function numberAttribute(tag: SaxesTagPlain, name: string): number | undefined {
+  const value = tag.attributes[name];
+  if (value === undefined) return undefined;
+  const number = parseInt(value, 10);
+  return Number.isNaN(number) ? undefined : number;
+}

@@ -1,0 +1,142 @@
+/**
+ * A worksheet's rows read from its XML (src/input/worksheet-rows.ts, docs/contract.md §3,
+ * "Workbooks"): the same cells, as text, as exceljs's own WorksheetReader gives for workbooks
+ * that other programs wrote, and whole text where WorksheetReader loses some.
+ */
+import { createReadStream, readdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { cellText } from "../../src/input/cell-text.js";
+import { eachSheetRow } from "../../src/input/worksheet-rows.js";
+import type { SheetRow, WorkbookParts } from "../../src/input/worksheet-rows.js";
+import { FIXTURES } from "../e2e/harness.js";
+
+/** A row as cell-text.ts reads it: its number, then `column:text` for each cell. */
+type ReadRow = [number, ...string[]];
+
+function readRow(row: Pick<SheetRow, "number" | "eachCell">, date1904: boolean): ReadRow {
+  const cells: string[] = [];
+  row.eachCell((cell, column) => {
+    const read = cellText(cell.value, cell, date1904);
+    cells.push(`${column}:${typeof read === "string" ? read : `${read.text} (${read.problem})`}`);
+  });
+  return [row.number, ...cells];
+}
+
+const parts: WorkbookParts = { sharedStrings: ["shared zero", "shared one"], numberFormat: (style) => (style === 1 ? "yyyy-mm-dd" : style === 2 ? "0.00" : undefined), date1904: false };
+
+/** The sheet's XML as unzipped chunks, cut where the pieces end. */
+function chunks(...pieces: (string | Buffer)[]): AsyncIterable<Buffer> {
+  return Readable.from(pieces.map((piece) => (typeof piece === "string" ? Buffer.from(piece) : piece)));
+}
+
+async function rowsOf(...pieces: (string | Buffer)[]): Promise<ReadRow[]> {
+  const rows: ReadRow[] = [];
+  await eachSheetRow(chunks(...pieces), parts, (row) => rows.push(readRow(row, parts.date1904)));
+  return rows;
+}
+
+const sheet = (rows: string): string => `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows}</sheetData></worksheet>`;
+
+describe("a worksheet's cells", () => {
+  it("reads each kind of cell as exceljs's WorksheetReader gives it", async () => {
+    const rows = await rowsOf(
+      sheet(
+        '<row r="1"><c r="A1" t="s"><v>1</v></c><c r="B1"><v>4165550101</v></c><c r="C1" s="1"><v>46364</v></c><c r="D1" s="2"><v>12.5</v></c></row>' +
+          '<row r="3"><c r="A3" t="b"><v>1</v></c><c r="B3" t="e"><v>#N/A</v></c><c r="C3" t="str"><f>A1</f><v>x</v></c><c r="D3"><f>1+1</f><v>2</v></c><c r="E3"><f>1+1</f></c><c r="F3" s="5"/></row>',
+      ),
+    );
+    expect(rows).toEqual([
+      [1, "1:shared one", "2:4165550101", "3:2026-12-08", "4:12.5"],
+      [3, "1:TRUE", "2:#N/A (holds #N/A, an error in the source sheet: fix the formula or the value)", "3:x", "4:2", "5: (is a formula without a saved result (open the workbook in Excel and save it, or type the value))"],
+    ]);
+  });
+
+  it("reads an inline string of several runs whole, leaving out its phonetic guide", async () => {
+    const rows = await rowsOf(sheet('<row r="2"><c r="C2" t="inlineStr"><is><r><t>Maple </t></r><r><rPr><b/></rPr><t>Leaf</t></r><rPh sb="0" eb="1"><t>メープル</t></rPh></is></c></row>'));
+    expect(rows).toEqual([[2, "3:Maple Leaf"]]);
+  });
+
+  it("decodes text once: the typed text &lt; stays &lt;", async () => {
+    const rows = await rowsOf(sheet('<row r="1"><c r="A1" t="inlineStr"><is><t>&amp;lt; &amp; &lt;</t></is></c><c r="B1" t="str"><f>A1</f><v>&amp;amp;</v></c><c r="C1" t="inlineStr"><is><t><![CDATA[<raw>]]></t></is></c></row>'));
+    expect(rows).toEqual([[1, "1:&lt; & <", "2:&amp;", "3:<raw>"]]);
+  });
+
+  it("reads a character whose bytes are split between two chunks", async () => {
+    const xml = Buffer.from(sheet('<row r="1"><c r="A1" t="inlineStr"><is><t>Café ☎</t></is></c></row>'));
+    for (const character of ["é", "☎"]) {
+      const at = xml.indexOf(character) + 1;
+      expect(await rowsOf(xml.subarray(0, at), xml.subarray(at))).toEqual([[1, "1:Café ☎"]]);
+    }
+  });
+
+  it("numbers a row or cell without its reference after the one before", async () => {
+    const rows = await rowsOf(sheet('<row r="4"><c r="B4"><v>1</v></c><c><v>2</v></c></row><row><c><v>3</v></c><c r="D5"><v>4</v></c><c><v>5</v></c><c r="7"><v>6</v></c><c r="aa5"><v>7</v></c></row>'));
+    expect(rows).toEqual([
+      [4, "2:1", "3:2"],
+      [5, "1:3", "4:4", "5:5", "6:6", "27:7"],
+    ]);
+  });
+
+  it("hands over blank rows, and rows only within sheetData", async () => {
+    const rows = await rowsOf(sheet('<row r="1"/><row r="2"><c r="A2" s="2"/></row>').replace("<sheetData>", '<sheetPr><row r="9"/></sheetPr><sheetData>'));
+    expect(rows).toEqual([[1], [2]]);
+  });
+
+  it.each([
+    ["cut short", sheet('<row r="1"><c r="A1"><v>1</v></c></row>').slice(0, -40)],
+    ["malformed", sheet('<row r="1"><c r="A1"><v>1</c></row>')],
+  ])("rejects a sheet whose XML is %s", async (_, xml) => {
+    await expect(rowsOf(xml)).rejects.toThrow(/./);
+  });
+});
+
+interface ExceljsRow {
+  readonly number: number;
+  eachCell(iteratee: (cell: { readonly value: unknown; readonly numFmt?: string }, column: number) => void): void;
+}
+interface ExceljsSheet {
+  readonly iterator: AsyncIterable<Buffer>;
+  on(event: "row", listener: (row: ExceljsRow) => void): void;
+  read(): Promise<void>;
+}
+interface ExceljsBook extends AsyncIterable<ExceljsSheet> {
+  readonly sharedStrings?: readonly unknown[];
+  readonly styles?: { getStyleModel(id: number): { readonly numFmt?: string } | null };
+  readonly properties?: { readonly model?: { readonly date1904?: boolean } };
+}
+const WorkbookReader = createRequire(import.meta.url)("exceljs/lib/stream/xlsx/workbook-reader.js") as new (input: NodeJS.ReadableStream, options: object) => ExceljsBook;
+const OPTIONS = { worksheets: "emit", sharedStrings: "cache", styles: "cache", hyperlinks: "ignore", entries: "ignore" };
+
+/** Every worksheet's rows, read by exceljs's WorksheetReader or by worksheet-rows.ts. */
+async function sheetsOf(path: string, by: "exceljs" | "portin"): Promise<ReadRow[][]> {
+  const book = new WorkbookReader(createReadStream(path), OPTIONS);
+  const sheets: ReadRow[][] = [];
+  for await (const sheet of book) {
+    // exceljs hands a sheet over once the parts it refers to are read (patches/exceljs+4.4.0.patch).
+    const date1904 = book.properties?.model?.date1904 === true;
+    const rows: ReadRow[] = [];
+    sheets.push(rows);
+    if (by === "exceljs") {
+      sheet.on("row", (row) => rows.push(readRow(row, date1904)));
+      await sheet.read();
+    } else {
+      const bookParts: WorkbookParts = { sharedStrings: book.sharedStrings, numberFormat: (style) => book.styles?.getStyleModel(style)?.numFmt, date1904 };
+      await eachSheetRow(sheet.iterator, bookParts, (row) => rows.push(readRow(row, date1904)));
+    }
+  }
+  return sheets;
+}
+
+describe("workbooks other programs wrote (fixtures/workbooks)", () => {
+  const books = readdirSync(join(FIXTURES, "workbooks")).filter((name) => name.endsWith(".xlsx"));
+
+  it.each(books)("gives the same cells as exceljs's WorksheetReader in %s", async (name) => {
+    const path = join(FIXTURES, "workbooks", name);
+    const expected = await sheetsOf(path, "exceljs");
+    expect(expected.flat().length).toBeGreaterThan(2);
+    expect(await sheetsOf(path, "portin")).toEqual(expected);
+  });
+});
