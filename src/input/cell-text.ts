@@ -71,13 +71,14 @@ export function dateText(date: Date, date1904 = false): string {
 
 /** A serial date (a formula's result, which exceljs leaves a number) as a Date. */
 export function serialDate(serial: number, date1904: boolean): Date {
-  return new Date(EXCEL_EPOCH_MS + (serial + (date1904 ? 1462 : 0)) * 86_400_000);
+  // To the millisecond, as exceljs's own excelToDate: dateText then rounds to the second.
+  return new Date(Math.round(EXCEL_EPOCH_MS + (serial + (date1904 ? 1462 : 0)) * 86_400_000));
 }
 
 /**
- * Whether a number format shows a date or time (exceljs's own test, which its reader applies to
- * plain number cells but not to formula results): `yyyy-mm-dd`, `h:mm`, but not `0.00` or
- * `"m"0` (quoted text and [colour] sections do not count).
+ * Whether a number format shows a date or time: `yyyy-mm-dd`, `h:mm`, `YYYY`, but not `0.00` or
+ * `"m"0` (quoted text and [colour] sections do not count). exceljs's own test, but in either
+ * case, as Excel reads a format: exceljs's misses `YYYY` and `DD` alone.
  */
 export function isDateFormat(format: string | undefined): boolean {
   if (format === undefined || format === "") return false;

@@ -21,7 +21,7 @@ import { MAX_CELL_CHARS } from "./limits.js";
 import { RecordWriter } from "./row-record.js";
 import { damagedWorkbook, otherSheetsHint } from "./workbook-file.js";
 import { HEADER_VERDICT } from "./header-verdict.js";
-import { eachSheetRow } from "./worksheet-rows.js";
+import { eachSheetRow, SheetDamage } from "./worksheet-rows.js";
 import type { SheetRow, WorkbookParts } from "./worksheet-rows.js";
 
 /** What workbook.ts gives the thread, as its first message. */
@@ -110,12 +110,14 @@ class Refusal extends Error {}
 class HandlerFailure extends Error {}
 
 /** What the thread posts for a failure: a refusal naming the file, or, for portin's own bug, a failure. */
-function failureMessage(path: string, error: unknown): ReaderMessage {
-  if (error instanceof Refusal) return { kind: "refused", message: error.message };
-  if (error instanceof HandlerFailure) {
-    const cause = error.cause;
+function failureMessage(path: string, failure: unknown): ReaderMessage {
+  if (failure instanceof Refusal) return { kind: "refused", message: failure.message };
+  if (failure instanceof HandlerFailure) {
+    const cause = failure.cause;
     return cause instanceof Error ? { kind: "failed", message: `${cause.name}: ${cause.message}`, stack: cause.stack } : { kind: "failed", message: String(cause), stack: undefined };
   }
+  // Damage worksheet-rows.ts found itself, or the error reading the sheet's stream it met.
+  const error = failure instanceof SheetDamage && failure.cause !== undefined ? failure.cause : failure;
   // exceljs keeps a worksheet stored before a part it depends on (the shared strings, the
   // styles, the workbook) in a temporary file: TMPDIR missing or full is the machine's
   // trouble, not the workbook's (docs/contract.md §7).
@@ -167,15 +169,22 @@ function verdict(progress: Int32Array): number {
   return Atomics.exchange(progress, 1, HEADER_VERDICT.pending);
 }
 
-/** Reads the worksheet, handing each row to `onRow` as it is parsed; what `onRow` throws is portin's, not the file's. */
-function eachRow(sheet: StreamedSheet, parts: WorkbookParts, onRow: (row: SheetRow) => void): Promise<void> {
-  return eachSheetRow(sheet.iterator, parts, (row) => {
-    try {
-      onRow(row);
-    } catch (error) {
-      throw error instanceof Refusal ? error : new HandlerFailure("a row could not be handled", { cause: error });
-    }
-  });
+/**
+ * Reads the worksheet, handing each row to `onRow` as it is parsed. What `onRow` throws is
+ * portin's, not the file's, and so is anything worksheet-rows.ts throws other than the damage it names.
+ */
+async function eachRow(sheet: StreamedSheet, parts: WorkbookParts, onRow: (row: SheetRow) => void): Promise<void> {
+  try {
+    await eachSheetRow(sheet.iterator, parts, (row) => {
+      try {
+        onRow(row);
+      } catch (error) {
+        throw error instanceof Refusal ? error : new HandlerFailure("a row could not be handled", { cause: error });
+      }
+    });
+  } catch (error) {
+    throw error instanceof Refusal || error instanceof HandlerFailure || error instanceof SheetDamage ? error : new HandlerFailure("the worksheet could not be parsed", { cause: error });
+  }
 }
 
 /** Walks the workbook's worksheets (in file order) to the one wanted: `--sheet`, else the first visible tab. */

@@ -7,17 +7,26 @@
  * Performance, Workbooks); portin needs each cell's value and number format, nothing more.
  *
  * A cell's value is what WorksheetReader gives (its rules, with patches/exceljs+4.4.0.patch),
- * so cell-text.ts reads it as before, except where WorksheetReader loses text:
- * - an inline string of several runs (`<is><r><t>…`) reads whole, not as its last run;
- * - text is decoded once: WorksheetReader decoded inline strings and formula text a second
- *   time, reading the typed text `&lt;` as `<`;
+ * so cell-text.ts reads it as before, and cells come in column order, the last of two in one
+ * column kept, as WorksheetReader's Row gives them. Where WorksheetReader was wrong, this is not:
+ * - an inline string of several runs (`<is><r><t>…`) reads whole, not as its last run, and
+ *   without its phonetic guide (`<rPh>`), which WorksheetReader read instead;
+ * - text is decoded once: WorksheetReader decoded inline strings and formulas' string results
+ *   a second time, reading the typed text `&lt;` as `<`;
  * - a character split between two of the unzipped chunks reads whole, not as two U+FFFD;
  * - CDATA text is kept;
- * - a row or cell without its optional `r` reference follows the one before it.
+ * - a row or cell without its optional `r` reference follows the one before it;
+ * - a date format is told in either case (`YYYY`, as cell-text.ts tells a formula's), and a
+ *   row's style is not lent to its cells: a cell without `s` has style 0, as ECMA-376 says;
+ * - a formula whose saved value is empty (`<v></v>`, as openpyxl writes one never calculated)
+ *   has no saved result, rather than a NaN read as an error;
+ * - an ISO 8601 date cell (`t="d"`) reads as its date, not as the number its year makes;
+ * - a sheet cut short is refused, not read up to the cut.
  */
 import { StringDecoder } from "node:string_decoder";
 import { SaxesParser } from "saxes";
 import type { SaxesTagPlain } from "saxes";
+import { columnLetters } from "./cell-ref.js";
 import { isDateFormat, serialDate } from "./cell-text.js";
 import type { FormatSource } from "./cell-text.js";
 
@@ -43,6 +52,12 @@ export interface WorkbookParts {
   readonly date1904: boolean;
 }
 
+/** The worksheet's XML is not what a workbook holds: the file is damaged, not portin. */
+export class SheetDamage extends Error {}
+
+/** Excel's last column, XFD: a reference past it is damage, and would size every row's array. */
+const MAX_COLUMN = 16_384;
+
 class RowCells implements SheetRow {
   number = 0;
   readonly columns: number[] = [];
@@ -56,6 +71,23 @@ class RowCells implements SheetRow {
     this.columns.length = 0;
     this.values.length = 0;
     this.formats.length = 0;
+  }
+
+  /** Adds a cell, in column order, replacing one already in its column (rare, so the common case is a push). */
+  add(column: number, value: unknown, format: string | undefined): void {
+    const columns = this.columns;
+    let at = columns.length;
+    if (at > 0 && (columns[at - 1] ?? 0) >= column) {
+      at = columns.findIndex((taken) => taken >= column);
+      if (columns[at] === column) {
+        this.values[at] = value;
+        this.formats[at] = format;
+        return;
+      }
+    }
+    columns.splice(at, 0, column);
+    this.values.splice(at, 0, value);
+    this.formats.splice(at, 0, format);
   }
 
   eachCell(iteratee: (cell: SheetCell, column: number) => void): void {
@@ -81,8 +113,9 @@ function columnOf(reference: string): number {
 
 /**
  * Reads the worksheet's XML to its end, handing `onRow` each `<row>` of its sheetData as it is
- * parsed, blank rows included. Malformed or truncated XML rejects with saxes's error; whatever
- * `onRow` throws rejects as it is.
+ * parsed, blank rows included. XML that is malformed, cut short or refers to what the workbook
+ * lacks rejects with a SheetDamage; an error reading the stream, or whatever `onRow` throws,
+ * rejects as it is, and anything else is this module's own failure.
  */
 export async function eachSheetRow(xml: AsyncIterable<Buffer>, parts: WorkbookParts, onRow: (row: SheetRow) => void): Promise<void> {
   const row = new RowCells();
@@ -103,14 +136,22 @@ export async function eachSheetRow(xml: AsyncIterable<Buffer>, parts: WorkbookPa
 
   function cellValue(): unknown {
     if (formula) {
-      if (!valued) return { formula: "" };
+      if (!valued || (text === "" && type !== "str")) return { formula: "" };
       const result = type === "str" ? text : type === "e" ? { error: text } : type === "b" ? parseInt(text, 10) !== 0 : parseFloat(text);
       return { formula: "", result };
     }
     if (!valued) return undefined;
     switch (type) {
-      case "s":
-        return parts.sharedStrings?.[parseInt(text, 10)];
+      case "s": {
+        const shared = parts.sharedStrings?.[parseInt(text, 10)];
+        if (shared === undefined) throw new SheetDamage(`cell ${columnLetters(column)}${row.number} refers to shared string ${text}, which the workbook does not hold`);
+        return shared;
+      }
+      case "d": {
+        // ISO 8601; without a zone, a date and time is UTC, as Excel's serial dates are.
+        const at = Date.parse(text.includes("T") && !/(Z|[+-]\d\d:?\d\d)$/i.test(text) ? `${text}Z` : text);
+        return Number.isNaN(at) ? text : new Date(at);
+      }
       case "inlineStr":
       case "str":
         return text;
@@ -120,8 +161,7 @@ export async function eachSheetRow(xml: AsyncIterable<Buffer>, parts: WorkbookPa
         return parseInt(text, 10) !== 0;
       default: {
         const number = parseFloat(text);
-        // A date is a number cell whose style's format shows a date; WorksheetReader reads a
-        // style only when the cell names one other than 0.
+        // A date is a number cell whose style's format shows a date.
         return style !== 0 && isDateFormat(formatOf(style)) ? serialDate(number, parts.date1904) : number;
       }
     }
@@ -132,6 +172,10 @@ export async function eachSheetRow(xml: AsyncIterable<Buffer>, parts: WorkbookPa
   const formatOf = (style: number): string | undefined => (style in formats ? formats[style] : (formats[style] = parts.numberFormat(style)));
 
   const parser = new SaxesParser();
+  // saxes reports malformed XML here, then would read on: thrown, it ends the reading as the file's damage.
+  parser.on("error", (error) => {
+    throw new SheetDamage(error.message);
+  });
   parser.on("opentag", (tag: SaxesTagPlain) => {
     switch (tag.name) {
       case "sheetData":
@@ -149,6 +193,7 @@ export async function eachSheetRow(xml: AsyncIterable<Buffer>, parts: WorkbookPa
         // A reference without its letters (`r="12"`) counts as none.
         const at = columnOf(tag.attributes["r"] ?? "");
         column = at === 0 ? column + 1 : at;
+        if (column > MAX_COLUMN) throw new SheetDamage(`cell ${tag.attributes["r"] ?? `${columnLetters(column)}${row.number}`} is past Excel's last column, XFD`);
         type = tag.attributes["t"];
         style = numberAttribute(tag, "s") ?? 0;
         formula = false;
@@ -201,9 +246,7 @@ export async function eachSheetRow(xml: AsyncIterable<Buffer>, parts: WorkbookPa
         inCell = false;
         const value = cellValue();
         if (value === undefined || value === null) break;
-        row.columns.push(column);
-        row.values.push(value);
-        row.formats.push(style === 0 ? undefined : formatOf(style));
+        row.add(column, value, style === 0 ? undefined : formatOf(style));
         break;
       }
       case "row":
@@ -219,7 +262,18 @@ export async function eachSheetRow(xml: AsyncIterable<Buffer>, parts: WorkbookPa
 
   // A character's bytes may be split between two chunks: the decoder holds the first part back.
   const decoder = new StringDecoder("utf8");
-  for await (const chunk of xml) parser.write(decoder.write(chunk));
+  let parsing = false;
+  try {
+    for await (const chunk of xml) {
+      parsing = true;
+      parser.write(decoder.write(chunk));
+      parsing = false;
+    }
+  } catch (error) {
+    if (parsing) throw error;
+    // Inflating the zip, or reading the temporary file exceljs kept the sheet in.
+    throw new SheetDamage(error instanceof Error ? error.message : String(error), { cause: error });
+  }
   parser.write(decoder.end());
   // Fails on a sheet cut short, rather than reading the rows before the cut as all of it.
   parser.close();

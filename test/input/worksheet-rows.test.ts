@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { cellText } from "../../src/input/cell-text.js";
-import { eachSheetRow } from "../../src/input/worksheet-rows.js";
+import { eachSheetRow, SheetDamage } from "../../src/input/worksheet-rows.js";
 import type { SheetRow, WorkbookParts } from "../../src/input/worksheet-rows.js";
 import { FIXTURES } from "../e2e/harness.js";
 
@@ -25,7 +25,8 @@ function readRow(row: Pick<SheetRow, "number" | "eachCell">, date1904: boolean):
   return [row.number, ...cells];
 }
 
-const parts: WorkbookParts = { sharedStrings: ["shared zero", "shared one"], numberFormat: (style) => (style === 1 ? "yyyy-mm-dd" : style === 2 ? "0.00" : undefined), date1904: false };
+const FORMATS: Record<number, string> = { 1: "yyyy-mm-dd", 2: "0.00", 3: "YYYY" };
+const parts: WorkbookParts = { sharedStrings: ["shared zero", "shared one"], numberFormat: (style) => FORMATS[style], date1904: false };
 
 /** The sheet's XML as unzipped chunks, cut where the pieces end. */
 function chunks(...pieces: (string | Buffer)[]): AsyncIterable<Buffer> {
@@ -52,6 +53,21 @@ describe("a worksheet's cells", () => {
       [1, "1:shared one", "2:4165550101", "3:2026-12-08", "4:12.5"],
       [3, "1:TRUE", "2:#N/A (holds #N/A, an error in the source sheet: fix the formula or the value)", "3:x", "4:2", "5: (is a formula without a saved result (open the workbook in Excel and save it, or type the value))"],
     ]);
+  });
+
+  it("reads what WorksheetReader misread: a date format in capitals, an ISO date cell, a formula never calculated", async () => {
+    const rows = await rowsOf(
+      sheet(
+        '<row r="1"><c r="A1" s="3"><v>46364</v></c><c r="B1" t="d"><v>2026-12-08T09:30:00</v></c><c r="C1" t="d"><v>2026-12-08</v></c>' +
+          '<c r="D1"><f>A1</f><v></v></c><c r="E1" t="str"><f>A1</f><v></v></c><c r="F1" s="1"><v>46364.077170138604</v></c></row>',
+      ),
+    );
+    expect(rows).toEqual([[1, "1:2026-12-08", "2:2026-12-08 09:30", "3:2026-12-08", "4: (is a formula without a saved result (open the workbook in Excel and save it, or type the value))", "5:", "6:2026-12-08 01:51:08"]]);
+  });
+
+  it("gives a row's cells in column order, the last of two in one column kept, as WorksheetReader's Row does", async () => {
+    const rows = await rowsOf(sheet('<row r="1"><c r="C1"><v>3</v></c><c r="A1" t="e"><v>#N/A</v></c><c r="B1"><v>2</v></c><c r="A1"><v>1</v></c><c r="D1"><v>4</v></c></row>'));
+    expect(rows).toEqual([[1, "1:1", "2:2", "3:3", "4:4"]]);
   });
 
   it("reads an inline string of several runs whole, leaving out its phonetic guide", async () => {
@@ -86,10 +102,29 @@ describe("a worksheet's cells", () => {
   });
 
   it.each([
-    ["cut short", sheet('<row r="1"><c r="A1"><v>1</v></c></row>').slice(0, -40)],
-    ["malformed", sheet('<row r="1"><c r="A1"><v>1</c></row>')],
-  ])("rejects a sheet whose XML is %s", async (_, xml) => {
-    await expect(rowsOf(xml)).rejects.toThrow(/./);
+    ["cut short", sheet('<row r="1"><c r="A1"><v>1</v></c></row>').slice(0, -40), /^1:\d+: unclosed tag: c$/],
+    ["malformed", sheet('<row r="1"><c r="A1"><v>1</c></row>'), /unexpected close tag/],
+    ["refers to a shared string the workbook lacks", sheet('<row r="7"><c r="C7" t="s"><v>2</v></c></row>'), /^cell C7 refers to shared string 2, which the workbook does not hold$/],
+    ["past Excel's last column", sheet('<row r="1"><c r="XFE1"><v>1</v></c></row>'), /^cell XFE1 is past Excel's last column, XFD$/],
+  ])("refuses a sheet whose XML is %s as damage", async (_, xml, message) => {
+    const refused = rowsOf(xml);
+    await expect(refused).rejects.toThrow(message);
+    await expect(refused).rejects.toBeInstanceOf(SheetDamage);
+  });
+
+  it("refuses a sheet whose stream fails as damage, the stream's error its cause; what onRow throws rejects as it is", async () => {
+    const broken = new Error("invalid distance too far back");
+    // A stream that fails after its first chunk, as a zip entry that stops inflating does.
+    const failing = new Readable({ read() {} });
+    failing.push(Buffer.from(sheet('<row r="1"><c r="A1"><v>1</v></c></row>').slice(0, 80)));
+    setImmediate(() => failing.destroy(broken));
+    await expect(eachSheetRow(failing, parts, () => undefined)).rejects.toMatchObject({ constructor: SheetDamage, message: broken.message, cause: broken });
+    const mine = new TypeError("a bug of the caller's");
+    await expect(
+      eachSheetRow(chunks(sheet('<row r="1"><c r="A1"><v>1</v></c></row>')), parts, () => {
+        throw mine;
+      }),
+    ).rejects.toBe(mine);
   });
 });
 
