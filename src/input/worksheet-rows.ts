@@ -76,14 +76,17 @@ class RowCells implements SheetRow {
   /** Adds a cell, in column order, replacing one already in its column (rare, so the common case is a push). */
   add(column: number, value: unknown, format: string | undefined): void {
     const columns = this.columns;
-    let at = columns.length;
-    if (at > 0 && (columns[at - 1] ?? 0) >= column) {
-      at = columns.findIndex((taken) => taken >= column);
-      if (columns[at] === column) {
-        this.values[at] = value;
-        this.formats[at] = format;
-        return;
-      }
+    if (columns.length === 0 || (columns[columns.length - 1] ?? 0) < column) {
+      columns.push(column);
+      this.values.push(value);
+      this.formats.push(format);
+      return;
+    }
+    const at = columns.findIndex((taken) => taken >= column);
+    if (columns[at] === column) {
+      this.values[at] = value;
+      this.formats[at] = format;
+      return;
     }
     columns.splice(at, 0, column);
     this.values.splice(at, 0, value);

@@ -7,6 +7,8 @@ const GENERAL = { numFmt: undefined };
 describe("numberText", () => {
   it("writes integers in full, never with .0 or an exponent", () => {
     expect([4165550101, 300451, 0, -17, 2 ** 64].map(numberText)).toEqual(["4165550101", "300451", "0", "-17", "18446744073709551616"]);
+    // Either side of V8's small integers, and a high half with a low half of zeros.
+    expect([2 ** 31 - 1, 2 ** 31, -(2 ** 31), -4165550101, 100_000_000_000, 4_100_000_007].map(numberText)).toEqual(["2147483647", "2147483648", "-2147483648", "-4165550101", "100000000000", "4100000007"]);
   });
 
   it("writes other numbers as the value the file stores", () => {
