@@ -65,6 +65,11 @@ describe("a worksheet's cells", () => {
     expect(rows).toEqual([[1, "1:2026-12-08", "2:2026-12-08 09:30", "3:2026-12-08", "4: (is a formula without a saved result (open the workbook in Excel and save it, or type the value))", "5:", "6:2026-12-08 01:51:08"]]);
   });
 
+  it("lends a row's style to none of its cells: a cell without s has style 0, as ECMA-376 says (WorksheetReader read a date)", async () => {
+    const rows = await rowsOf(sheet('<row r="1" s="1" customFormat="1"><c r="A1"><v>46364</v></c><c r="B1" s="1"><v>46364</v></c></row>'));
+    expect(rows).toEqual([[1, "1:46364", "2:2026-12-08"]]);
+  });
+
   it("gives a row's cells in column order, the last of two in one column kept, as WorksheetReader's Row does", async () => {
     const rows = await rowsOf(sheet('<row r="1"><c r="C1"><v>3</v></c><c r="A1" t="e"><v>#N/A</v></c><c r="B1"><v>2</v></c><c r="A1"><v>1</v></c><c r="D1"><v>4</v></c></row>'));
     expect(rows).toEqual([[1, "1:1", "2:2", "3:3", "4:4"]]);
