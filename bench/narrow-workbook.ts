@@ -10,9 +10,12 @@
  * The XML parts are written here with yazl: exceljs's writer shares every string or none, and
  * writes an unshared one as `t="str"`, never as an inline string.
  */
-import { createWriteStream, existsSync, mkdirSync, renameSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { once } from "node:events";
-import { dirname } from "node:path";
+import { tmpdir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { stringify } from "csv-stringify/sync";
 import { ZipFile } from "yazl";
 import { mixedRowCells } from "./mixed.js";
 import type { Shape } from "./mixed.js";
@@ -85,6 +88,14 @@ export async function ensureNarrowBook(path: string, book: BookShape, rows: numb
     [...shared.keys()].map((text) => `<si><t>${escape(text)}</t></si>`).join("") +
     `</sst>`;
 
+  return writeBookParts(path, Buffer.from(parts.join(""), "utf8"), strings, book.stringsFirst);
+}
+
+/**
+ * Writes a one-sheet workbook ("Numbers") of `sheet`, the worksheet's XML as it is (a test
+ * gives it damaged), and `strings`, the shared strings part, before or after it in the zip.
+ */
+export async function writeBookParts(path: string, sheet: Buffer, strings: string, stringsFirst: boolean): Promise<string> {
   const zip = new ZipFile();
   const add = (name: string, text: string): void => zip.addBuffer(Buffer.from(text, "utf8"), name);
   add(
@@ -107,15 +118,37 @@ export async function ensureNarrowBook(path: string, book: BookShape, rows: numb
     "xl/styles.xml",
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><fonts count="1"><font><sz val="11"/><name val="Calibri"/></font></fonts><fills count="1"><fill><patternFill patternType="none"/></fill></fills><borders count="1"><border/></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/></cellXfs></styleSheet>`,
   );
-  const sheet = Buffer.from(parts.join(""), "utf8");
-  if (book.stringsFirst) add("xl/sharedStrings.xml", strings);
+  if (stringsFirst) add("xl/sharedStrings.xml", strings);
   zip.addBuffer(sheet, "xl/worksheets/sheet1.xml");
-  if (!book.stringsFirst) add("xl/sharedStrings.xml", strings);
+  if (!stringsFirst) add("xl/sharedStrings.xml", strings);
   zip.end();
   const temporary = `${path}.tmp-${process.pid}.xlsx`;
   const out = createWriteStream(temporary);
   zip.outputStream.pipe(out);
   await once(out, "finish");
   renameSync(temporary, path);
+  return path;
+}
+
+/**
+ * The issue's rows as LibreOffice saves them, a shape this bench did not design: the rows
+ * written as CSV, opened and saved as .xlsx by LibreOffice (numbers as number cells, every
+ * string shared, a style and its attributes on every cell), unless it is already there. Null
+ * when LibreOffice (`soffice`) is not installed: the bench then says it was left out.
+ */
+export function ensureLibreOfficeBook(path: string, rows: number): string | null {
+  if (existsSync(path)) return path;
+  if (spawnSync("soffice", ["--version"], { stdio: "ignore" }).status !== 0) return null;
+  const dir = mkdtempSync(join(tmpdir(), "portin-bench-lo-"));
+  try {
+    const csv = join(dir, basename(path).replace(/\.xlsx$/, ".csv"));
+    writeFileSync(csv, stringify([[...HEADER], ...Array.from({ length: rows }, (_, i) => { const [number = "", pilot = "", , reference = "", note = ""] = mixedRowCells(ROWS, i); return [number, pilot, reference, note]; })]));
+    const converted = spawnSync("soffice", ["--headless", "--convert-to", "xlsx", "--outdir", dir, csv], { encoding: "utf8" });
+    if (converted.status !== 0) throw new Error(`LibreOffice could not convert ${csv}: ${converted.stderr}`);
+    mkdirSync(dirname(path), { recursive: true });
+    renameSync(csv.replace(/\.csv$/, ".xlsx"), path);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
   return path;
 }

@@ -22,7 +22,7 @@ import { describeShape, drawShape, ISSUE_SHAPE, MIXED_DEFAULTS, mixedHeader, mix
 import type { Shape } from "./mixed.js";
 import { CACHE_DIR, ensureNarrowSheet, ensureSheet, writeSheet } from "./sheet.js";
 import { ensureWorkbook } from "./workbook.js";
-import { bookName, describeBook, drawBook, ensureNarrowBook, ISSUE_BOOK } from "./narrow-workbook.js";
+import { bookName, describeBook, drawBook, ensureLibreOfficeBook, ensureNarrowBook, ISSUE_BOOK } from "./narrow-workbook.js";
 import type { BookShape } from "./narrow-workbook.js";
 
 const CLI = fileURLToPath(new URL("../src/cli.cjs", import.meta.url));
@@ -239,9 +239,14 @@ async function benchNarrowXlsx(): Promise<void> {
   writeFileSync(defaults, JSON.stringify(MIXED_DEFAULTS, null, 2) + "\n");
   const toXlsx = join(OUT, "narrow-book.plan.xlsx");
   const toCsv = join(OUT, "narrow-book.plan.csv");
-  for (const shape of books) {
-    const label = `narrow .xlsx (${describeBook(shape)}), ${fmt(XLSX_ROWS)} rows`;
-    const book = await ensureNarrowBook(join(CACHE_DIR, `${bookName(shape)}-${XLSX_ROWS}.xlsx`), shape, XLSX_ROWS);
+  const written = books.map((shape) => ({
+    label: `narrow .xlsx (${describeBook(shape)}), ${fmt(XLSX_ROWS)} rows`,
+    book: (): Promise<string> => ensureNarrowBook(join(CACHE_DIR, `${bookName(shape)}-${XLSX_ROWS}.xlsx`), shape, XLSX_ROWS),
+  }));
+  const saved = ensureLibreOfficeBook(join(CACHE_DIR, `narrow-book-libreoffice-${XLSX_ROWS}.xlsx`), XLSX_ROWS);
+  if (saved !== null) written.push({ label: `narrow .xlsx (the issue's rows as LibreOffice saves them), ${fmt(XLSX_ROWS)} rows`, book: () => Promise.resolve(saved) });
+  for (const { label, book: make } of written) {
+    const book = await make();
     const floors: Measured[] = [];
     const plans: Measured[][] = [[], []];
     await withSandbox(0, async (sandbox) => {
@@ -272,7 +277,7 @@ async function benchNarrowXlsx(): Promise<void> {
   await rm(toXlsx, { force: true });
   await rm(toCsv, { force: true });
   notes.push(
-    `Narrow workbook (bench/narrow-workbook.ts): ${fmt(XLSX_ROWS)} rows of \`number, pilot_number, portform.CustomerReferenceNumber, note\` on three trunks, 5% toll-free, 40 references, the PortForm's other members from --defaults; first the issue's shape (numbers and pilots as number cells, the reference a shared string, the note an inline string), then ${SHAPES} shapes from seed ${SEED} (BENCH_SEED=${SEED} replays them) varying each column's cell kind and where the shared strings sit in the zip. The reference is bench/xlsx-floor.ts on the same file, run i beside run i; ratios min/median/max of those pairs.`,
+    `Narrow workbook (bench/narrow-workbook.ts): ${fmt(XLSX_ROWS)} rows of \`number, pilot_number, portform.CustomerReferenceNumber, note\` on three trunks, 5% toll-free, 40 references, the PortForm's other members from --defaults; first the issue's shape (numbers and pilots as number cells, the reference a shared string, the note an inline string), then ${SHAPES} shapes from seed ${SEED} (BENCH_SEED=${SEED} replays them) varying each column's cell kind and where the shared strings sit in the zip, then ${saved === null ? "(left out: LibreOffice's soffice is not installed) " : ""}the issue's rows saved as .xlsx by LibreOffice from CSV, a writer's shape this bench did not design (every string shared, a style on every cell). The reference is bench/xlsx-floor.ts on the same file, run i beside run i; ratios min/median/max of those pairs.`,
   );
 }
 

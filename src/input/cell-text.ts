@@ -142,7 +142,7 @@ function formulaText(result: unknown, format: FormatSource, date1904: boolean): 
     return { text: "", problem: "is a formula without a saved result (open the workbook in Excel and save it, or type the value)" };
   }
   if (typeof result === "number") {
-    // An error result (`#N/A`) reaches here as an `{ error }` value (patches/exceljs+4.4.0.patch); a NaN is no number Excel stores.
+    // An error result (`#N/A`) reaches here as an `{ error }` value (worksheet-rows.ts); a NaN is no number Excel stores.
     if (!Number.isFinite(result)) return { text: "", problem: "holds an error in the source sheet: fix the formula or the value" };
     if (isDateFormat(format.numFmt)) return dateText(serialDate(result, date1904), date1904);
     return numberText(result);

@@ -51,12 +51,14 @@ export function takeReaderThread(): Worker {
 }
 
 function startReaderThread(): Worker {
-  // exceljs makes objects for every cell and drops them a row later. V8 at times learns from
-  // the few that outlive a collection to allocate all of them straight into its old
-  // generation ("allocation-site pretenuring"), which then fills with garbage: the reading
-  // thread's heap peaked at 170-220 MB instead of 70 in one run of three on a 200,000-row
-  // workbook (README, Performance, Workbooks). The flag is the process's, set before the thread starts;
-  // it stays off for the rest of a run that reads a workbook (measured: README, Workbooks).
+  // Reading a workbook makes objects for every cell (the XML parser's tags, then each row's
+  // cells) and drops them a row later. V8 at times learns from the few that outlive a
+  // collection to allocate all of them straight into its old generation ("allocation-site
+  // pretenuring"), which then fills with garbage: with exceljs's cell objects the reading
+  // thread's heap peaked at 170-220 MB instead of 70 in one run of three, and with the rows
+  // parsed by saxes (worksheet-rows.ts) a 200,000-row, 27-column plan still peaked at 268-271
+  // MB with it on against 232-257 MB off (README, Performance, Workbooks). The flag is the
+  // process's, set before the thread starts; it stays off for the rest of a run that reads a workbook.
   setFlagsFromString("--no-allocation-site-pretenuring");
   // node:worker_threads is loaded here, not with this module, which every command loads: a run
   // of a CSV sheet never starts a thread, and loading it cost ~4 ms of start-up (docs/contract.md §8).

@@ -28,6 +28,7 @@ import { SaxesParser } from "saxes";
 import type { SaxesTagPlain } from "saxes";
 import { columnLetters } from "./cell-ref.js";
 import { isDateFormat, serialDate } from "./cell-text.js";
+import { MAX_FIELDS } from "./limits.js";
 import type { FormatSource } from "./cell-text.js";
 
 /** One cell: its value as exceljs gives it (cell-text.ts) and its number format. */
@@ -54,9 +55,6 @@ export interface WorkbookParts {
 
 /** The worksheet's XML is not what a workbook holds: the file is damaged, not portin. */
 export class SheetDamage extends Error {}
-
-/** Excel's last column, XFD: a reference past it is damage, and would size every row's array. */
-const MAX_COLUMN = 16_384;
 
 class RowCells implements SheetRow {
   number = 0;
@@ -196,7 +194,8 @@ export async function eachSheetRow(xml: AsyncIterable<Buffer>, parts: WorkbookPa
         // A reference without its letters (`r="12"`) counts as none.
         const at = columnOf(tag.attributes["r"] ?? "");
         column = at === 0 ? column + 1 : at;
-        if (column > MAX_COLUMN) throw new SheetDamage(`cell ${tag.attributes["r"] ?? `${columnLetters(column)}${row.number}`} is past Excel's last column, XFD`);
+        // Past XFD is damage, and would size every row's array to it.
+        if (column > MAX_FIELDS) throw new SheetDamage(`cell ${tag.attributes["r"] ?? `${columnLetters(column)}${row.number}`} is past Excel's last column, XFD`);
         type = tag.attributes["t"];
         style = numberAttribute(tag, "s") ?? 0;
         formula = false;

@@ -14,7 +14,7 @@ import { FIXTURES } from "../e2e/harness.js";
 import { writeWorkbook } from "../support/workbooks.js";
 import type { SheetSpec } from "../support/workbooks.js";
 import { refusal } from "./helpers.js";
-import { ensureNarrowBook } from "../../bench/narrow-workbook.js";
+import { ensureNarrowBook, writeBookParts } from "../../bench/narrow-workbook.js";
 import type { BookShape } from "../../bench/narrow-workbook.js";
 
 const dir = mkdtempSync(join(tmpdir(), "portin-workbook-"));
@@ -356,6 +356,18 @@ describe("refused workbooks", () => {
     const refused = await refusal(readAll(damaged));
     expect(refused).toMatchObject({ name: "InputError", exitCode: 2 });
     expect(refused.message).toMatch(/damaged\.xlsx: cannot be read as an \.xlsx workbook \(.+\); it may be damaged: save it again from Excel; nothing was sent$/);
+  });
+
+  it.each([
+    ["is cut short", '<row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="A2"><v>4165550101</v>', "1:\\d+: unclosed tag: c"],
+    ["refers to a shared string the workbook lacks", '<row r="1"><c r="A1" t="s"><v>0</v></c></row><row r="2"><c r="A2" t="s"><v>7</v></c></row></sheetData></worksheet>', "cell A2 refers to shared string 7, which the workbook does not hold"],
+  ])("refuses a workbook whose worksheet %s as damaged, in one line, rather than reading part of it", async (_, rows, why) => {
+    const sheet = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${rows}`;
+    const strings = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>number</t></si></sst>';
+    const path = await writeBookParts(join(dir, `damaged-sheet-${made++}.xlsx`), Buffer.from(sheet), strings, true);
+    const refused = await refusal(readAll(path));
+    expect(refused).toMatchObject({ name: "InputError", exitCode: 2 });
+    expect(refused.message).toMatch(new RegExp(`^${path.replace(/[.\\/]/g, "\\$&")}: cannot be read as an \\.xlsx workbook \\(${why}\\); it may be damaged: save it again from Excel; nothing was sent$`));
   });
 
   it("refuses a file that is not a workbook at all", async () => {
