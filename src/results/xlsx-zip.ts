@@ -19,7 +19,8 @@ export type FromWorker = { kind: "taken"; length: number } | { kind: "zip"; byte
 /** Bytes of XML sent and not yet taken by the worker before write() waits: the bound on what a slow disk or deflate piles up here. */
 const IN_FLIGHT_BYTES = 1024 * 1024;
 
-const WORKER_SCRIPT = builtScript("results/zip-worker.js");
+/** zip-worker.ts bundled with yazl by the build (scripts/bundle.ts). */
+const WORKER_SCRIPT = builtScript("results/zip-worker.cjs");
 
 export class WorkerZip {
   private readonly worker: Worker;

@@ -74,6 +74,26 @@ describe("start-up", () => {
     expect((await stat(join(PACKAGE_ROOT, "dist", "src", "portin.cjs"))).size).toBeLessThan(1_250_000);
   });
 
+  it("portin plan of a workbook reads it on a thread that loads its own bundle alone, not exceljs's modules one by one", async () => {
+    const dir = await tempDir();
+    await copyFile(join(FIXTURES, "workbooks", "openpyxl.xlsx"), join(dir, "numbers.xlsx"));
+    // Each thread, as it ends, lists what require() loaded in it: the reading thread ends once the sheet is read.
+    const preload = join(dir, "threads.cjs");
+    const seen = join(dir, "threads.txt");
+    await writeFile(
+      preload,
+      `const { isMainThread } = require("node:worker_threads");
+process.on("exit", () => { if (!isMainThread) require("node:fs").appendFileSync(${JSON.stringify(seen)}, Object.keys(require.cache).join("\\n") + "\\n"); });\n`,
+    );
+    await writeFile(seen, "");
+    const run = await runCli(["plan", join(dir, "numbers.xlsx"), "--results", join(dir, "plan.xlsx"), "--quiet"], { env: { NODE_OPTIONS: `--require=${preload}` }, cwd: dir });
+    expect(run.code).toBe(1); // two of its rows are invalid on purpose
+    const loaded = (await readFile(seen, "utf8")).split("\n").filter((file) => file !== "" && file !== preload);
+    // Unbundled, the reading thread loaded ~370 files from node_modules (saxes, exceljs's reader and its dependencies), ~0.25 s before any row.
+    expect(loaded).toContain(join(PACKAGE_ROOT, "dist", "src", "input", "workbook-reader.cjs"));
+    expect(loaded.filter((file) => file.includes("node_modules"))).toEqual([]);
+  });
+
   it("portin plan on the built-in sandbox loads none of got's HTTP/2, nor file-type's stream readers, threads, assert, tty, perf_hooks, zlib or TLS", async () => {
     const dir = await tempDir();
     for (const name of ["sample.csv", "sample.defaults.json", "loa-maple-leaf-dental.pdf"]) await copyFile(join(FIXTURES, name), join(dir, name));

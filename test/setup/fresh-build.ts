@@ -6,7 +6,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
-const WORKER_SCRIPTS = ["dist/src/input/workbook-reader.js", "dist/src/results/zip-worker.js"];
+const WORKER_SCRIPTS = ["dist/src/input/workbook-reader.cjs", "dist/src/results/zip-worker.cjs"];
 
 function newestSource(dir: string): number {
   let newest = 0;
