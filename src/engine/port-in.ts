@@ -15,7 +15,7 @@ import { summarize } from "../results/summary.js";
 import { describeSystemError } from "../system-error.js";
 import type { RunSummary } from "../results/summary.js";
 import { InputCopy } from "../results/input-copy.js";
-import { openResults } from "../results/writer.js";
+import { openResults, startResultsAhead } from "../results/writer.js";
 import type { ResultColumnsAt } from "../results/encoder.js";
 import type { DispatchReport, StopReason } from "../send/dispatch.js";
 import type { ServiceClient } from "../service/client.js";
@@ -102,6 +102,7 @@ export async function runPortIn(options: PortInOptions, service: Service, io: Co
   const started = monotonicMs();
   const progress = options.progress ?? null;
   const portability = options.checkPortability === true ? { concurrency: options.concurrency } : null;
+  startResultsAhead(options.results);
   const copy = new InputCopy(options.sheet, options.results, options.resultColumns);
   const prepared = await prepare(options.sheet, service.client, options.defaults, { expandRanges: options.expandRanges ?? false, progress, portability, copy });
   if (progress !== null) progress.phase = "checking";

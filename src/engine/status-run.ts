@@ -16,7 +16,7 @@ import { STATUS_COLUMN_SET } from "../results/order-status.js";
 import { summarizeStatus } from "../results/status-summary.js";
 import type { StatusSummary } from "../results/status-summary.js";
 import { InputCopy } from "../results/input-copy.js";
-import { openReport } from "../results/writer.js";
+import { openReport, startResultsAhead } from "../results/writer.js";
 import type { ResultColumnsAt } from "../results/encoder.js";
 import { recordHolds, readAccount } from "./account-orders.js";
 import { learnStatuses } from "./learn-status.js";
@@ -58,6 +58,7 @@ export async function runStatus(options: StatusOptions, service: Service, io: Co
   const changes = changesFold(since);
   const journalOptions = { runRecord: false, onStatusReading: changes.take };
   // Validated as submit would, so that a row never sent can say why.
+  startResultsAhead(options.output);
   const copy = new InputCopy(options.sheet, options.output, options.resultColumns);
   const prepared = await prepare(options.sheet, service.client, options.defaults, { expandRanges: options.expandRanges, copy });
   let journal: Journal | null = null;

@@ -27,6 +27,18 @@ const ENCODERS: Readonly<Record<ResultsFormat, OpenEncoder>> = {
 };
 
 /**
+ * Starts, while the sheet is read, what writing results to `destination` will need and takes
+ * long to start: a workbook's zip thread (xlsx-zip.ts), ~0.1 s that a small sheet's run
+ * otherwise waited for once its rows were planned. Results never written (the run stopped
+ * first) leave it to end with the process.
+ */
+export function startResultsAhead(destination: string): void {
+  if (resultsFormat(destination) !== "xlsx") return;
+  // A failure to load is openResults's to report, when the results are opened.
+  void import("./xlsx-zip.js").then((zip) => zip.startZipThreadAhead(), () => undefined);
+}
+
+/**
  * Opens the destination in its format, chosen by its extension (`.csv`, `.xlsx`, `.jsonl`;
  * stdout is CSV), and writes the header row. The commands refuse any other extension before
  * anything is read (commands/values.ts resultsPath).

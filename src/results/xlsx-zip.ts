@@ -13,7 +13,8 @@ export interface ZipPlan {
   readonly level: number;
 }
 
-export type ToWorker = { kind: "bytes"; bytes: Uint8Array } | { kind: "end" } | { kind: "pause" } | { kind: "resume" };
+/** The plan comes first: the thread may have been started before the workbook's parts were known (startZipThreadAhead). */
+export type ToWorker = { kind: "plan"; plan: ZipPlan } | { kind: "bytes"; bytes: Uint8Array } | { kind: "end" } | { kind: "pause" } | { kind: "resume" };
 export type FromWorker = { kind: "taken"; length: number } | { kind: "zip"; bytes: Uint8Array } | { kind: "done" } | { kind: "failed"; message: string; code: string | undefined };
 
 /** Bytes of XML sent and not yet taken by the worker before write() waits: the bound on what a slow disk or deflate piles up here. */
@@ -21,6 +22,29 @@ const IN_FLIGHT_BYTES = 1024 * 1024;
 
 /** zip-worker.ts bundled with yazl by the build (scripts/bundle.ts). */
 const WORKER_SCRIPT = builtScript("results/zip-worker.cjs");
+
+/** A thread started ahead and not yet given a workbook. */
+let ahead: Worker | null = null;
+
+/** Starts the zip's thread now, for the next WorkerZip to take (results/writer.ts startResultsAhead). */
+export function startZipThreadAhead(): void {
+  if (ahead !== null) return;
+  const worker = startZipThread();
+  ahead = worker;
+  // Unused, it must not keep the process alive, nor its failure to start stop the run: a WorkerZip would start another.
+  worker.on("error", () => undefined);
+  worker.once("exit", () => {
+    if (ahead === worker) ahead = null;
+  });
+}
+
+function startZipThread(): Worker {
+  // execArgv: none of node's options of the main thread (`--input-type`, a loader) concern the zip.
+  const worker = new Worker(WORKER_SCRIPT, { execArgv: [] });
+  // Referenced only while something waits on it: a run that stops before close() must not hang on an idle worker.
+  worker.unref();
+  return worker;
+}
 
 export class WorkerZip {
   private readonly worker: Worker;
@@ -36,10 +60,9 @@ export class WorkerZip {
     private readonly output: NodeJS.WritableStream,
     private readonly onFailure: (error: unknown) => void,
   ) {
-    // execArgv: none of node's options of the main thread (`--input-type`, a loader) concern the zip.
-    this.worker = new Worker(WORKER_SCRIPT, { workerData: plan, execArgv: [] });
-    // Referenced only while something waits on it: a run that stops before close() must not hang on an idle worker.
-    this.worker.unref();
+    this.worker = ahead ?? startZipThread();
+    ahead = null;
+    this.worker.postMessage({ kind: "plan", plan } satisfies ToWorker);
     this.worker.on("message", (message: FromWorker) => this.receive(message));
     this.worker.on("error", (error) => this.fail(error));
     this.worker.on("exit", () => {

@@ -150,6 +150,23 @@ describe("XLSX results", () => {
     expect((sheet.getRow(2).getCell(2).fill as ExcelJS.FillPattern | undefined)?.pattern ?? "none").toBe("none");
   });
 
+  it("are the same from a zip thread started ahead and left idle, which takes the workbook's parts as its first message", async () => {
+    const header = ["number", "note"];
+    const rows: [string[], RowOutcome][] = [
+      [["4165550101", "Café ☎"], outcome()],
+      [["4165550102", ""], outcome({ status: "invalid", message: "not a number" })],
+    ];
+    const expected = await writeBoth(header, rows);
+    const zip = await import("../../src/results/xlsx-zip.js");
+    zip.startZipThreadAhead();
+    // Started and idle before the results are opened, as while a sheet is read.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const writer = await openResults(join(dir, "ahead.xlsx"), header, OPTIONS);
+    for (const [cells, result] of rows) await writer.write(cells, result);
+    await writer.close();
+    expect(sheetRows(await readWorkbook(join(dir, "ahead.xlsx"))).values).toEqual(expected.xlsx);
+  });
+
   it("write nothing at the destination until close, then rename the finished workbook into place", async () => {
     const path = join(dir, "atomic.results.xlsx");
     await writeFile(path, "an earlier run's results");
