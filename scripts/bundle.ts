@@ -15,7 +15,8 @@
  * What stays outside the bundles, loaded from node_modules as before:
  * - the library entry: the rest of dist/src, as tsc built it (package.json `exports`);
  * - fs-ext, a native addon;
- * - exceljs, in the CLI's bundle: loaded only for workbooks, on the reading thread;
+ * - exceljs whole, which `portin template` loads to write a workbook (the reading thread's
+ *   bundle carries its own copy of the streaming reader);
  * - got's HTTP/2 wrapper, HTTP cache and DNS cache, required only if got asks for them
  *   (DEPENDENCY_EDITS below);
  * - yargs's translations of its own messages (LANG=fr_CA gives French "Options :"), read
@@ -40,7 +41,7 @@ const CODE_CACHE_DIR = "dist/src/code-cache";
  * The worker threads' scripts (version.ts builtScript), as tsc wrote them; each becomes a
  * CommonJS bundle beside it, `.cjs` for `.js`, which its thread runs without node's ES module
  * loader. Loading exceljs's reader module by module took the reading thread ~0.25 s before any
- * row: a plan of a small workbook took 0.81 s, against 0.61 s from the bundle.
+ * row (README, Performance, Start-up).
  */
 const THREAD_SCRIPTS = ["dist/src/input/workbook-reader.js", "dist/src/results/zip-worker.js"];
 const threadBundle = (script: string): string => script.replace(/\.js$/, ".cjs");
@@ -307,7 +308,7 @@ for (const script of THREAD_SCRIPTS) {
     format: "cjs",
     platform: "node",
     target: "node20",
-    ...IMPORT_META_URL,
+    // Neither script asks where it is: esbuild warns if one ever does (import.meta in CommonJS).
     minifyWhitespace: true,
     sourcemap: "linked",
     logLevel: "warning",

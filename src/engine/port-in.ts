@@ -99,10 +99,19 @@ function asOutputError(results: string, error: unknown): OutputError {
 }
 
 export async function runPortIn(options: PortInOptions, service: Service, io: CommandIO): Promise<RunReport> {
+  // A workbook's zip thread starts as the sheet is read; a run that ends before taking it stops it.
+  const stopAhead = startResultsAhead(options.results);
+  try {
+    return await portIn(options, service, io);
+  } finally {
+    stopAhead();
+  }
+}
+
+async function portIn(options: PortInOptions, service: Service, io: CommandIO): Promise<RunReport> {
   const started = monotonicMs();
   const progress = options.progress ?? null;
   const portability = options.checkPortability === true ? { concurrency: options.concurrency } : null;
-  startResultsAhead(options.results);
   const copy = new InputCopy(options.sheet, options.results, options.resultColumns);
   const prepared = await prepare(options.sheet, service.client, options.defaults, { expandRanges: options.expandRanges ?? false, progress, portability, copy });
   if (progress !== null) progress.phase = "checking";

@@ -51,6 +51,16 @@ export interface StatusReport {
 }
 
 export async function runStatus(options: StatusOptions, service: Service, io: CommandIO): Promise<StatusReport> {
+  // A workbook's zip thread starts as the sheet is read; a check that ends before taking it stops it.
+  const stopAhead = startResultsAhead(options.output);
+  try {
+    return await statusRun(options, service, io);
+  } finally {
+    stopAhead();
+  }
+}
+
+async function statusRun(options: StatusOptions, service: Service, io: CommandIO): Promise<StatusReport> {
   const started = monotonicMs();
   // Readings at or after this instant are this check's: the changes compare them with the ones before.
   const since = new Date().toISOString();
@@ -58,7 +68,6 @@ export async function runStatus(options: StatusOptions, service: Service, io: Co
   const changes = changesFold(since);
   const journalOptions = { runRecord: false, onStatusReading: changes.take };
   // Validated as submit would, so that a row never sent can say why.
-  startResultsAhead(options.output);
   const copy = new InputCopy(options.sheet, options.output, options.resultColumns);
   const prepared = await prepare(options.sheet, service.client, options.defaults, { expandRanges: options.expandRanges, copy });
   let journal: Journal | null = null;

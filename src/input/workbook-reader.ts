@@ -12,8 +12,8 @@
  * the main thread's reading, so a long sheet never piles up in memory.
  */
 import { createReadStream } from "node:fs";
-import ExcelJsWorkbookReader from "exceljs/lib/stream/xlsx/workbook-reader.js";
 import { parentPort } from "node:worker_threads";
+import ExcelJsWorkbookReader from "exceljs/lib/stream/xlsx/workbook-reader.js";
 import { describeSystemError, isTemporaryFileTrouble, temporaryFileTrouble } from "../system-error.js";
 import { columnLetters, sheetPrefix } from "./cell-ref.js";
 import { cellText } from "./cell-text.js";
@@ -97,7 +97,7 @@ const READER_OPTIONS = {
  * through the package's entry: the entry holds all of exceljs, its writers and CSV support
  * among them, 660 modules against the reader's 370. The build bundles this thread's script with
  * the reader's modules into one file (scripts/bundle.ts), which the thread runs: resolving and
- * loading the 370 one by one took it ~0.25 s before any row (README, Performance, Workbooks).
+ * loading the 370 one by one took it ~0.25 s before any row (README, Performance, Start-up).
  */
 const WorkbookReader = ExcelJsWorkbookReader as new (input: NodeJS.ReadableStream, options: typeof READER_OPTIONS) => StreamedBook;
 

@@ -29,13 +29,21 @@ const ENCODERS: Readonly<Record<ResultsFormat, OpenEncoder>> = {
 /**
  * Starts, while the sheet is read, what writing results to `destination` will need and takes
  * long to start: a workbook's zip thread (xlsx-zip.ts), ~0.1 s that a small sheet's run
- * otherwise waited for once its rows were planned. Results never written (the run stopped
- * first) leave it to end with the process.
+ * otherwise waited for once its rows were planned. Returns what stops it if the run ends
+ * without taking it (results never opened): called as the run ends, so that a host of the
+ * library (api.ts) is not left with an idle thread.
  */
-export function startResultsAhead(destination: string): void {
-  if (resultsFormat(destination) !== "xlsx") return;
-  // A failure to load is openResults's to report, when the results are opened.
-  void import("./xlsx-zip.js").then((zip) => zip.startZipThreadAhead(), () => undefined);
+export function startResultsAhead(destination: string): () => void {
+  if (resultsFormat(destination) !== "xlsx") return () => undefined;
+  // A failure to load the module or to start the thread is openResults's to report, when the results are opened.
+  const zip = import("./xlsx-zip.js").then(
+    (module) => {
+      module.startZipThreadAhead();
+      return module;
+    },
+    () => null,
+  );
+  return () => void zip.then((module) => module?.stopZipThreadAhead()).catch(() => undefined);
 }
 
 /**

@@ -26,16 +26,41 @@ const WORKER_SCRIPT = builtScript("results/zip-worker.cjs");
 /** A thread started ahead and not yet given a workbook. */
 let ahead: Worker | null = null;
 
-/** Starts the zip's thread now, for the next WorkerZip to take (results/writer.ts startResultsAhead). */
-export function startZipThreadAhead(): void {
-  if (ahead !== null) return;
-  const worker = startZipThread();
+/**
+ * Starts the zip's thread now, for the next WorkerZip to take (results/writer.ts
+ * startResultsAhead), and returns it; null when one already waits, or none can start: that
+ * failure is the WorkerZip's to report, as it starts its own.
+ */
+export function startZipThreadAhead(): Worker | null {
+  if (ahead !== null) return null;
+  let worker: Worker;
+  try {
+    worker = startZipThread();
+  } catch {
+    return null;
+  }
   ahead = worker;
-  // Unused, it must not keep the process alive, nor its failure to start stop the run: a WorkerZip would start another.
-  worker.on("error", () => undefined);
-  worker.once("exit", () => {
+  const gone = (): void => {
     if (ahead === worker) ahead = null;
-  });
+  };
+  worker.on("error", gone);
+  worker.once("exit", gone);
+  return worker;
+}
+
+/** Ends the thread started ahead, if no WorkerZip took it. */
+export function stopZipThreadAhead(): void {
+  const worker = ahead;
+  ahead = null;
+  if (worker !== null) void worker.terminate();
+}
+
+/** The thread started ahead while it can still be given a workbook, else a new one. */
+function takeZipThread(): Worker {
+  const worker = ahead;
+  ahead = null;
+  // A thread that has ended has threadId -1: its 'exit' may not have been told yet.
+  return worker !== null && worker.threadId !== -1 ? worker : startZipThread();
 }
 
 function startZipThread(): Worker {
@@ -60,8 +85,7 @@ export class WorkerZip {
     private readonly output: NodeJS.WritableStream,
     private readonly onFailure: (error: unknown) => void,
   ) {
-    this.worker = ahead ?? startZipThread();
-    ahead = null;
+    this.worker = takeZipThread();
     this.worker.postMessage({ kind: "plan", plan } satisfies ToWorker);
     this.worker.on("message", (message: FromWorker) => this.receive(message));
     this.worker.on("error", (error) => this.fail(error));

@@ -19,7 +19,7 @@ import type { FromWorker, ToWorker, ZipPlan } from "./xlsx-zip.js";
 const STREAM_BUFFER_BYTES = 1024 * 1024;
 
 const port = parentPort;
-if (port === null) throw new Error("zip-worker.js runs only as a worker thread");
+if (port === null) throw new Error("the zip's script runs only as a worker thread");
 
 const send = (message: FromWorker, transfer: ArrayBuffer[] = []): void => port.postMessage(message, transfer);
 const failed = (error: unknown): void => {
@@ -33,6 +33,9 @@ const failed = (error: unknown): void => {
  * workbook).
  */
 const GATHER_BYTES = 256 * 1024;
+
+/** Bytes written while the streamed part's stream is over its mark, owed to the main thread until it drains. */
+let owed = 0;
 
 /** The zip being made, and the stream its streamed part's bytes are written to. */
 interface Zipping {
@@ -84,8 +87,6 @@ function startZip(plan: ZipPlan): Zipping {
   return { zip, streamed };
 }
 
-/** Bytes written while the stream is over its mark, owed until it drains. */
-let owed = 0;
 let zipping: Zipping | null = null;
 port.on("message", (message: ToWorker) => {
   if (message.kind === "plan") {

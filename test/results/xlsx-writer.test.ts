@@ -2,6 +2,7 @@
  * XLSX results (docs/contract.md §6), read back whole with exceljs, cell by cell: the same
  * cells as the CSV encoder writes, every one a text cell.
  */
+import { once } from "node:events";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -14,6 +15,7 @@ import { defaultResultsPath } from "../../src/paths.js";
 import { RESULT_COLUMN_NAMES } from "../../src/results/columns.js";
 import type { RowOutcome } from "../../src/results/row-outcome.js";
 import { openResults } from "../../src/results/writer.js";
+import { startZipThreadAhead, stopZipThreadAhead } from "../../src/results/xlsx-zip.js";
 import { readWorkbook, sheetRows } from "../support/workbooks.js";
 
 function outcome(overrides: Partial<RowOutcome> = {}): RowOutcome {
@@ -150,21 +152,40 @@ describe("XLSX results", () => {
     expect((sheet.getRow(2).getCell(2).fill as ExcelJS.FillPattern | undefined)?.pattern ?? "none").toBe("none");
   });
 
-  it("are the same from a zip thread started ahead and left idle, which takes the workbook's parts as its first message", async () => {
-    const header = ["number", "note"];
+  it("are written by a zip thread started ahead and left idle, which takes the workbook's parts as its first message", async () => {
     const rows: [string[], RowOutcome][] = [
       [["4165550101", "Café ☎"], outcome()],
       [["4165550102", ""], outcome({ status: "invalid", message: "not a number" })],
     ];
-    const expected = await writeBoth(header, rows);
-    const zip = await import("../../src/results/xlsx-zip.js");
-    zip.startZipThreadAhead();
+    const expected = await writeBoth(["number", "note"], rows);
+    stopZipThreadAhead(); // one left by another test of this worker
+    const worker = startZipThreadAhead();
+    if (worker === null) throw new Error("no thread started ahead");
+    const exited = once(worker, "exit");
     // Started and idle before the results are opened, as while a sheet is read.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const writer = await openResults(join(dir, "ahead.xlsx"), header, OPTIONS);
+    await once(worker, "online");
+    const writer = await openResults(join(dir, "ahead.xlsx"), ["number", "note"], OPTIONS);
     for (const [cells, result] of rows) await writer.write(cells, result);
     await writer.close();
     expect(sheetRows(await readWorkbook(join(dir, "ahead.xlsx"))).values).toEqual(expected.xlsx);
+    // Taken, it ends with its zip; left idle, it would never end.
+    await exited;
+  });
+
+  it("are written by a thread of their own when the one started ahead has ended, and a thread never taken can be stopped", async () => {
+    stopZipThreadAhead();
+    const ended = startZipThreadAhead();
+    if (ended === null) throw new Error("no thread started ahead");
+    await ended.terminate();
+    const writer = await openResults(join(dir, "after.xlsx"), ["number"], OPTIONS);
+    await writer.write(["4165550101"], outcome());
+    await writer.close();
+    expect(sheetRows(await readWorkbook(join(dir, "after.xlsx"))).values[1]?.[0]).toBe("4165550101");
+    const idle = startZipThreadAhead();
+    if (idle === null) throw new Error("no thread started ahead");
+    const exited = once(idle, "exit");
+    stopZipThreadAhead();
+    await exited;
   });
 
   it("write nothing at the destination until close, then rename the finished workbook into place", async () => {

@@ -8,11 +8,11 @@ import { join } from "node:path";
 
 const WORKER_SCRIPTS = ["dist/src/input/workbook-reader.cjs", "dist/src/results/zip-worker.cjs"];
 
-function newestSource(dir: string): number {
+function newestSource(dir: string, extension = ".ts"): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(path) : entry.name.endsWith(".ts") ? statSync(path).mtimeMs : 0);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(path, extension) : entry.name.endsWith(extension) ? statSync(path).mtimeMs : 0);
   }
   return newest;
 }
@@ -21,5 +21,10 @@ export function setup(): void {
   const built = Math.min(...WORKER_SCRIPTS.map((path) => statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? 0));
   if (built < newestSource("src")) {
     throw new Error("dist/ is older than src/, and worker threads run the build under vitest: run `npm run build` first (npm test does)");
+  }
+  // The threads' bundles carry dependencies as installed and patched (scripts/bundle.ts).
+  const installed = Math.max(newestSource("patches", ".patch"), statSync("package-lock.json").mtimeMs);
+  if (built < installed) {
+    throw new Error("dist/ is older than patches/ or package-lock.json, and the worker threads' bundles carry the dependencies: run `npm install`, then `npm run build`");
   }
 }
