@@ -15,7 +15,7 @@ import { summarize } from "../results/summary.js";
 import { describeSystemError } from "../system-error.js";
 import type { RunSummary } from "../results/summary.js";
 import { InputCopy } from "../results/input-copy.js";
-import { openResults, startResultsAhead } from "../results/writer.js";
+import { openResults, withResultsAhead } from "../results/writer.js";
 import type { ResultColumnsAt } from "../results/encoder.js";
 import type { DispatchReport, StopReason } from "../send/dispatch.js";
 import type { ServiceClient } from "../service/client.js";
@@ -98,14 +98,8 @@ function asOutputError(results: string, error: unknown): OutputError {
   return new OutputError(`cannot write results to ${results}: ${describeSystemError(error)} (use --results PATH)`, { cause: error });
 }
 
-export async function runPortIn(options: PortInOptions, service: Service, io: CommandIO): Promise<RunReport> {
-  // A workbook's zip thread starts as the sheet is read; a run that ends before taking it stops it.
-  const stopAhead = startResultsAhead(options.results);
-  try {
-    return await portIn(options, service, io);
-  } finally {
-    stopAhead();
-  }
+export function runPortIn(options: PortInOptions, service: Service, io: CommandIO): Promise<RunReport> {
+  return withResultsAhead(options.results, () => portIn(options, service, io));
 }
 
 async function portIn(options: PortInOptions, service: Service, io: CommandIO): Promise<RunReport> {

@@ -16,7 +16,7 @@ import { STATUS_COLUMN_SET } from "../results/order-status.js";
 import { summarizeStatus } from "../results/status-summary.js";
 import type { StatusSummary } from "../results/status-summary.js";
 import { InputCopy } from "../results/input-copy.js";
-import { openReport, startResultsAhead } from "../results/writer.js";
+import { openReport, withResultsAhead } from "../results/writer.js";
 import type { ResultColumnsAt } from "../results/encoder.js";
 import { recordHolds, readAccount } from "./account-orders.js";
 import { learnStatuses } from "./learn-status.js";
@@ -50,14 +50,8 @@ export interface StatusReport {
   readonly stopped: { readonly kind: "signal"; readonly signal: string } | null;
 }
 
-export async function runStatus(options: StatusOptions, service: Service, io: CommandIO): Promise<StatusReport> {
-  // A workbook's zip thread starts as the sheet is read; a check that ends before taking it stops it.
-  const stopAhead = startResultsAhead(options.output);
-  try {
-    return await statusRun(options, service, io);
-  } finally {
-    stopAhead();
-  }
+export function runStatus(options: StatusOptions, service: Service, io: CommandIO): Promise<StatusReport> {
+  return withResultsAhead(options.output, () => statusRun(options, service, io));
 }
 
 async function statusRun(options: StatusOptions, service: Service, io: CommandIO): Promise<StatusReport> {

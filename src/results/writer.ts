@@ -27,14 +27,14 @@ const ENCODERS: Readonly<Record<ResultsFormat, OpenEncoder>> = {
 };
 
 /**
- * Starts, while the sheet is read, what writing results to `destination` will need and takes
- * long to start: a workbook's zip thread (xlsx-zip.ts), ~0.1 s that a small sheet's run
- * otherwise waited for once its rows were planned. Returns what stops it if the run ends
- * without taking it (results never opened): called as the run ends, so that a host of the
- * library (api.ts) is not left with an idle thread.
+ * Runs `run` with what writing results to `destination` will need, and takes long to start,
+ * started as it begins, while the sheet is read: a workbook's zip thread (xlsx-zip.ts), ~0.1 s
+ * that a small sheet's run otherwise waited for once its rows were planned. A run that ends
+ * without taking it (results never opened) stops it, so that a host of the library (api.ts)
+ * is not left with an idle thread.
  */
-export function startResultsAhead(destination: string): () => void {
-  if (resultsFormat(destination) !== "xlsx") return () => undefined;
+export async function withResultsAhead<T>(destination: string, run: () => Promise<T>): Promise<T> {
+  if (resultsFormat(destination) !== "xlsx") return run();
   // A failure to load the module or to start the thread is openResults's to report, when the results are opened.
   const zip = import("./xlsx-zip.js").then(
     (module) => {
@@ -43,7 +43,11 @@ export function startResultsAhead(destination: string): () => void {
     },
     () => null,
   );
-  return () => void zip.then((module) => module?.stopZipThreadAhead()).catch(() => undefined);
+  try {
+    return await run();
+  } finally {
+    void zip.then((module) => module?.stopZipThreadAhead()).catch(() => undefined);
+  }
 }
 
 /**

@@ -28,7 +28,7 @@ let ahead: Worker | null = null;
 
 /**
  * Starts the zip's thread now, for the next WorkerZip to take (results/writer.ts
- * startResultsAhead), and returns it; null when one already waits, or none can start: that
+ * withResultsAhead), and returns it; null when one already waits, or none can start: that
  * failure is the WorkerZip's to report, as it starts its own.
  */
 export function startZipThreadAhead(): Worker | null {
