@@ -264,56 +264,40 @@ const IMPORT_META_URL = {
   banner: { js: '"use strict"; var __portinImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
 };
 
-// tsc has just written dist/src/cli.js and launcher.js (npm run build); what an earlier build made must not linger.
-for (const stale of ["dist/src/chunks", BUNDLE, `${BUNDLE}.map`, BIN, `${BIN}.map`, CODE_CACHE_DIR]) await rm(stale, { recursive: true, force: true });
-await build({
-  entryPoints: [CLI],
-  outfile: BUNDLE,
+/**
+ * What every output is: one CommonJS file for node 20, whose whitespace is left out (fewer bytes
+ * to read and, without a code cache, to compile) and whose source map leads stack traces to src/*.ts.
+ */
+const ONE_COMMONJS_FILE = {
   bundle: true,
-  // CommonJS, one file: V8's code cache takes a script, not an ES module, on Node 20 (src/launcher.ts).
   format: "cjs",
   platform: "node",
   target: "node20",
+  minifyWhitespace: true,
+  sourcemap: "linked",
+  logLevel: "warning",
+} as const;
+
+// tsc has just written dist/src/cli.js and launcher.js (npm run build); what an earlier build made must not linger.
+for (const stale of ["dist/src/chunks", BUNDLE, `${BUNDLE}.map`, BIN, `${BIN}.map`, CODE_CACHE_DIR]) await rm(stale, { recursive: true, force: true });
+await build({
+  // CommonJS, one file: V8's code cache takes a script, not an ES module, on Node 20 (src/launcher.ts).
+  ...ONE_COMMONJS_FILE,
+  entryPoints: [CLI],
+  outfile: BUNDLE,
   external: ["fs-ext", "exceljs"],
   plugins: [dependencyEdits, nanpMetadataOnly, zodAsUsed, zodEnglishOnly],
   ...IMPORT_META_URL,
   // The stand-ins of DEPENDENCY_EDITS resolve got from node_modules at run time, on purpose.
   logOverride: { "require-resolve-not-external": "silent" },
-  // Fewer bytes to read and, without a code cache, to compile; names are kept, so stack
-  // traces (--debug) still name functions, and with node --enable-source-maps lead to src/*.ts.
-  minifyWhitespace: true,
+  // Fewer bytes still; names are kept, so stack traces (--debug) still name functions.
   minifySyntax: true,
-  sourcemap: "linked",
-  logLevel: "warning",
 });
 await nameBundle();
 // The launcher becomes the `bin` (package.json), with the command names it keys caches by and portin's version.
-await build({
-  entryPoints: [LAUNCHER],
-  outfile: BIN,
-  bundle: true,
-  format: "cjs",
-  platform: "node",
-  target: "node20",
-  ...IMPORT_META_URL,
-  minifyWhitespace: true,
-  sourcemap: "linked",
-  logLevel: "warning",
-});
-for (const script of THREAD_SCRIPTS) {
-  await build({
-    entryPoints: [script],
-    outfile: threadBundle(script),
-    bundle: true,
-    format: "cjs",
-    platform: "node",
-    target: "node20",
-    // Neither script asks where it is: esbuild warns if one ever does (import.meta in CommonJS).
-    minifyWhitespace: true,
-    sourcemap: "linked",
-    logLevel: "warning",
-  });
-}
+await build({ ...ONE_COMMONJS_FILE, entryPoints: [LAUNCHER], outfile: BIN, ...IMPORT_META_URL });
+// Neither thread's script asks where it is: esbuild warns if one ever does (import.meta in CommonJS).
+for (const script of THREAD_SCRIPTS) await build({ ...ONE_COMMONJS_FILE, entryPoints: [script], outfile: threadBundle(script) });
 for (const bundled of [CLI, ...THREAD_SCRIPTS].flatMap((file) => [file, `${file}.map`])) await rm(bundled, { force: true });
 await warmCodeCaches();
 

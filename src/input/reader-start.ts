@@ -2,8 +2,8 @@
  * Starting the thread that reads a workbook (workbook-reader.ts), early where the command line
  * names one: the thread spends its first ~0.1 s starting node and loading its script (exceljs's
  * reader bundled in), which then overlaps portin loading its own code and parsing the command
- * line, rather than following them (README, Performance, Start-up). The thread only loads until it is handed a workbook
- * (workbook.ts), so a guess that turns out wrong costs some CPU, never a result.
+ * line, rather than following them (README, Performance, Start-up). The thread only loads until
+ * it is handed a workbook (workbook.ts), so a guess that turns out wrong costs some CPU, never a result.
  */
 import { setFlagsFromString } from "node:v8";
 import type { Worker } from "node:worker_threads";

@@ -26,7 +26,7 @@
 import { StringDecoder } from "node:string_decoder";
 import { SaxesParser } from "saxes";
 import type { SaxesTagPlain } from "saxes";
-import { columnLetters } from "./cell-ref.js";
+import { columnLetters, columnNumber } from "./cell-ref.js";
 import { isDateFormat, serialDate } from "./cell-text.js";
 import { MAX_FIELDS } from "./limits.js";
 import type { FormatSource } from "./cell-text.js";
@@ -99,17 +99,6 @@ class RowCells implements SheetRow {
       iteratee(cell, this.columns[i] ?? 0);
     }
   }
-}
-
-/** A cell reference's column, `AB12` (or `ab12`) → 28; 0 for a reference without letters. */
-function columnOf(reference: string): number {
-  let column = 0;
-  for (let i = 0; i < reference.length; i++) {
-    const letter = reference.charCodeAt(i) | 0x20;
-    if (letter < 0x61 || letter > 0x7a) break;
-    column = column * 26 + letter - 0x60;
-  }
-  return column;
 }
 
 /**
@@ -192,7 +181,7 @@ export async function eachSheetRow(xml: AsyncIterable<Buffer>, parts: WorkbookPa
         if (!inRow) break;
         inCell = true;
         // A reference without its letters (`r="12"`) counts as none.
-        const at = columnOf(tag.attributes["r"] ?? "");
+        const at = columnNumber(tag.attributes["r"] ?? "");
         column = at === 0 ? column + 1 : at;
         // Past XFD is damage, and would size every row's array to it.
         if (column > MAX_FIELDS) throw new SheetDamage(`cell ${tag.attributes["r"] ?? `${columnLetters(column)}${row.number}`} is past Excel's last column, XFD`);
