@@ -71,7 +71,15 @@ export async function openCommandSheet(args: SheetArgs, io: CommandIO): Promise<
   const path = defaultsPath(args);
   const defaults = path === null ? null : await readDefaultsFile(path);
   const columns = defaults === null ? undefined : columnMapOf(defaults);
-  const sheet = await openSheet(args.input, { stdin: io.stdin, encoding: args.encoding, sheet: args.sheet, ...(columns === undefined ? {} : { columns }) });
+  const sheet = await openSheet(args.input, {
+    // Read only for a sheet named `-`: node makes standard input's stream at its first read (cli.ts).
+    get stdin() {
+      return io.stdin;
+    },
+    encoding: args.encoding,
+    sheet: args.sheet,
+    ...(columns === undefined ? {} : { columns }),
+  });
   return { sheet, defaults };
 }
 
