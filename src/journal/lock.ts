@@ -11,11 +11,23 @@
  * holder in the refusal.
  */
 import { closeSync, constants, fchmodSync, fstatSync, ftruncateSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { createRequire } from "node:module";
 import { hostname } from "node:os";
-import { flockSync } from "fs-ext";
+import type * as FsExt from "fs-ext";
 import { StateError } from "../errors.js";
 import { describe } from "./read.js";
 import { PRIVATE_FILE_MODE } from "../private-files.js";
+
+/**
+ * flock(2), from fs-ext, a native addon loaded at the first lock taken or looked at: a `plan`
+ * with no journal, or no lock file beside it, starts without loading it (README, Performance,
+ * Start-up).
+ */
+let fsExt: typeof FsExt | undefined;
+function flockSync(fd: number, flags: "sh" | "ex" | "shnb" | "exnb" | "un"): void {
+  fsExt ??= createRequire(import.meta.url)("fs-ext") as typeof FsExt;
+  fsExt.flockSync(fd, flags);
+}
 
 export interface LockOwner {
   readonly pid: number;

@@ -62,16 +62,27 @@ describe("start-up", () => {
     expect(files).toEqual(["dist/src/cli.cjs"]);
   });
 
-  it("portin plan of a CSV loads no workbook reader, and from node_modules only the native lock", async () => {
+  it("portin plan of a CSV loads no workbook reader, and nothing from node_modules", async () => {
     const dir = await tempDir();
     for (const name of ["sample.csv", "sample.defaults.json", "loa-maple-leaf-dental.pdf"]) await copyFile(join(FIXTURES, name), join(dir, name));
     const { code, files } = await filesLoaded(["plan", join(dir, "sample.csv"), "--results", join(dir, "plan.csv"), "--quiet"]);
     expect(code).toBe(1); // the sample has invalid rows on purpose
-    expect(files).toEqual(["dist/src/cli.cjs", "node_modules/fs-ext/fs-ext.js", "node_modules/fs-ext/build/Release/fs_ext.node"]);
+    // Not even fs-ext, the journal lock's native addon: no lock file, so no lock to look at (journal/lock.ts).
+    expect(files).toEqual(["dist/src/cli.cjs"]);
     // What node reads, and compiles where it has no code cache: 1.3 MB of ES modules before
     // the bundle left out the parts of zod, got and libphonenumber-js's metadata that portin
     // never uses (scripts/bundle.ts), 1.1 MB for every command with exceljs left outside.
     expect((await stat(join(PACKAGE_ROOT, "dist", "src", "portin.cjs"))).size).toBeLessThan(1_250_000);
+  });
+
+  it("portin submit with a journal loads the native lock from node_modules, as it takes the lock", async () => {
+    const dir = await tempDir();
+    for (const name of ["sample.csv", "sample.defaults.json", "loa-maple-leaf-dental.pdf"]) await copyFile(join(FIXTURES, name), join(dir, name));
+    const state = join(dir, "sample.state.jsonl");
+    const { code, files } = await filesLoaded(["submit", join(dir, "sample.csv"), "--state", state, "--results", join(dir, "submit.csv"), "--quiet"]);
+    expect(code).toBe(1); // the sample's invalid rows
+    expect(files).toEqual(["dist/src/cli.cjs", "node_modules/fs-ext/fs-ext.js", "node_modules/fs-ext/build/Release/fs_ext.node"]);
+    expect(await readFile(state, "utf8")).toMatch(/"type":"intent"/);
   });
 
   it("portin plan of a workbook runs each of its threads from a bundle of its own, loading nothing from node_modules", async () => {
