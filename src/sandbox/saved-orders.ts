@@ -9,6 +9,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { z } from "zod";
 import { UsageError } from "../errors.js";
+import { once } from "../once.js";
 import { describeIssues } from "../service/zod-issues.js";
 import { REJECTIONS } from "./carrier.js";
 import type { Fate } from "./carrier.js";
@@ -18,32 +19,35 @@ import { PORTAL_STATUSES } from "./portal.js";
 /** The file's shape; a file of another version is refused rather than misread. */
 const VERSION = 1;
 
-const tenDigits = z.string().regex(/^\d{10}$/);
-const body = z.record(z.string(), z.unknown());
-const savedFate = z.discriminatedUnion("kind", [
-  z.strictObject({ kind: z.literal("port") }),
-  z.strictObject({ kind: z.literal("reject"), code: z.enum(REJECTIONS.map((r) => r.code) as [string, ...string[]]), value: z.string() }),
-]);
-const savedFileSchema = z.strictObject({
-  version: z.literal(VERSION),
-  startDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
-  portalCount: z.number().int().min(0),
-  acceptedCount: z.number().int().min(0),
-  orders: z.array(
-    z.strictObject({
-      ticket: z.string().min(1),
-      numbers: z.array(tenDigits).min(1),
-      body,
-      acceptedDay: z.number().int(),
-      fate: savedFate,
-      placedAs: z.enum(PORTAL_STATUSES).optional(),
-      service: z.string(),
-      parent: z.string(),
-    }),
-  ),
+/** Made at the first file read: a sheet's runs on the built-in sandbox have none until one sends (README, Performance, Start-up). */
+const savedFileSchema = once(() => {
+  const tenDigits = z.string().regex(/^\d{10}$/);
+  const body = z.record(z.string(), z.unknown());
+  const savedFate = z.discriminatedUnion("kind", [
+    z.strictObject({ kind: z.literal("port") }),
+    z.strictObject({ kind: z.literal("reject"), code: z.enum(REJECTIONS.map((r) => r.code) as [string, ...string[]]), value: z.string() }),
+  ]);
+  return z.strictObject({
+    version: z.literal(VERSION),
+    startDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+    portalCount: z.number().int().min(0),
+    acceptedCount: z.number().int().min(0),
+    orders: z.array(
+      z.strictObject({
+        ticket: z.string().min(1),
+        numbers: z.array(tenDigits).min(1),
+        body,
+        acceptedDay: z.number().int(),
+        fate: savedFate,
+        placedAs: z.enum(PORTAL_STATUSES).optional(),
+        service: z.string(),
+        parent: z.string(),
+      }),
+    ),
+  });
 });
 
-type SavedFile = z.infer<typeof savedFileSchema>;
+type SavedFile = z.infer<ReturnType<typeof savedFileSchema>>;
 
 export interface SavedSandbox {
   /** YYYY-MM-DD: the sandbox's day 0, whose calendar follows the real one. */
@@ -76,7 +80,7 @@ export function loadSavedSandbox(file: string): SavedSandbox | null {
   } catch (error) {
     throw damaged(`not JSON: ${(error as Error).message}`);
   }
-  const parsed = savedFileSchema.safeParse(json);
+  const parsed = savedFileSchema().safeParse(json);
   if (!parsed.success) throw damaged(describeIssues(parsed.error));
   const { startDate, portalCount, acceptedCount, orders } = parsed.data;
   return {
