@@ -347,7 +347,9 @@ async function benchMixed(): Promise<void> {
 
 /** `portin` start-up: each command against `node -e 0`, on the built-in sandbox where it connects. */
 async function benchStartup(): Promise<void> {
-  const runs = Math.max(RUNS, 5);
+  // Each run is under a second, and `node -e 0` itself took 70-130 ms from one run to the next
+  // on this machine: a median of 15 ratios moves less from one bench to the next than one of 5.
+  const runs = Math.max(RUNS, 15);
   const sample = fileURLToPath(new URL("../../fixtures/sample.csv", import.meta.url));
   const cases: readonly { what: string; args: readonly string[]; target: string; codes?: readonly number[] }[] = [
     { what: "node -e 0", args: ["-e", "0"], target: "" },
