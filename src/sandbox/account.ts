@@ -106,7 +106,7 @@ export function loadAccount(file: string = defaultAccountFile()): SandboxAccount
   } catch (error) {
     throw new UsageError(`sandbox account file '${file}' is not JSON (${(error as Error).message}): fix it or pass another --account`);
   }
-  // Read once a start: without zod's compiled fast path, which would cost the sample plan's start more than it saves (lookup-answer.ts `once`).
+  // Read once a start: without zod's compiled fast path, which would cost the sample plan's start more than it saves (lookup-answer.ts `askedOnce`).
   const parsed = accountSchema.safeParse(json, { jitless: true });
   if (!parsed.success) {
     throw new UsageError(`sandbox account file '${file}' is not valid: ${describeIssues(parsed.error)}`);

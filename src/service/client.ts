@@ -154,7 +154,7 @@ export function createClient(options: ClientOptions): ServiceClient {
 
   const lookup = async <S extends z.ZodType>(spec: { path: string; what: string; schema: S; oversize?: string }): Promise<z.output<S>> => {
     const { path, what, schema } = spec;
-    const answer = lookupAnswer(await exchange("GET", path), schema, { path, what: `a list of ${what}`, base, user: options.user, scrub, oversize: spec.oversize, once: true });
+    const answer = lookupAnswer(await exchange("GET", path), schema, { path, what: `a list of ${what}`, base, user: options.user, scrub, oversize: spec.oversize, askedOnce: true });
     // Never null: only portInStatus takes a 404 as an answer.
     return answer as z.output<S>;
   };

@@ -29,7 +29,7 @@ export interface LookupContext {
    * lists of 5 to 10,000 parsed faster without it: README, Performance, Start-up). A
    * PortInStatus, asked for once a number, keeps it: over 10,000 answers it parses a quarter faster.
    */
-  readonly once?: boolean;
+  readonly askedOnce?: boolean;
 }
 
 /** The parsed answer; `null` for a 404 when `notFoundIsNull` (a number without a port-in). */
@@ -63,7 +63,7 @@ export function lookupAnswer<S extends z.ZodType>(
     const start = context.scrub(exchange.body.slice(0, 40).replace(/\s+/g, " "));
     throw new LookupError(`${name} did not answer JSON (it began "${start}"); check --base-url`);
   }
-  const parsed = schema.safeParse(json.value, { jitless: context.once === true });
+  const parsed = schema.safeParse(json.value, { jitless: context.askedOnce === true });
   if (!parsed.success) {
     throw new LookupError(`${name} did not answer ${context.what}: ${context.scrub(describeIssues(parsed.error))}`);
   }
