@@ -11,7 +11,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { readJournal } from "../../src/journal/journal.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox, SandboxOptions } from "../../src/sandbox/server.js";
-import { against, FIXTURES, runCli, tempDir } from "../e2e/harness.js";
+import { fixture } from "../e2e/fixtures.js";
+import { against, runCli, tempDir } from "../e2e/harness.js";
 import { numbers, ticketsByNumber, trunkSheetOf } from "../e2e/ledger.js";
 import { numbersIn } from "../support/states.js";
 
@@ -123,7 +124,7 @@ describe("drill: TMPDIR full while the sheet is read", () => {
     const dir = await tempDir();
     const disk = await fullDisk(dir);
     // exceljs keeps such a worksheet in a temporary file until it has read the strings (Excel's own order).
-    const book = join(FIXTURES, "workbooks", "reordered-strings-last.xlsx");
+    const book = fixture("workbooks/reordered-strings-last.xlsx");
 
     const run = await runCli(["submit", book, "--state", join(dir, "book.state.jsonl"), "--results", join(dir, "book.results.xlsx"), ...against(s)], { env: { TMPDIR: disk } });
     expect(run.code).toBe(2);

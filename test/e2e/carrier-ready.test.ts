@@ -4,11 +4,12 @@
  * (fixtures/disputable.csv) planned in one run, each value normalised or refused; what the
  * service receives once normalised; the holidays asked once, and only for a sheet with dates.
  */
-import { cp, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server.js";
-import { against, FIXTURES, FORM_CELLS, FORM_HEADER, readResults, runCli, tempDir, writeSheet } from "./harness.js";
+import { copyFixtures, DISPUTABLE } from "./fixtures.js";
+import { against, FORM_CELLS, FORM_HEADER, readResults, runCli, tempDir, writeSheet } from "./harness.js";
 
 let sandbox: RunningSandbox;
 let dir: string;
@@ -40,7 +41,7 @@ describe("values a losing carrier would dispute", () => {
   });
 
   it("plans the sample sheet with one disputable value per PortForm member: each one normalised or invalid, in one run", async () => {
-    await cp(FIXTURES, join(dir, "fixtures"), { recursive: true });
+    await copyFixtures(dir, DISPUTABLE);
     const run = await runCli(["plan", "fixtures/disputable.csv", ...against(sandbox)], { cwd: dir });
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toContain("portin plan: 15 rows: 4 planned, 11 invalid");

@@ -7,7 +7,6 @@ import { PACKAGE_ROOT } from "../../src/version.js";
 
 /** The built CLI, exactly what `npx portin` runs (`npm test` builds first). */
 export const CLI = join(PACKAGE_ROOT, "dist", "src", "cli.cjs");
-export const FIXTURES = join(PACKAGE_ROOT, "fixtures");
 
 export interface CliRun {
   readonly code: number | null;
@@ -19,6 +18,7 @@ export interface CliRun {
 export interface CliOptions {
   readonly stdin?: string;
   readonly env?: Record<string, string | undefined>;
+  /** Where the CLI runs; a new empty temporary folder when not given, never the checkout, whose fixtures/ a user's own runs write into. */
   readonly cwd?: string;
   /** Called once the process is spawned, e.g. to send it a signal later. */
   readonly onSpawn?: (child: ChildProcess) => void;
@@ -26,11 +26,12 @@ export interface CliOptions {
   readonly cli?: string;
 }
 
-export function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliRun> {
+export async function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliRun> {
+  const cwd = options.cwd ?? (await tempDir());
   return new Promise((resolve, reject) => {
     const env: Record<string, string | undefined> = { ...process.env, PORTIN_BASE_URL: undefined, PORTIN_USER: undefined, PORTIN_PASSWORD: undefined, ...options.env };
     const child = spawn(process.execPath, [options.cli ?? CLI, ...args], {
-      cwd: options.cwd ?? PACKAGE_ROOT,
+      cwd,
       env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)),
       stdio: ["pipe", "pipe", "pipe"],
     });

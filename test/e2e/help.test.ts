@@ -1,7 +1,7 @@
-import { cp } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { FIXTURES, runCli, tempDir, type CliRun } from "./harness.js";
+import { copyFixtures, SAMPLE } from "./fixtures.js";
+import { runCli, tempDir, type CliRun } from "./harness.js";
 
 const COMMANDS = ["submit", "plan", "status", "report", "template", "trunks", "offerings", "providers", "sandbox"] as const;
 
@@ -36,8 +36,8 @@ describe("every command's --help", () => {
   });
 
   it("whose examples that need no real service run as written, on the built-in sandbox", async () => {
-    const dir = await tempDir();
-    await cp(FIXTURES, join(dir, "fixtures"), { recursive: true });
+    // The examples' sheet is the sample's, which is all this folder holds.
+    const dir = await copyFixtures(await tempDir(), SAMPLE);
     const runnable: string[][] = [];
     for (const command of COMMANDS) {
       const help = (helps.get(command) as CliRun).stdout;

@@ -11,7 +11,8 @@ import { connect, submit } from "../../src/api.js";
 import { PortinError } from "../../src/errors.js";
 import { startZipThreadAhead, stopZipThreadAhead } from "../../src/results/xlsx-zip.js";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server.js";
-import { FIXTURES, tempDir } from "./harness.js";
+import { fixture } from "./fixtures.js";
+import { tempDir } from "./harness.js";
 
 let sandbox: RunningSandbox;
 
@@ -26,7 +27,7 @@ describe("a library host", () => {
   it("keeps no zip thread from a run with workbook results that stopped before writing them", async () => {
     const dir = await tempDir();
     const sheet = join(dir, "sample.csv");
-    await copyFile(join(FIXTURES, "sample.csv"), sheet);
+    await copyFile(fixture("sample.csv"), sheet);
     const stderr = new PassThrough().resume();
     const client = await connect({ baseUrl: sandbox.url, user: sandbox.user, password: sandbox.password }, { stderr });
     stopZipThreadAhead(); // one left by another test of this worker

@@ -4,11 +4,12 @@
  * do what the commands do.
  */
 import { spawn } from "node:child_process";
-import { cp, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/version.js";
-import { FIXTURES, runCli, tempDir } from "./harness.js";
+import { copyFixtures, SAMPLE } from "./fixtures.js";
+import { runCli, tempDir } from "./harness.js";
 
 const readme = await readFile(join(PACKAGE_ROOT, "README.md"), "utf8");
 const marker = readme.indexOf("<!-- readme-test: library -->");
@@ -17,8 +18,7 @@ const promised = /It prints `([^`]+)`/.exec(readme.slice(marker))?.[1] ?? "";
 
 /** A folder where `import "portin"` finds this package, as after `npm install portin`. */
 async function project(): Promise<string> {
-  const dir = await tempDir();
-  await cp(FIXTURES, join(dir, "fixtures"), { recursive: true });
+  const dir = await copyFixtures(await tempDir(), SAMPLE);
   await mkdir(join(dir, "node_modules"));
   await symlink(PACKAGE_ROOT, join(dir, "node_modules", "portin"), "dir");
   return dir;

@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
-import { cp } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.js";
-import { against, CLI, FIXTURES, runCli, tempDir } from "./harness.js";
+import { copyFixtures, SAMPLE } from "./fixtures.js";
+import { against, CLI, runCli, tempDir } from "./harness.js";
 
 const ESC = "\u001b";
 
@@ -20,9 +20,7 @@ function runInTerminal(args: readonly string[], cwd: string): Promise<{ code: nu
 }
 
 async function sampleDir(): Promise<string> {
-  const dir = await tempDir();
-  await cp(FIXTURES, join(dir, "fixtures"), { recursive: true });
-  return dir;
+  return copyFixtures(await tempDir(), SAMPLE);
 }
 
 describe("the progress display of the built CLI", () => {

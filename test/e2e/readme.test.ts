@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.js";
 import { PACKAGE_ROOT } from "../../src/version.js";
-import { FIXTURES, readResults, runCli, tempDir } from "./harness.js";
+import { copyFixtures, DISPUTABLE, fixture, SAMPLE } from "./fixtures.js";
+import { readResults, runCli, tempDir } from "./harness.js";
 
 const readme = await readFile(join(PACKAGE_ROOT, "README.md"), "utf8");
 
@@ -33,8 +34,7 @@ describe("README", () => {
   });
 
   it("shows what the sample run really prints, and an excerpt of its real results", async () => {
-    const dir = await tempDir();
-    await cp(FIXTURES, join(dir, "fixtures"), { recursive: true });
+    const dir = await copyFixtures(await tempDir(), SAMPLE);
     const run = await runCli(["submit", "fixtures/sample.csv"], { cwd: dir });
     expect(run.code).toBe(1);
     expect(steady(run.stderr)).toBe(steady(blockAfter("readme-test: sample-run")));
@@ -52,8 +52,7 @@ describe("README", () => {
   });
 
   it("shows in the cutover night a value made carrier-ready and values refused, as a plan of fixtures/disputable.csv writes them", async () => {
-    const dir = await tempDir();
-    await cp(FIXTURES, join(dir, "fixtures"), { recursive: true });
+    const dir = await copyFixtures(await tempDir(), DISPUTABLE);
     const run = await runCli(["plan", "fixtures/disputable.csv"], { cwd: dir });
     expect(run.code).toBe(1);
     const results = await readResults(join(dir, "fixtures", "disputable.plan.csv"));
@@ -82,7 +81,7 @@ describe("README: the days after cutover", () => {
     const sandbox = await startSandbox({ seed: 96, startDate: "2026-03-02" });
     try {
       const dir = await tempDir();
-      await cp(join(FIXTURES, "cutover.csv"), join(dir, "cutover.csv"));
+      await cp(fixture("cutover.csv"), join(dir, "cutover.csv"));
       const env = { PORTIN_BASE_URL: sandbox.url, PORTIN_USER: "sandbox", PORTIN_PASSWORD: "sandbox" };
       const portin = (...args: string[]) => runCli(args, { cwd: dir, env });
       const advance = async (days: number) => {

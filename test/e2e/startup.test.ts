@@ -11,7 +11,8 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/version.js";
 import { HEAP_FLAGS } from "../../src/commands/heap-growth.js";
-import { FIXTURES, runCli, tempDir } from "./harness.js";
+import { fixture, SAMPLE } from "./fixtures.js";
+import { runCli, tempDir } from "./harness.js";
 
 /**
  * Runs portin with a module hook that lists every file node loads as a module (ES modules, and
@@ -64,7 +65,7 @@ describe("start-up", () => {
 
   it("portin plan of a CSV loads no workbook reader, and nothing from node_modules", async () => {
     const dir = await tempDir();
-    for (const name of ["sample.csv", "sample.defaults.json", "loa-maple-leaf-dental.pdf"]) await copyFile(join(FIXTURES, name), join(dir, name));
+    for (const name of SAMPLE) await copyFile(fixture(name), join(dir, name));
     const { code, files } = await filesLoaded(["plan", join(dir, "sample.csv"), "--results", join(dir, "plan.csv"), "--quiet"]);
     expect(code).toBe(1); // the sample has invalid rows on purpose
     // Not even fs-ext, the journal lock's native addon: no lock file, so no lock to look at (journal/lock.ts).
@@ -77,7 +78,7 @@ describe("start-up", () => {
 
   it("portin submit with a journal loads the native lock from node_modules, as it takes the lock", async () => {
     const dir = await tempDir();
-    for (const name of ["sample.csv", "sample.defaults.json", "loa-maple-leaf-dental.pdf"]) await copyFile(join(FIXTURES, name), join(dir, name));
+    for (const name of SAMPLE) await copyFile(fixture(name), join(dir, name));
     const state = join(dir, "sample.state.jsonl");
     const { code, files } = await filesLoaded(["submit", join(dir, "sample.csv"), "--state", state, "--results", join(dir, "submit.csv"), "--quiet"]);
     expect(code).toBe(1); // the sample's invalid rows
@@ -87,7 +88,7 @@ describe("start-up", () => {
 
   it("portin plan of a workbook runs each of its threads from a bundle of its own, loading nothing from node_modules", async () => {
     const dir = await tempDir();
-    await copyFile(join(FIXTURES, "workbooks", "openpyxl.xlsx"), join(dir, "numbers.xlsx"));
+    await copyFile(fixture("workbooks/openpyxl.xlsx"), join(dir, "numbers.xlsx"));
     // Every file a thread's CommonJS loader compiles, with the thread's id (0: the main thread), as it loads.
     const preload = join(dir, "threads.cjs");
     const seen = join(dir, "threads.txt");
@@ -119,7 +120,7 @@ Module.prototype._compile = function (content, filename) {
 
   it("portin plan on the built-in sandbox loads none of got's HTTP/2, nor file-type's stream readers, threads, assert, tty, perf_hooks, zlib or TLS", async () => {
     const dir = await tempDir();
-    for (const name of ["sample.csv", "sample.defaults.json", "loa-maple-leaf-dental.pdf"]) await copyFile(join(FIXTURES, name), join(dir, name));
+    for (const name of SAMPLE) await copyFile(fixture(name), join(dir, name));
     const { code, builtins } = await filesLoaded(["plan", join(dir, "sample.csv"), "--results", join(dir, "plan.csv"), "--quiet"]);
     expect(code).toBe(1);
     // Loaded: it is the module that knows these names (a run without this hook loads the same).
@@ -187,7 +188,7 @@ process.stdout.write(JSON.stringify(taken));`;
     const cacheDir = join(root, "dist", "src", "code-cache");
     const cli = join(root, "dist", "src", "cli.cjs");
     const work = await tempDir();
-    for (const name of ["sample.csv", "sample.defaults.json", "loa-maple-leaf-dental.pdf"]) await copyFile(join(FIXTURES, name), join(work, name));
+    for (const name of SAMPLE) await copyFile(fixture(name), join(work, name));
     const plan = async (from?: string): Promise<{ code: number | null; results: string }> => {
       const run = await runCli(["plan", join(work, "sample.csv"), "--results", join(work, "plan.csv"), "--quiet"], { cwd: work, ...(from === undefined ? {} : { cli: from }) });
       return { code: run.code, results: await readFile(join(work, "plan.csv"), "utf8") };

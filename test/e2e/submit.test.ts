@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { cp, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server.js";
-import { against, FIXTURES, FORM_CELLS, FORM_HEADER, readResults, parseResults, runCli, tempDir, writeSheet } from "./harness.js";
+import { copyFixtures, fixture, SAMPLE } from "./fixtures.js";
+import { against, FORM_CELLS, FORM_HEADER, readResults, parseResults, runCli, tempDir, writeSheet } from "./harness.js";
 
 let sandbox: RunningSandbox;
 let dir: string;
@@ -21,7 +22,8 @@ const numbersSent = () => sandbox.accepted().flatMap((r) => r.numbers);
 describe("portin submit on the sample sheet", () => {
   it("reaches each of the ten operations with the right body and reports the sample's invalid rows", async () => {
     const results = join(dir, "sample.results.csv");
-    const run = await runCli(["submit", "fixtures/sample.csv", "--defaults", "fixtures/sample.defaults.json", "--results", results, "--state", join(dir, "s.jsonl"), ...against(sandbox)]);
+    await copyFixtures(dir, SAMPLE);
+    const run = await runCli(["submit", "fixtures/sample.csv", "--defaults", "fixtures/sample.defaults.json", "--results", results, "--state", join(dir, "s.jsonl"), ...against(sandbox)], { cwd: dir });
     expect(run.stderr).not.toContain(sandbox.password === "sandbox" ? "sandbox:sandbox" : sandbox.password);
     expect(run.code).toBe(1);
 
@@ -61,7 +63,7 @@ describe("portin submit on the sample sheet", () => {
       NumbersToPort: [4165550112, 4165550113, 4165550114],
     });
     // The sandbox keeps an attachment as the size and SHA-256 of what the base64 it received decodes to.
-    const pdf = await readFile(join(FIXTURES, "loa-maple-leaf-dental.pdf"));
+    const pdf = await readFile(fixture("loa-maple-leaf-dental.pdf"));
     expect(businessLines.PortForm["FileLetterOfAuthorization"]).toEqual([
       { FileName: "loa-maple-leaf-dental.pdf", ContentType: "application/pdf", Bytes: pdf.length, Sha256: createHash("sha256").update(pdf).digest("hex") },
     ]);
@@ -93,7 +95,7 @@ describe("portin submit on the sample sheet", () => {
     const results = join(dir, "out.csv");
     // In a copy: the built-in sandbox keeps its orders beside the sheet, and the repository's
     // fixtures must stay as they are for the tests that run beside this one.
-    await cp(FIXTURES, join(dir, "fixtures"), { recursive: true });
+    await copyFixtures(dir, SAMPLE);
     const run = await runCli(["submit", "fixtures/sample.csv", "--defaults", "fixtures/sample.defaults.json", "--results", results], { cwd: dir });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/built-in sandbox at http:\/\/127\.0\.0\.1:\d+; nothing real is ported/);
@@ -141,7 +143,8 @@ describe("grouping and cutting", () => {
 describe("portin plan", () => {
   it("plans every request and sends nothing", async () => {
     const results = join(dir, "plan.csv");
-    const run = await runCli(["plan", "fixtures/sample.csv", "--defaults", "fixtures/sample.defaults.json", "--results", results, "--state", join(dir, "s.jsonl"), ...against(sandbox)]);
+    await copyFixtures(dir, SAMPLE);
+    const run = await runCli(["plan", "fixtures/sample.csv", "--defaults", "fixtures/sample.defaults.json", "--results", results, "--state", join(dir, "s.jsonl"), ...against(sandbox)], { cwd: dir });
     expect(run.code).toBe(1);
     expect(sandbox.received().filter((r) => r.path !== "/_sandbox/requests")).toEqual([]);
     const rows = await readResults(results);

@@ -9,7 +9,8 @@ import { parse } from "csv-parse/sync";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server.js";
 import { FORM_VALUES, readWorkbook, sheetRows, writeWorkbook } from "../support/workbooks.js";
-import { against, FIXTURES, FORM_CELLS, FORM_HEADER, readResults, runCli, tempDir } from "./harness.js";
+import { fixture } from "./fixtures.js";
+import { against, FORM_CELLS, FORM_HEADER, readResults, runCli, tempDir } from "./harness.js";
 
 let sandbox: RunningSandbox;
 beforeEach(async () => {
@@ -101,10 +102,10 @@ describe("a workbook in", () => {
   // LibreOffice's workbook re-packed by fixtures/workbooks/reorder.py with its shared strings
   // after the sheet and last in the zip (docs/contract.md §3, "Workbooks"); the other orders
   // are read in-process by test/input/workbook.test.ts.
-  it.each(["strings-last"])("reads a workbook whose zip holds its parts in another order (%s): strings, dates and the sheet's name as written", async (order) => {
+  it.each(["strings-last"] as const)("reads a workbook whose zip holds its parts in another order (%s): strings, dates and the sheet's name as written", async (order) => {
     const dir = await tempDir();
     const book = join(dir, "parts.xlsx");
-    await copyFile(join(FIXTURES, "workbooks", `reordered-${order}.xlsx`), book);
+    await copyFile(fixture(`workbooks/reordered-${order}.xlsx`), book);
     const defaults = join(dir, "parts.defaults.json");
     const portForm = { CustomerAccountNumber: "ML-1", CustomerStreetNumber: "120", CustomerStreetName: "King St W", CustomerCity: "Toronto", CustomerProvince: "ON", CustomerPostalCode: "M5H 1J9", CustomerCountry: "CA", EmailAddress: "it@ml.ca", CurrentProvider: 17 };
     await writeFile(defaults, JSON.stringify({ portForm }));
@@ -157,7 +158,9 @@ describe("crossings between CSV and XLSX", () => {
 
 describe("workbooks that cannot be trusted", () => {
   it("refuses a password-protected workbook: one line, exit 2, no stack trace, nothing sent", async () => {
-    const run = await runCli(["submit", join(FIXTURES, "input", "encrypted.xlsx"), ...against(sandbox)]);
+    const book = join(await tempDir(), "encrypted.xlsx");
+    await copyFile(fixture("input/encrypted.xlsx"), book);
+    const run = await runCli(["submit", book, ...against(sandbox)]);
     expect(run.code).toBe(2);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(run.stderr).toContain("the workbook is password-protected (encrypted)");

@@ -3,14 +3,16 @@
  * the fixtures under fixtures/workbooks/ were written by openpyxl, pandas and LibreOffice
  * (fixtures/workbooks/make.sh), not built here, so each program's own habits are read.
  */
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openSheet } from "../../src/input/sheet.js";
 import type { SheetRow } from "../../src/input/types.js";
-import { FIXTURES } from "../e2e/harness.js";
+import { fixture, type SuiteFixture } from "../e2e/fixtures.js";
+
+/** A workbook of fixtures/workbooks/ the suite names, by its file name there. */
+type Workbook<F = SuiteFixture> = F extends `workbooks/${infer Name}` ? Name : never;
 import { refusal } from "./helpers.js";
 
-const workbook = (name: string): string => join(FIXTURES, "workbooks", name);
+const workbook = (name: Workbook): string => fixture(`workbooks/${name}`);
 
 async function rowsOf(path: string, sheet?: string): Promise<{ header: readonly string[]; rows: SheetRow[] }> {
   const opened = await openSheet(path, { sheet });
@@ -20,7 +22,7 @@ async function rowsOf(path: string, sheet?: string): Promise<{ header: readonly 
 }
 
 describe("workbooks other programs wrote", () => {
-  it.each(["openpyxl.xlsx", "pandas.xlsx"])("reads %s, whose parts are named absolutely (/xl/worksheets/sheet1.xml)", async (name) => {
+  it.each(["openpyxl.xlsx", "pandas.xlsx"] as const)("reads %s, whose parts are named absolutely (/xl/worksheets/sheet1.xml)", async (name) => {
     for (const sheet of [undefined, "Numbers"]) {
       const { header, rows } = await rowsOf(workbook(name), sheet);
       expect(header).toEqual(["number", "pilot_number", "portform.CustomerName"]);

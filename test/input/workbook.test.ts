@@ -10,7 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { openSheet } from "../../src/input/sheet.js";
 import { AHEAD_BYTES, BATCH_ROWS } from "../../src/input/workbook.js";
 import type { SheetLayout, SheetRow } from "../../src/input/types.js";
-import { FIXTURES } from "../e2e/harness.js";
+import { fixture } from "../e2e/fixtures.js";
 import { writeWorkbook } from "../support/workbooks.js";
 import type { SheetSpec } from "../support/workbooks.js";
 import { refusal } from "./helpers.js";
@@ -270,8 +270,8 @@ describe("choosing the worksheet", () => {
   // LibreOffice's workbook re-packed by fixtures/workbooks/reorder.py: each part a worksheet
   // depends on after it, and last in the zip (docs/contract.md §3, "Workbooks"); test/e2e/xlsx.test.ts
   // runs one of them through the CLI.
-  it.each(["strings-last", "styles-last", "workbook-last", "rels-last", "sheet-first"])("reads a workbook whose zip holds its parts in another order (%s): strings and dates as written", async (order) => {
-    const { layout, rows } = await readAll(join(FIXTURES, "workbooks", `reordered-${order}.xlsx`));
+  it.each(["strings-last", "styles-last", "workbook-last", "rels-last", "sheet-first"] as const)("reads a workbook whose zip holds its parts in another order (%s): strings and dates as written", async (order) => {
+    const { layout, rows } = await readAll(fixture(`workbooks/reordered-${order}.xlsx`));
     expect(layout.header).toEqual(["number", "pilot_number", "portform.CustomerName", "note"]);
     expect(rows.map((row) => row.cells)).toEqual([
       ["4165550101", "4165550100", "Maple Leaf Dental", "2026-11-30"],
@@ -329,7 +329,7 @@ describe("refused workbooks", () => {
   it("refuses a password-protected workbook in one line", async () => {
     // fixtures/input/encrypted.xlsx: a two-row workbook encrypted by Excel's standard (ECMA-376
     // agile) scheme with the password "portin"; msoffcrypto-tool decrypts it.
-    const path = join(FIXTURES, "input", "encrypted.xlsx");
+    const path = fixture("input/encrypted.xlsx");
     const refused = await refusal(readAll(path));
     expect(refused).toMatchObject({ name: "InputError", exitCode: 2 });
     expect(refused.message).toBe(

@@ -3,15 +3,14 @@
  * "Workbooks"): the same cells, as text, as exceljs's own WorksheetReader gives for workbooks
  * that other programs wrote, and whole text where WorksheetReader loses some.
  */
-import { createReadStream, readdirSync } from "node:fs";
+import { createReadStream } from "node:fs";
 import { createRequire } from "node:module";
-import { join } from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { cellText } from "../../src/input/cell-text.js";
 import { eachSheetRow, SheetDamage } from "../../src/input/worksheet-rows.js";
 import type { SheetRow, WorkbookParts } from "../../src/input/worksheet-rows.js";
-import { FIXTURES } from "../e2e/harness.js";
+import { fixture, SUITE_FIXTURES } from "../e2e/fixtures.js";
 
 /** A row as cell-text.ts reads it: its number, then `column:text` for each cell. */
 type ReadRow = [number, ...string[]];
@@ -171,10 +170,11 @@ async function sheetsOf(path: string, by: "exceljs" | "portin"): Promise<ReadRow
 }
 
 describe("workbooks other programs wrote (fixtures/workbooks)", () => {
-  const books = readdirSync(join(FIXTURES, "workbooks")).filter((name) => name.endsWith(".xlsx"));
+  // Named, not listed from the folder: a user's run of one of them writes its results beside it as a workbook.
+  const books = SUITE_FIXTURES.filter((name) => name.startsWith("workbooks/"));
 
   it.each(books)("gives the same cells as exceljs's WorksheetReader in %s", async (name) => {
-    const path = join(FIXTURES, "workbooks", name);
+    const path = fixture(name);
     const expected = await sheetsOf(path, "exceljs");
     expect(expected.flat().length).toBeGreaterThan(2);
     expect(await sheetsOf(path, "portin")).toEqual(expected);
