@@ -1,9 +1,8 @@
 import { Readable, Writable } from "node:stream";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { openCommandSheet } from "../../src/commands/sheet-input.js";
 import type { CommandIO } from "../../src/io.js";
-import { PACKAGE_ROOT } from "../../src/version.js";
+import { fixture } from "../e2e/fixtures.js";
 
 /** A CommandIO whose standard input counts its reads: node makes process.stdin's stream at its first read. */
 function countingIO(text: string): { io: CommandIO; reads: () => number } {
@@ -30,7 +29,7 @@ async function rowCount(sheet: Awaited<ReturnType<typeof openCommandSheet>>["she
 describe("openCommandSheet", () => {
   it("leaves standard input unread when the sheet is a file", async () => {
     const { io, reads } = countingIO("number\n4165550101\n");
-    const { sheet } = await openCommandSheet({ input: join(PACKAGE_ROOT, "fixtures", "sample.csv"), encoding: "utf-8", expandRanges: false }, io);
+    const { sheet } = await openCommandSheet({ input: fixture("sample.csv"), encoding: "utf-8", expandRanges: false }, io);
     expect(await rowCount(sheet)).toBeGreaterThan(30);
     expect(reads()).toBe(0);
   });

@@ -29,9 +29,26 @@ export const SUITE_FIXTURES = [
   "workbooks/reordered-styles-last.xlsx",
   "workbooks/reordered-workbook-last.xlsx",
   "input/encrypted.xlsx",
+  "input/bom-semicolon.csv",
+  "input/crlf-multiline.csv",
+  "input/tab-delimited.csv",
+  "golden/business-lines.json",
+  "golden/business-permanent-call-forwards.json",
+  "golden/dids.json",
+  "golden/general-child-products.json",
+  "golden/general-products.json",
+  "golden/permanent-call-forwards.json",
+  "golden/residential-lines.json",
+  "golden/tollfree-dids.json",
+  "golden/tollfree-permanent-call-forwards.json",
+  "golden/virtual-faxes.json",
+  "sandbox-account.json",
 ] as const;
 
 export type SuiteFixture = (typeof SUITE_FIXTURES)[number];
+
+/** The name of a listed fixture within one folder of fixtures/: FixtureIn<"golden"> is "dids.json" | …. */
+export type FixtureIn<Folder extends string, F = SuiteFixture> = F extends `${Folder}/${infer Name}` ? Name : never;
 
 /** The sample sheet and what a run of it reads beside it: its defaults and the letter of authorization its rows name. */
 export const SAMPLE: readonly SuiteFixture[] = ["sample.csv", "sample.defaults.json", "loa-maple-leaf-dental.pdf"];

@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/version.js";
 import { HEAP_FLAGS } from "../../src/commands/heap-growth.js";
-import { fixture, SAMPLE } from "./fixtures.js";
+import { copyFixtures, fixture, SAMPLE } from "./fixtures.js";
 import { runCli, tempDir } from "./harness.js";
 
 /**
@@ -184,7 +184,9 @@ process.stdout.write(JSON.stringify(taken));`;
     await mkdir(join(root, "dist", "src"), { recursive: true });
     for (const file of ["cli.cjs", "portin.cjs"]) await copyFile(join(PACKAGE_ROOT, "dist", "src", file), join(root, "dist", "src", file));
     await copyFile(join(PACKAGE_ROOT, "package.json"), join(root, "package.json"));
-    for (const dir of ["node_modules", "fixtures"]) await symlink(join(PACKAGE_ROOT, dir), join(root, dir));
+    await symlink(join(PACKAGE_ROOT, "node_modules"), join(root, "node_modules"));
+    // What the install reads from its fixtures/: the built-in sandbox's account.
+    await copyFixtures(root, ["sandbox-account.json"]);
     const cacheDir = join(root, "dist", "src", "code-cache");
     const cli = join(root, "dist", "src", "cli.cjs");
     const work = await tempDir();

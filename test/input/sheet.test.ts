@@ -1,13 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { openSheet } from "../../src/input/sheet.js";
 import type { SheetRow } from "../../src/input/types.js";
+import { fixture as suiteFixture, type FixtureIn } from "../e2e/fixtures.js";
 import { readAll, refusal, sheetFile } from "./helpers.js";
 
-const fixture = (name: string) => resolve("fixtures/input", name);
+const fixture = (name: FixtureIn<"input">) => suiteFixture(`input/${name}`);
 
 describe("reading a sheet", () => {
   it("reads a comma-separated sheet as cells, with each row's index and line", async () => {

@@ -6,13 +6,10 @@
 import { describe, expect, it } from "vitest";
 import { openSheet } from "../../src/input/sheet.js";
 import type { SheetRow } from "../../src/input/types.js";
-import { fixture, type SuiteFixture } from "../e2e/fixtures.js";
-
-/** A workbook of fixtures/workbooks/ the suite names, by its file name there. */
-type Workbook<F = SuiteFixture> = F extends `workbooks/${infer Name}` ? Name : never;
+import { fixture, type FixtureIn } from "../e2e/fixtures.js";
 import { refusal } from "./helpers.js";
 
-const workbook = (name: Workbook): string => fixture(`workbooks/${name}`);
+const workbook = (name: FixtureIn<"workbooks">): string => fixture(`workbooks/${name}`);
 
 async function rowsOf(path: string, sheet?: string): Promise<{ header: readonly string[]; rows: SheetRow[] }> {
   const opened = await openSheet(path, { sheet });

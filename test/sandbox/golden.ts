@@ -5,13 +5,12 @@
  * to each other. What SPEC requires of each is stated here too, for the mutated copies.
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { PACKAGE_ROOT } from "../../src/version.js";
+import { fixture, type FixtureIn } from "../e2e/fixtures.js";
 
 export type Body = Record<string, unknown>;
 
 export interface Golden {
-  readonly file: string;
+  readonly file: FixtureIn<"golden">;
   /** The operation's path, from the table in docs/contract.md §1.2. */
   readonly path: string;
   readonly numbers: "regular" | "toll-free";
@@ -108,9 +107,7 @@ export const GOLDEN: readonly Golden[] = [
   },
 ];
 
-const DIR = join(PACKAGE_ROOT, "fixtures", "golden");
-
 /** A fresh copy each time, so that a test may change it. */
-export function readGolden(file: string): Body {
-  return JSON.parse(readFileSync(join(DIR, file), "utf8")) as Body;
+export function readGolden(file: FixtureIn<"golden">): Body {
+  return JSON.parse(readFileSync(fixture(`golden/${file}`), "utf8")) as Body;
 }

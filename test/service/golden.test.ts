@@ -5,6 +5,7 @@ import type { Members } from "../../src/catalog/members.js";
 import { bodySchema } from "../../src/service/body-schema.js";
 import { buildBody } from "../../src/service/body.js";
 import { describeIssues } from "../../src/service/zod-issues.js";
+import type { FixtureIn } from "../e2e/fixtures.js";
 import { GOLDEN, readGolden } from "../sandbox/golden.js";
 import type { Body, Golden } from "../sandbox/golden.js";
 import { FAMILIES, SHAPE_FAMILIES, acceptableVariantsOf, mutationsOf, namesMember } from "../sandbox/mutations.js";
@@ -96,7 +97,7 @@ describe("the golden request bodies, as buildBody makes them", () => {
 describe("the client's body schemas agree with the contract on the golden request bodies", () => {
   // One schema per operation: zod compiles a schema on its first parse, which is most of the cost.
   const schemas = new Map(GOLDEN.map((g) => [g.file, bodySchema(inputOf(g.file).operation)]));
-  const verdict = (file: string, body: Body): string => {
+  const verdict = (file: FixtureIn<"golden">, body: Body): string => {
     const parsed = schemas.get(file)!.safeParse(body);
     return parsed.success ? "valid" : describeIssues(parsed.error);
   };
