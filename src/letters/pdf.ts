@@ -85,7 +85,7 @@ class LetterLayout {
     this.columns = Math.max(1, Math.min(4, Math.floor((CONTENT_WIDTH + COLUMN_GAP) / (widest + COLUMN_GAP))));
     this.columnWidth = (CONTENT_WIDTH + COLUMN_GAP) / this.columns - COLUMN_GAP;
     const labels = [...this.headerLines().map(([label]) => label), words.name, words.jobTitle, words.signature, words.date];
-    this.labelWidth = Math.max(MIN_LABEL_WIDTH, ...labels.map((label) => fonts.bold.widthOfTextAtSize(this.print(`${label}:`), TEXT_SIZE) + LABEL_GAP));
+    this.labelWidth = Math.max(MIN_LABEL_WIDTH, ...labels.map((label) => fonts.bold.widthOfTextAtSize(this.print(`${label}${this.words.colon}`), TEXT_SIZE) + LABEL_GAP));
   }
 
   private entryOf(run: NumberRun): string {
@@ -141,7 +141,7 @@ class LetterLayout {
     page.drawText(this.print(title), { x: MARGIN, y, size: TITLE_SIZE, font: this.fonts.bold });
     y -= 14 + LINE;
     for (const [label, value] of this.headerLines()) {
-      if (label !== "") page.drawText(this.print(`${label}:`), { x: MARGIN, y, size: TEXT_SIZE, font: this.fonts.bold });
+      if (label !== "") page.drawText(this.print(`${label}${this.words.colon}`), { x: MARGIN, y, size: TEXT_SIZE, font: this.fonts.bold });
       page.drawText(this.fit(value, CONTENT_WIDTH - this.labelWidth), { x: MARGIN + this.labelWidth, y, size: TEXT_SIZE, font: this.fonts.regular });
       y -= LINE;
     }
@@ -186,7 +186,7 @@ class LetterLayout {
     for (const label of [this.words.name, this.words.jobTitle, this.words.signature, this.words.date]) {
       y -= 20;
       page.drawLine({ start: { x: MARGIN + this.labelWidth, y }, end: { x: PAGE_WIDTH - MARGIN, y }, thickness: 0.5 });
-      page.drawText(this.print(`${label}:`), { x: MARGIN, y: y + 2, size: TEXT_SIZE, font: this.fonts.bold });
+      page.drawText(this.print(`${label}${this.words.colon}`), { x: MARGIN, y: y + 2, size: TEXT_SIZE, font: this.fonts.bold });
       y -= 14;
     }
   }

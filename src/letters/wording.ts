@@ -7,6 +7,8 @@ export type LetterLanguage = "en" | "fr";
 
 export interface Wording {
   readonly title: string;
+  /** A label's colon: French sets it off with a no-break space ("Client :"). */
+  readonly colon: string;
   readonly continued: string;
   readonly customer: string;
   readonly billingAddress: string;
@@ -34,6 +36,7 @@ const count = (n: number, language: LetterLanguage): string => n.toLocaleString(
 export const WORDING: Readonly<Record<LetterLanguage, Wording>> = {
   en: {
     title: "Letter of Authorization",
+    colon: ":",
     continued: "Letter of Authorization (continued)",
     customer: "Customer",
     billingAddress: "Billing address",
@@ -57,6 +60,7 @@ export const WORDING: Readonly<Record<LetterLanguage, Wording>> = {
   },
   fr: {
     title: "Lettre d’autorisation",
+    colon: "\u00a0:",
     continued: "Lettre d’autorisation (suite)",
     customer: "Client",
     billingAddress: "Adresse de facturation",
