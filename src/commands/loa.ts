@@ -43,7 +43,7 @@ function loaOptions(yargs: Argv): Argv<LoaArgs> {
           describe: "write every letter in English or French [default: French for a customer whose rows' item.Locale is FrenchCA, else English]",
         },
       }),
-  ) as unknown as Argv<LoaArgs>;
+  );
 }
 
 async function run(args: LoaArgs, io: CommandIO): Promise<CommandResult> {

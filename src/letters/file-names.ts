@@ -14,7 +14,7 @@ function part(text: string): string {
   const plain = text
     .normalize("NFKD")
     .replace(/\p{M}/gu, "")
-    .replace(/[<>:"/\\|?*;\u0000-\u001f\u007f]+/g, " ")
+    .replace(/[<>:"/\\|?*;]+|\p{Cc}+/gu, " ")
     .replace(/\s+/g, " ")
     .trim()
     // Windows drops a trailing dot or space; a leading dot hides the file.

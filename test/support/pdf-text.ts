@@ -34,8 +34,13 @@ export async function readPdfText(path: string): Promise<PdfText> {
       }
       pages.push([...lines.entries()].sort(([a], [b]) => b - a).map(([, parts]) => parts.join("   ")).join("\n"));
     }
-    const { info } = (await doc.getMetadata()) as { info: Record<string, unknown> };
-    return { pages, keywords: String(info["Keywords"] ?? ""), title: String(info["Title"] ?? "") };
+    // PDF.js types the document's Info dictionary as a bare Object.
+    const info: unknown = (await doc.getMetadata()).info;
+    const field = (name: string): string => {
+      const value = (info as Record<string, unknown>)[name];
+      return typeof value === "string" ? value : "";
+    };
+    return { pages, keywords: field("Keywords"), title: field("Title") };
   } finally {
     await doc.destroy();
   }
