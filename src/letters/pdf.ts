@@ -6,6 +6,7 @@
  * header again, so that every page a carrier is faxed names whose numbers it lists; the
  * lines to sign come last. The fingerprint goes into the document properties (mark.ts).
  */
+import { PDFDocument, StandardFonts } from "pdf-lib";
 import type { PDFFont, PDFPage } from "pdf-lib";
 import type { LetterContent, NumberRun } from "../group/letters.js";
 import { letterFingerprint, numberRuns } from "../group/letters.js";
@@ -38,8 +39,6 @@ interface Fonts {
 
 /** The letter's bytes. */
 export async function renderLetter(content: LetterContent, language: LetterLanguage, producer: string): Promise<Uint8Array> {
-  // Loaded with the first letter: no other command pays for pdf-lib.
-  const { PDFDocument, StandardFonts } = await import("pdf-lib");
   const doc = await PDFDocument.create();
   const regular = await doc.embedFont(StandardFonts.Helvetica);
   const bold = await doc.embedFont(StandardFonts.HelveticaBold);
@@ -61,7 +60,8 @@ export async function renderLetter(content: LetterContent, language: LetterLangu
   doc.setTitle(`${words.title}: ${layout.print(content.customer)}`);
   doc.setLanguage(language === "fr" ? "fr-CA" : "en-CA");
   markLetter(doc, fingerprint, `${content.customer}, ${content.account}, ${content.numbers.length} numbers`, producer);
-  return doc.save();
+  // No object streams: the Info dictionary, which holds the mark, stays readable without inflating anything (mark.ts).
+  return doc.save({ useObjectStreams: false });
 }
 
 /** "416-555-0101". */

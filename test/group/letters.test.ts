@@ -55,7 +55,7 @@ describe("letterGroups", () => {
 
   it("writes a customer's letter in French when every row that gives a Locale gives FrenchCA (5)", () => {
     const french = (numbers: readonly string[], locales: readonly (number | undefined)[]): boolean | undefined =>
-      letterGroups(numbers.map((n, at) => row(n, { item: locales[at] === undefined ? {} : { Locale: locales[at] as number } })), PROVIDERS)[0]?.content.french;
+      letterGroups(numbers.map((n, at) => row(n, { item: locales[at] === undefined ? {} : { Locale: locales[at] } })), PROVIDERS)[0]?.content.french;
     expect(french(["4165550101", "4165550102"], [5, 5])).toBe(true);
     expect(french(["4165550101", "4165550102"], [5, undefined])).toBe(true);
     expect(french(["4165550101", "4165550102"], [5, 2])).toBe(false);
@@ -76,7 +76,8 @@ describe("letterFingerprint", () => {
     const was = fingerprint(base);
     expect(fingerprint([...base, row("4165550103")])).not.toBe(was);
     expect(fingerprint([row("4165550101")])).not.toBe(was);
-    for (const change of [{ CustomerAccountNumber: "7741-1" }, { CustomerPostalCode: "M5H 1J8" }, { RequestedPortDate: "2030-12-11" }, { CurrentProvider: 42 }, { CustomerUnit: "300" }]) {
+    const changes: Members[] = [{ CustomerAccountNumber: "7741-1" }, { CustomerPostalCode: "M5H 1J8" }, { RequestedPortDate: "2030-12-11" }, { CurrentProvider: 42 }, { CustomerUnit: "300" }];
+    for (const change of changes) {
       expect(fingerprint(base.map((r) => ({ ...r, portForm: { ...FORM, ...change } }))), JSON.stringify(change)).not.toBe(was);
     }
   });
