@@ -89,7 +89,8 @@ export const loaCommand: PortinCommand<LoaArgs> = {
   ...COMMAND_LINES.loa,
   builder: (yargs) =>
     loaOptions(yargs)
-      .example("$0 loa acme.csv", "one PDF per customer in acme.loa/, to sign and attach as portform.FileLetterOfAuthorization")
-      .example("$0 loa acme.csv --language fr --output lettres", "every letter in French, in lettres/"),
+      .example("$0 loa fixtures/sample.csv", "one PDF per customer of the sample sheet in fixtures/sample.loa/, to sign and attach as portform.FileLetterOfAuthorization")
+      .example("$0 loa fixtures/sample.csv --language fr --output lettres", "every letter in French, in lettres/")
+      .example("$0 loa acme.csv --base-url https://api.thinktel.ca/rest.svc --user acme", "the carriers named as the real service names them"),
   run,
 };
