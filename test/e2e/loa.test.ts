@@ -108,6 +108,14 @@ describe("portin loa", () => {
     expect(text).toMatch(/Fournisseur actuel\s:\s+Bell Canada/);
   });
 
+  it("asks for --output when the sheet comes on standard input, which has no folder to write beside", async () => {
+    const dir = await tempDir();
+    const run = await runCli(["loa", "-"], { cwd: dir, stdin: `${HEADER}\n${acme("416-555-0101")}\n` });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("portin: a sheet on standard input has no folder to write the letters beside: give --output DIR");
+    expect(await readdir(dir)).toEqual([]);
+  });
+
   it("flows a 600-number customer's letter onto several pages, each with the header, and lists every number once", async () => {
     const dir = await tempDir();
     // Every other number: 600 entries, no range to fold them into.
@@ -134,7 +142,7 @@ describe("portin loa", () => {
     expect(letter.pages.slice(0, -1).join("\n")).not.toContain("Signature:");
   });
 
-  it("once a number is added to a group, plan refuses that group's rows (its letter is stale) and plans the others; a scan is checked only for being a PDF", async () => {
+  it("once a number is added to a group, plan and submit refuse that group's rows (its letter is stale) and go on with the others; a scan is checked only for being a PDF", async () => {
     const dir = await tempDir();
     await copyFile(join(FIXTURES, "loa-maple-leaf-dental.pdf"), join(dir, "pacific-signed-scan.pdf"));
     const rows = [acme("416-555-0101"), acme("416-555-0102"), eclair("514-555-0201", 300101), pacific("604-555-0301")];
@@ -165,10 +173,28 @@ describe("portin loa", () => {
       ["416-555-0103", "invalid", message],
     ]);
 
+    // submit refuses them alike, and sends the others.
+    const submitted = await runCli(["submit", sheet], { cwd: dir });
+    expect(submitted.code).toBe(1);
+    expect((await readResults(join(dir, "wave.sandbox.results.csv"))).map((row) => [row.number, row.result_status])).toEqual([
+      ["416-555-0101", "invalid"],
+      ["416-555-0102", "invalid"],
+      ["514-555-0201", "submitted"],
+      ["604-555-0301", "submitted"],
+      ["416-555-0103", "invalid"],
+    ]);
+
     // Made again from the sheet as it now is (its letter column naming the old letter), the letter fits again.
     expect((await runCli(["loa", sheet], { cwd: dir })).code).toBe(0);
     const again = await runCli(["plan", sheet], { cwd: dir });
     expect(again.code).toBe(0);
-    expect((await readResults(join(dir, "wave.plan.csv"))).every((row) => row.result_status === "planned")).toBe(true);
+    // Acme's rows are planned now; the others, sent by the submit above, are skipped as sent.
+    expect((await readResults(join(dir, "wave.plan.csv"))).map((row) => [row.number, row.result_status])).toEqual([
+      ["416-555-0101", "planned"],
+      ["416-555-0102", "planned"],
+      ["514-555-0201", "skipped"],
+      ["604-555-0301", "skipped"],
+      ["416-555-0103", "planned"],
+    ]);
   });
 });
