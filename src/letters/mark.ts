@@ -2,8 +2,7 @@
  * portin's mark on a letter it made (docs/contract.md §2, "Letters of authorization"): the
  * group's fingerprint in the document's Keywords, where PDF readers show it under the
  * document's properties and signing tools that keep the document keep it too. A PDF without
- * the mark (a scan of a letter signed on paper) is not one of portin's; nor is a letter a
- * tool has rewritten with its Info compressed, which is then checked only for being a PDF.
+ * the mark (a scan of a letter signed on paper) is not one of portin's.
  */
 import type { PDFDocument } from "pdf-lib";
 
@@ -22,13 +21,17 @@ const MARK_BYTES: readonly Buffer[] = (() => {
   return [Buffer.from(MARK, "latin1"), Buffer.from(hex.toUpperCase(), "latin1"), Buffer.from(hex, "latin1")];
 })();
 
+/** A file with compressed objects, where a tool that saved a letter again may have put its Info. */
+const OBJECT_STREAM = Buffer.from("/ObjStm", "latin1");
+
 /**
- * Whether a PDF's bytes hold portin's mark at all: a scan, the usual attachment, is told apart
- * without loading pdf-lib, so that a run that attaches scans loads nothing more.
+ * Whether a PDF may hold portin's mark: its bytes show it, or may hide it in an object stream.
+ * Any other PDF (a scan, the usual attachment) is told apart without loading pdf-lib, so that a
+ * run that attaches such scans loads nothing more.
  */
 function mayBeMarked(bytes: Uint8Array): boolean {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return MARK_BYTES.some((mark) => buffer.includes(mark));
+  return MARK_BYTES.some((mark) => buffer.includes(mark)) || buffer.includes(OBJECT_STREAM);
 }
 
 export function markLetter(doc: PDFDocument, fingerprint: string, subject: string, producer: string): void {
