@@ -50,5 +50,5 @@ export function cannotLoad(cause: unknown): InstallError {
   // platform's, damaged, a C library too old); its own reason follows.
   const reason = (cause as { cause?: unknown } | null)?.cause ?? cause;
   const why = reason instanceof Error ? reason.message.split("\n")[0] : String(reason);
-  return new InstallError(`${part} cannot load on ${where} (${why}): reinstall portin with this Node (npm install, or npm rebuild ${ADDON}) and run again`, { cause });
+  return new InstallError(`${part} cannot load on ${where} (${why}): reinstall portin with this Node (npm install again) and run again`, { cause });
 }
