@@ -4,10 +4,10 @@
  * anything is sent, and never blames the disk the journal is on (docs/contract.md §5, "The
  * lock"). Each install is laid out in a temporary folder as npm would leave it, but for that
  * one package: this package's other dependencies, and a copy of fs-native-extensions without
- * this platform's binary, or with one the system refuses.
+ * this platform's binary, or with one the system refuses, or none at all.
  */
-import { cp, mkdir, readdir, rm, symlink, writeFile, copyFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
+import { copyFile, cp, mkdir, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/version.js";
@@ -36,6 +36,11 @@ async function installWith(spoil: (binaries: string) => Promise<void>): Promise<
 
 describe("an install whose journal lock cannot load", () => {
   it.each([
+    [
+      "lacks the package (an install copied without it)",
+      (binaries: string) => rm(join(binaries, "..", ".."), { recursive: true }),
+      `portin: the journal lock's native part (${ADDON}) is not installed beside portin: reinstall portin (npm install) and run again`,
+    ],
     [
       "has no binary for this platform (as on a platform it ships none for)",
       (binaries: string) => rm(binaries, { recursive: true }),
