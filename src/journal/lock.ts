@@ -241,9 +241,22 @@ function refusal(journalPath: string): StateError {
   const holder = namePath === null ? null : readOwner(namePath);
   // Nothing to delete: a lock is held only by a live process, and is free the moment it ends.
   const next = "wait for it to finish, then run again (a run that has ended holds no lock, so there is nothing to delete)";
-  if (holder === null) return new StateError(`another portin run holds ${journalPath}; ${next}`);
+  if (holder === null) return new StateError(`another portin run holds ${journalPath}${otherNames(journalPath)}; ${next}`);
   const where = holder.hostname === hostname() ? "" : ` on host ${holder.hostname}`;
   return new StateError(`another portin run (pid ${holder.pid}${where}, started ${holder.startedAt}) holds ${journalPath}; ${next}`);
+}
+
+/**
+ * A holder names itself beside the journal's real path, which a hard link under another name
+ * does not share: the refusal then says why it names nobody.
+ */
+function otherNames(journalPath: string): string {
+  try {
+    const links = statSync(journalPath).nlink;
+    return links > 1 ? ` (it may have reached it by another of its ${links} names, hard links, and named itself there)` : "";
+  } catch {
+    return "";
+  }
 }
 
 /** Who holds the lock, as its name file says; null while the holder has not written it yet, or cannot. */

@@ -153,7 +153,8 @@ describe("the lock follows the journal file, not its name (docs/contract.md §5)
     expect(refusal).toBeInstanceOf(StateError);
     // Its holder's name is beside the journal's real path; a hard link elsewhere has none to read.
     const holder = how === "hard link" ? "" : ` (pid ${process.pid}, started ${(await lockOwner(path)).startedAt})`;
-    expect((refusal as Error).message).toBe(`another portin run${holder} holds ${other}; ${NOTHING_TO_DELETE}`);
+    const elsewhere = how === "hard link" ? " (it may have reached it by another of its 2 names, hard links, and named itself there)" : "";
+    expect((refusal as Error).message).toBe(`another portin run${holder} holds ${other}${elsewhere}; ${NOTHING_TO_DELETE}`);
     // Nor did the refused open touch the journal or the holder's name.
     expect((await lockOwner(path)).pid).toBe(process.pid);
     await journal.close();
