@@ -287,7 +287,7 @@ await build({
   ...ONE_COMMONJS_FILE,
   entryPoints: [CLI],
   outfile: BUNDLE,
-  external: ["fs-ext", "exceljs", "pdf-lib"],
+  external: ["fs-native-extensions", "exceljs", "pdf-lib"],
   plugins: [dependencyEdits, nanpMetadataOnly, zodAsUsed, zodEnglishOnly],
   ...IMPORT_META_URL,
   // The stand-ins of DEPENDENCY_EDITS resolve got from node_modules at run time, on purpose.

@@ -82,13 +82,13 @@ async function main(argv: string[]): Promise<number> {
     .strict()
     .demandCommand(1, "name a command: submit, plan, status, report, loa, template, trunks, offerings, providers or sandbox")
     .recommendCommands()
-    // Completes commands, options and their choices in bash and zsh (README, Commands).
+    // Completes commands, options and their choices in bash and zsh (README.md, Commands).
     .completion("completion", "print a bash/zsh completion script: portin completion >> ~/.bashrc")
     .wrap(Math.min(110, process.stdout.columns || 100))
     .epilogue(
       "Exit codes: 0 all rows submitted/skipped/planned (status: every order open or completed); 1 some rows invalid, rejected, failed or unknown " +
         "(status: an order ended without porting or could not be learned); 2 could not run; 130/143 interrupted.\n\n" +
-        "Shell completion: portin completion >> ~/.bashrc. From Node: import { connect, plan, submit, status } from \"portin\" (README, Library).",
+        "Shell completion: portin completion >> ~/.bashrc. From Node: import { connect, plan, submit, status } from \"portin\" (docs/library.md).",
     )
     .fail((message, error, usage) => {
       // yargs wraps what an option's coerce throws in its own YError: unwrap our errors, and
