@@ -42,7 +42,6 @@ export interface LettersReport {
   readonly letters: readonly WrittenLetter[];
   /** Rows in no letter, in input order. */
   readonly invalid: readonly InvalidRow[];
-  readonly rows: number;
 }
 
 export async function runLetters(options: LettersOptions, client: ServiceClient): Promise<LettersReport> {
@@ -69,5 +68,5 @@ export async function runLetters(options: LettersOptions, client: ServiceClient)
     await writeWholeFile(path, await renderLetter(group.content, language, options.producer), "--output DIR");
     letters.push({ path, content: group.content, language });
   }
-  return { letters, invalid, rows: prepared.rows.length };
+  return { letters, invalid };
 }

@@ -26,9 +26,9 @@ function lettersOf(row: ValidRow): readonly FileAttachment[] {
 /** Row index -> why it is invalid, for every row of a group whose attached letter is not the group's. */
 export async function staleLetterRows(rows: readonly CheckedRow[], providers: readonly Provider[]): Promise<Map<number, string>> {
   const stale = new Map<number, string>();
-  const valid = rows.filter((row): row is ValidRow => row.valid);
   // A sheet that attaches no letter pays one look at each row.
-  if (!valid.some((row) => lettersOf(row).length > 0)) return stale;
+  if (!rows.some((row) => row.valid && lettersOf(row).length > 0)) return stale;
+  const valid = rows.filter((row): row is ValidRow => row.valid);
   // Rows citing one file share its attachment object (validate/files.ts): each letter is read once.
   const marks = new Map<FileAttachment, Promise<string | null>>();
   const markOf = (file: FileAttachment): Promise<string | null> => {
