@@ -17,6 +17,8 @@
  * - fs-ext, a native addon;
  * - exceljs whole, which `portin template` loads to write a workbook (the reading thread's
  *   bundle carries its own copy of the streaming reader);
+ * - pdf-lib (some 700 KB bundled), which only `portin loa` and a sheet attaching a letter portin
+ *   made load: every other command would read and compile it at each start;
  * - got's HTTP/2 wrapper, HTTP cache and DNS cache, required only if got asks for them
  *   (DEPENDENCY_EDITS below);
  * - yargs's translations of its own messages (LANG=fr_CA gives French "Options :"), read
@@ -285,7 +287,7 @@ await build({
   ...ONE_COMMONJS_FILE,
   entryPoints: [CLI],
   outfile: BUNDLE,
-  external: ["fs-ext", "exceljs"],
+  external: ["fs-native-extensions", "exceljs", "pdf-lib"],
   plugins: [dependencyEdits, nanpMetadataOnly, zodAsUsed, zodEnglishOnly],
   ...IMPORT_META_URL,
   // The stand-ins of DEPENDENCY_EDITS resolve got from node_modules at run time, on purpose.

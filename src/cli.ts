@@ -23,6 +23,7 @@ const LOADERS: Readonly<Record<CommandName, () => Promise<unknown>>> = {
   plan: async () => (await import("./commands/port-in.js")).planCommand,
   status: async () => (await import("./commands/status.js")).statusCommand,
   report: async () => (await import("./commands/report.js")).reportCommand,
+  loa: async () => (await import("./commands/loa.js")).loaCommand,
   template: async () => (await import("./commands/template.js")).templateCommand,
   trunks: async () => (await import("./commands/lookups.js")).trunksCommand,
   offerings: async () => (await import("./commands/lookups.js")).offeringsCommand,
@@ -79,15 +80,15 @@ async function main(argv: string[]): Promise<number> {
     .option("debug", { type: "boolean", default: false, describe: "print stack traces of errors" })
     .version(VERSION)
     .strict()
-    .demandCommand(1, "name a command: submit, plan, status, report, template, trunks, offerings, providers or sandbox")
+    .demandCommand(1, "name a command: submit, plan, status, report, loa, template, trunks, offerings, providers or sandbox")
     .recommendCommands()
-    // Completes commands, options and their choices in bash and zsh (README, Commands).
+    // Completes commands, options and their choices in bash and zsh (README.md, Commands).
     .completion("completion", "print a bash/zsh completion script: portin completion >> ~/.bashrc")
     .wrap(Math.min(110, process.stdout.columns || 100))
     .epilogue(
       "Exit codes: 0 all rows submitted/skipped/planned (status: every order open or completed); 1 some rows invalid, rejected, failed or unknown " +
         "(status: an order ended without porting or could not be learned); 2 could not run; 130/143 interrupted.\n\n" +
-        "Shell completion: portin completion >> ~/.bashrc. From Node: import { connect, plan, submit, status } from \"portin\" (README, Library).",
+        "Shell completion: portin completion >> ~/.bashrc. From Node: import { connect, plan, submit, status } from \"portin\" (docs/library.md).",
     )
     .fail((message, error, usage) => {
       // yargs wraps what an option's coerce throws in its own YError: unwrap our errors, and
