@@ -11,11 +11,15 @@
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 
-const OUT = new URL("../src/validate/nanp-metadata.ts", import.meta.url);
+const OUT = join(dirname(fileURLToPath(import.meta.url)), "..", "src", "validate", "nanp-metadata.ts");
 
-/** @type {{ version: number, country_calling_codes: Record<string, string[]>, countries: Record<string, unknown> }} */
-const full = JSON.parse(readFileSync(createRequire(import.meta.url).resolve("libphonenumber-js/metadata.min.json"), "utf8"));
+// eslint-disable-next-line @typescript-eslint/no-unsafe-assignment -- the library's own JSON, its +1 entries checked below
+const full = /** @type {{ version: number, country_calling_codes: Record<string, string[]>, countries: Record<string, unknown> }} */ (
+  JSON.parse(readFileSync(createRequire(import.meta.url).resolve("libphonenumber-js/metadata.min.json"), "utf8"))
+);
 const nanp = full.country_calling_codes["1"] ?? [];
 if (nanp.length === 0 || !nanp.every((country) => country in full.countries)) {
   throw new Error("libphonenumber-js/metadata.min.json has no +1 countries: see scripts/nanp-metadata.mjs");
