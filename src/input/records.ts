@@ -141,10 +141,13 @@ export class RecordScanner {
   private fields = 0;
   /** At the file's start: the bytes of a UTF-8 BOM matched so far (csv-parse's `bom` drops it). */
   private bomAt = 0;
-  /** Start lines and end offsets of the records from `first` on (the records not yet taken). */
-  private starts: number[] = [];
-  private stops: number[] = [];
+  /** Start lines and end offsets of records `first` on (those not yet taken), `count` of them. */
+  private starts = new Float64Array(1024);
+  private stops = new Float64Array(1024);
   private first = 0;
+  private count = 0;
+  /** Of the records held, those ended: the last may still be open. */
+  private ended = 0;
 
   /** The sheet's delimiter (delimiter.ts), known before the first chunk. */
   setDelimiter(delimiter: Delimiter): void {
@@ -155,58 +158,71 @@ export class RecordScanner {
   feed(chunk: Uint8Array): void {
     const delimiter = this.delimiterByte;
     const base = this.offset;
+    // The state in locals for the loop, written back after it.
     let inQuotes = this.inQuotes;
     let fields = this.fields;
+    let open = this.open;
+    let line = this.line;
+    let crPending = this.crPending;
+    let afterCr = this.afterCr;
+    let breaker = this.breaker;
     for (let i = 0; i < chunk.length; i++) {
       const byte = chunk[i] as number;
+      // Most bytes: a character of a record already open, after no CR.
+      if (open && !afterCr && byte !== QUOTE && byte !== delimiter && byte !== LF && byte !== CR) continue;
       // The last byte was a CR: a line of its own unless an LF follows, which counts the line.
-      if (this.afterCr) {
-        this.afterCr = false;
-        if (byte !== LF) this.line++;
+      if (afterCr) {
+        afterCr = false;
+        if (byte !== LF) line++;
       }
       // A CR outside quotes, before the delimiter is known or where it is CRLF: what follows tells.
       let paired = false;
-      if (this.crPending) {
-        this.crPending = false;
+      if (crPending) {
+        crPending = false;
         if (byte === LF) {
-          if (this.breaker === Breaker.Undecided) this.breaker = Breaker.CrLf;
-          paired = this.breaker === Breaker.CrLf;
-        } else if (this.breaker === Breaker.Undecided) {
-          this.breaker = Breaker.Cr;
-          this.endRecord(base + i);
+          if (breaker === Breaker.Undecided) breaker = Breaker.CrLf;
+          paired = breaker === Breaker.CrLf;
+        } else if (breaker === Breaker.Undecided) {
+          breaker = Breaker.Cr;
+          if (open) this.endRecord(base + i);
+          open = false;
           fields = 0;
-        } else if (!this.open) {
+        } else if (!open) {
           // A lone CR in a CRLF sheet is a character of a cell.
-          this.startRecord(this.line - 1);
+          this.startRecord(line - 1);
+          open = true;
           fields = 1;
         }
       }
       if (byte === CR) {
-        this.afterCr = true;
-        if (this.breaker === Breaker.Cr) {
+        afterCr = true;
+        if (breaker === Breaker.Cr) {
           if (!inQuotes) {
-            this.endRecord(base + i + 1);
+            if (open) this.endRecord(base + i + 1);
+            open = false;
             fields = 0;
           }
           continue;
         }
-        if (!inQuotes && this.breaker !== Breaker.Lf) {
-          this.crPending = true;
+        if (!inQuotes && breaker !== Breaker.Lf) {
+          crPending = true;
           continue;
         }
       } else if (byte === LF) {
-        this.line++;
-        if (!inQuotes && this.breaker !== Breaker.Cr) {
-          if (this.breaker === Breaker.Undecided) this.breaker = Breaker.Lf;
-          if (this.breaker === Breaker.Lf || paired) {
-            this.endRecord(base + i + 1);
+        line++;
+        if (!inQuotes && breaker !== Breaker.Cr) {
+          if (breaker === Breaker.Undecided) breaker = Breaker.Lf;
+          if (breaker === Breaker.Lf || paired) {
+            if (open) this.endRecord(base + i + 1);
+            open = false;
             fields = 0;
             continue;
           }
         }
         // An LF inside quotes, or one that is a character of a cell (a CR or CRLF sheet), on the line it ends.
-        if (!this.open) {
-          this.startRecord(this.line - 1);
+        if (!open) {
+          this.startRecord(line - 1);
+          open = true;
           fields = 1;
         }
       } else if (this.bomAt < UTF8_BOM.length) {
@@ -217,8 +233,9 @@ export class RecordScanner {
         }
         this.bomAt = UTF8_BOM.length;
       }
-      if (!this.open) {
-        this.startRecord(this.line);
+      if (!open) {
+        this.startRecord(line);
+        open = true;
         fields = 1;
       }
       if (byte === QUOTE) inQuotes = !inQuotes;
@@ -227,8 +244,13 @@ export class RecordScanner {
     this.offset += chunk.length;
     this.inQuotes = inQuotes;
     this.fields = fields;
-    if (this.open && fields > MAX_FIELDS) {
-      throw new LimitExceeded(`a row of more than ${MAX_FIELDS.toLocaleString("en-US")} fields, more than a spreadsheet has columns`, this.starts[this.starts.length - 1]);
+    this.open = open;
+    this.line = line;
+    this.crPending = crPending;
+    this.afterCr = afterCr;
+    this.breaker = breaker;
+    if (open && fields > MAX_FIELDS) {
+      throw new LimitExceeded(`a row of more than ${MAX_FIELDS.toLocaleString("en-US")} fields, more than a spreadsheet has columns`, this.starts[this.count - 1]);
     }
   }
 
@@ -240,15 +262,20 @@ export class RecordScanner {
     }
     if (this.crPending) {
       this.crPending = false;
-      if (this.breaker === Breaker.Undecided) this.breaker = Breaker.Cr;
-      else if (!this.open) this.startRecord(this.line - 1);
+      if (this.breaker === Breaker.Undecided) {
+        this.breaker = Breaker.Cr;
+      } else if (!this.open) {
+        this.startRecord(this.line - 1);
+        this.open = true;
+      }
     }
-    this.endRecord(this.offset);
+    if (this.open) this.endRecord(this.offset);
+    this.open = false;
   }
 
   /** How many records the bytes held: csv-parse's count, when both read the sheet alike. */
   records(): number {
-    return this.first + this.stops.length;
+    return this.first + this.ended;
   }
 
   /** The record delimiter, once a line break outside quotes was seen. */
@@ -267,32 +294,41 @@ export class RecordScanner {
 
   /** The line where record `record` (0 for the first non-blank line) starts; past the last, the line the next would start on. */
   lineOf(record: number): number {
-    return this.starts[record - this.first] ?? this.line;
+    const at = record - this.first;
+    return at >= 0 && at < this.count ? (this.starts[at] as number) : this.line;
   }
 
   /** The byte after record `record`'s delimiter (the file's end for its last record). */
   endOf(record: number): number {
-    return this.stops[record - this.first] ?? this.offset;
+    const at = record - this.first;
+    return at >= 0 && at < this.ended ? (this.stops[at] as number) : this.offset;
   }
 
   /** Records before `record` are not asked about again: their entries are dropped, now and then in one go. */
   forget(record: number): void {
     const drop = record - this.first;
-    if (drop < 4096 || drop * 2 < this.starts.length) return;
-    this.starts = this.starts.slice(drop);
-    this.stops = this.stops.slice(drop);
+    if (drop < 4096 || drop * 2 < this.count) return;
+    this.starts.copyWithin(0, drop, this.count);
+    this.stops.copyWithin(0, drop, this.ended);
+    this.count -= drop;
+    this.ended -= drop;
     this.first = record;
   }
 
   private startRecord(line: number): void {
-    this.open = true;
-    this.starts.push(line);
+    if (this.count === this.starts.length) {
+      const starts = new Float64Array(this.starts.length * 2);
+      starts.set(this.starts);
+      this.starts = starts;
+      const stops = new Float64Array(this.stops.length * 2);
+      stops.set(this.stops);
+      this.stops = stops;
+    }
+    this.starts[this.count++] = line;
   }
 
   private endRecord(end: number): void {
-    if (!this.open) return;
-    this.open = false;
-    this.stops.push(end);
+    this.stops[this.ended++] = end;
   }
 }
 

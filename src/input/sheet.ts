@@ -127,24 +127,29 @@ function dataRows(source: string, parser: SheetRecords, records: AsyncIterator<s
     finished = true;
     parser.parser.destroy();
   };
-  const step = (next: IteratorResult<string[]>): IteratorResult<SheetRow> | Promise<IteratorResult<SheetRow>> => {
-    if (next.done === true) {
-      finish();
-      return DONE;
-    }
-    const row = parser.take(next.value);
-    // A record of only delimiters and spaces: the next one is read instead.
-    if (row === undefined) return records.next().then(step);
-    return { done: false, value: titleRows === 0 ? row : { ...row, index: row.index - titleRows } };
-  };
   const fail = (error: unknown): never => {
     const failure = readFailure(source, parser, error);
     finish();
     throw failure;
   };
+  const step = (next: IteratorResult<string[]>): IteratorResult<SheetRow> | Promise<IteratorResult<SheetRow>> => {
+    if (next.done === true) {
+      finish();
+      return DONE;
+    }
+    let row: SheetRow | undefined;
+    try {
+      row = parser.take(next.value);
+    } catch (error) {
+      return fail(error);
+    }
+    // A record of only delimiters and spaces: the next one is read instead.
+    if (row === undefined) return records.next().then(step, fail);
+    return { done: false, value: titleRows === 0 ? row : { ...row, index: row.index - titleRows } };
+  };
   const iterator: AsyncIterableIterator<SheetRow> = {
     next() {
-      return finished ? Promise.resolve(DONE) : records.next().then(step).catch(fail);
+      return finished ? Promise.resolve(DONE) : records.next().then(step, fail);
     },
     // Reading stopped early (a refused file, an interrupted run): the file is closed.
     return() {
