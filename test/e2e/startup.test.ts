@@ -1,47 +1,15 @@
 /**
  * Start-up (docs/contract.md §8, "Start-up"): the built CLI is a bundle (scripts/bundle.ts), so
  * a command reads a handful of files, not the hundreds of modules its dependencies are made of;
- * and what stays outside it (yargs, fs-ext) is loaded from node_modules as node loads any
- * package. Counted, not timed: the count does not depend on the machine's load.
+ * and what stays outside it (fs-ext) is loaded from node_modules as node loads any package.
+ * Counted, not timed: the count does not depend on the machine's load.
  */
-import { existsSync, readFileSync } from "node:fs";
 import { copyFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/version.js";
 import { FIXTURES, runCli, tempDir } from "./harness.js";
-
-/** yargs and the packages it depends on, as installed (nested copies too): what the option parser loads from node_modules. */
-function yargsPackages(): Set<string> {
-  const found = new Set<string>();
-  const seen = new Set<string>();
-  const visit = (name: string, from: string): void => {
-    // Where node finds it from the package that depends on it: its own node_modules first, then the top level.
-    const nested = join(from, "node_modules", name);
-    const dir = existsSync(nested) ? nested : join(PACKAGE_ROOT, "node_modules", name);
-    found.add(name);
-    if (seen.has(dir)) return;
-    seen.add(dir);
-    const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
-    for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(dependency, dir);
-  };
-  visit("yargs", PACKAGE_ROOT);
-  return found;
-}
-
-/** The files of `files` under node_modules that belong to no package of yargs's (a nested copy counts as its package). */
-function outsideYargs(files: readonly string[]): string[] {
-  const yargs = yargsPackages();
-  return files.filter((file) => {
-    if (!file.startsWith("node_modules/")) return false;
-    const parts = file.split("/");
-    // node_modules/<name>/… or node_modules/<owner>/node_modules/<name>/…: the innermost package.
-    const at = parts.lastIndexOf("node_modules");
-    const name = parts[at + 1]?.startsWith("@") === true ? `${parts[at + 1]}/${parts[at + 2]}` : (parts[at + 1] ?? "");
-    return !yargs.has(name);
-  });
-}
 
 /**
  * Runs portin with a module hook that lists every file node loads as a module (ES modules, and
@@ -84,23 +52,20 @@ process.on("exit", () => {
 }
 
 describe("start-up", () => {
-  it("portin trunks loads the launcher, the bundle and yargs, nothing else from node_modules", async () => {
+  it("portin trunks loads the launcher and the bundle, nothing from node_modules", async () => {
     const { code, files } = await filesLoaded(["trunks"]);
     expect(code).toBe(0);
     // The CLI's code is dist/src/portin.cjs; unbundled, this command loaded over 250 files.
-    expect(files.filter((file) => !file.startsWith("node_modules/"))).toEqual(["dist/src/cli.cjs", "dist/src/portin.cjs"]);
-    expect(files.some((file) => file.startsWith("node_modules/yargs/"))).toBe(true);
-    expect(outsideYargs(files)).toEqual([]);
+    expect(files).toEqual(["dist/src/cli.cjs", "dist/src/portin.cjs"]);
   });
 
-  it("portin plan of a CSV loads no workbook reader, and nothing from node_modules but yargs", async () => {
+  it("portin plan of a CSV loads no workbook reader, and nothing from node_modules", async () => {
     const dir = await tempDir();
     for (const name of ["sample.csv", "sample.defaults.json", "loa-maple-leaf-dental.pdf"]) await copyFile(join(FIXTURES, name), join(dir, name));
     const { code, files } = await filesLoaded(["plan", join(dir, "sample.csv"), "--results", join(dir, "plan.csv"), "--quiet"]);
     expect(code).toBe(1); // the sample has invalid rows on purpose
     // Not even fs-ext, the journal lock's native addon: no lock file, so no lock to look at (journal/lock.ts).
-    expect(files.filter((file) => !file.startsWith("node_modules/"))).toEqual(["dist/src/cli.cjs", "dist/src/portin.cjs"]);
-    expect(outsideYargs(files)).toEqual([]);
+    expect(files).toEqual(["dist/src/cli.cjs", "dist/src/portin.cjs"]);
   });
 
   it("portin submit with a journal loads the native lock from node_modules, as it takes the lock", async () => {
@@ -109,7 +74,7 @@ describe("start-up", () => {
     const state = join(dir, "sample.state.jsonl");
     const { code, files } = await filesLoaded(["submit", join(dir, "sample.csv"), "--state", state, "--results", join(dir, "submit.csv"), "--quiet"]);
     expect(code).toBe(1); // the sample's invalid rows
-    expect(outsideYargs(files)).toEqual(["node_modules/fs-ext/fs-ext.js", "node_modules/fs-ext/build/Release/fs_ext.node"]);
+    expect(files).toEqual(["dist/src/cli.cjs", "dist/src/portin.cjs", "node_modules/fs-ext/fs-ext.js", "node_modules/fs-ext/build/Release/fs_ext.node"]);
     expect(await readFile(state, "utf8")).toMatch(/"type":"intent"/);
   });
 
@@ -162,7 +127,7 @@ Module.prototype._compile = function (content, filename) {
     expect(builtins.filter((line) => /^NativeModule (worker_threads|perf_hooks)$/.test(line))).toEqual([]);
   });
 
-  it("yargs speaks the user's language in its own words, from its installed folder", async () => {
+  it("the bundled yargs speaks the user's language in its own words, read from its installed folder", async () => {
     const french = await runCli(["--help"], { env: { LANG: "fr_CA.UTF-8", LC_ALL: undefined, LC_MESSAGES: undefined, LANGUAGE: undefined } });
     expect(french.stdout).toContain("Commandes :");
     const missing = await runCli(["plan"], { env: { LANG: "fr_CA.UTF-8", LC_ALL: undefined, LC_MESSAGES: undefined, LANGUAGE: undefined } });
