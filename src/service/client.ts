@@ -127,10 +127,6 @@ export function createClient(options: ClientOptions): ServiceClient {
     followRedirect: false,
     responseType: "text",
     agent: agents,
-    // Node 22.23 and 24.22 keep no connection alive for a request whose checkServerIdentity is
-    // not node:tls's own: each such request opens, and closes, a TLS connection of its own. The
-    // build hands got a lazy stand-in for it (scripts/bundle.ts), so the real one is named here.
-    ...(origin.protocol === "https:" ? { https: { checkServerIdentity: process.getBuiltinModule("node:tls").checkServerIdentity } } : {}),
     ...(options.onRetry === undefined ? {} : { hooks: { beforeRetry: [() => options.onRetry?.()] } }),
   });
   // One got instance per method, retry policy and body, with those options merged into its
