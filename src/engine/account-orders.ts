@@ -11,20 +11,15 @@ import type { AccountOrder, PortInStatus } from "../catalog/account.js";
 import { AuthError } from "../errors.js";
 import type { CommandIO } from "../io.js";
 import type { Journal } from "../journal/journal.js";
-import { stateOf, unhandled } from "../journal/prior.js";
-import type { NumberState, PriorState } from "../journal/prior.js";
+import { stateOf } from "../journal/prior.js";
+import type { PriorState } from "../journal/prior.js";
 import type { ServiceClient } from "../service/client.js";
 import type { CheckedRow } from "../validate/types.js";
 import { terminalSafe } from "../terminal-text.js";
 import { StatusAsker } from "./port-in-status.js";
 import type { Asked } from "./port-in-status.js";
-
-/** What the account says of a number the journal does not hold as submitted. */
-export type AccountHold =
-  /** An open order holds it; `ticket` "" when PortInStatus could not name it (yet): `why` says why. */
-  | { readonly kind: "open"; readonly orderId: string; readonly ticket: string; readonly status: string; readonly why: string }
-  /** A Closed order ported it in: PortInStatus says COMPLETED. */
-  | { readonly kind: "ported"; readonly orderId: string; readonly ticket: string; readonly status: string };
+import { verdictOf } from "./verdict.js";
+import type { AccountHold } from "./verdict.js";
 
 export interface AccountCheck {
   /** By number (10 digits). A number absent is free as far as the account knows. */
@@ -179,39 +174,20 @@ export async function readAccount(
   /** Whether numbers sent without a learned outcome are looked up too: `status` asks PortInStatus about them by number anyway. */
   unsure = true,
 ): Promise<ReadonlyMap<string, AccountHold>> {
-  const skip = (number: string): boolean => {
-    const state = stateOf(prior, number);
-    switch (state.kind) {
-      case "submitted":
-        return true;
-      case "pending":
-      case "unknown":
-        return !unsure;
-      case "rejected":
-      case "none":
-        return false;
-      default:
-        return unhandled(state);
-    }
-  };
+  // What the journal alone says of each number (verdict.ts): a submitted one needs no look-up.
+  const journalVerdict = (number: string) => verdictOf({ state: stateOf(prior, number) });
   const numbers = function* (): Generator<string> {
-    for (const row of rows) if (row.valid && !skip(row.number)) yield row.number;
+    for (const row of rows) {
+      if (!row.valid) continue;
+      const { kind } = journalVerdict(row.number);
+      if (kind !== "submitted" && (unsure || kind !== "unsure")) yield row.number;
+    }
   };
   // Closed orders are asked about only for numbers the journal says nothing of: it knows of a
   // rejection, and an unsure number's PortInStatus answers for it.
   const untold = (number: string): boolean => {
-    const state = stateOf(prior, number);
-    switch (state.kind) {
-      case "submitted":
-      case "none":
-        return true;
-      case "pending":
-      case "unknown":
-      case "rejected":
-        return false;
-      default:
-        return unhandled(state);
-    }
+    const verdict = journalVerdict(number);
+    return verdict.kind === "submitted" || (verdict.kind === "send" && verdict.rejection === null);
   };
   const checked = await checkAccountOrders(numbers(), { client: service.client, concurrency, signal: io.signal, askClosed: untold });
   if (checked.unavailable !== null) {
@@ -238,27 +214,17 @@ function unreadNotice(unread: AccountCheck["unread"]): string {
 
 /**
  * Each number an order holds under a known ticket, recorded as submitted, so later runs and
- * `status` follow it: `outside` this journal unless an earlier run of it sent the number.
+ * `status` follow it: `outside` this journal unless an earlier run of it sent the number. A
+ * number the journal already holds as submitted is not recorded again.
  */
 export async function recordHolds(holds: ReadonlyMap<string, AccountHold>, journal: Pick<Journal, "confirmed" | "prior">): Promise<void> {
   const records: Promise<void>[] = [];
   for (const [number, hold] of holds) {
-    if (hold.ticket !== "") records.push(journal.confirmed(number, hold.ticket, hold.status, !sentByThisJournal(stateOf(journal.prior, number))));
+    // A number the journal holds as submitted keeps its own ticket (verdict.ts).
+    const verdict = verdictOf({ state: stateOf(journal.prior, number), hold });
+    if (verdict.kind !== "held" || hold.ticket === "") continue;
+    // An order holding a number an earlier run of this journal sent without learning the outcome is that run's own.
+    records.push(journal.confirmed(number, hold.ticket, hold.status, !verdict.earlierRun));
   }
   await Promise.all(records);
-}
-
-/** Whether an earlier run of this journal sent the number without learning the outcome: an order holding it is that run's own. */
-function sentByThisJournal(state: NumberState): boolean {
-  switch (state.kind) {
-    case "pending":
-    case "unknown":
-      return true;
-    case "submitted":
-    case "rejected":
-    case "none":
-      return false;
-    default:
-      return unhandled(state);
-  }
 }

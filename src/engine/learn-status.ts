@@ -7,18 +7,19 @@
 import { formatRejectDetails, portInPhase } from "../catalog/account.js";
 import type { PortInStatus } from "../catalog/account.js";
 import type { EndedEntry, StatusEntry } from "../journal/journal.js";
-import { stateOf, unhandled } from "../journal/prior.js";
-import type { EndedOrder, HeldState, KnownStatus, NumberState, PriorState } from "../journal/prior.js";
+import { sentOf, stateOf } from "../journal/prior.js";
+import type { EndedOrder, KnownStatus, PriorState } from "../journal/prior.js";
 import { rowFingerprint } from "../group/fingerprint.js";
 import { noOrder, orderStatus } from "../results/order-status.js";
 import type { OrderFacts, OrderStatus } from "../results/order-status.js";
 import { NOT_PORTABLE_ADVICE, saysNotPortable } from "../results/row-outcome.js";
 import type { ServiceClient } from "../service/client.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
-import type { AccountHold } from "./account-orders.js";
 import { absentText } from "./earlier-runs.js";
 import { askByNumber, StatusAsker } from "./port-in-status.js";
 import type { Asked } from "./port-in-status.js";
+import { AS_SENT, verdictOf } from "./verdict.js";
+import type { AccountHold, RowNow } from "./verdict.js";
 
 /** The part of the run journal `status` writes to. */
 export interface StatusJournal {
@@ -47,18 +48,21 @@ export interface Learned {
   readonly requests: number;
 }
 
-/** Why a number has nothing to ask about, or how to ask. */
+/** Why a number has nothing to ask about, or how to ask: the number's verdict (verdict.ts) as `status` acts on it. */
 export type Source =
   | { readonly kind: "ticket"; readonly ticket: string }
-  /** Asked by number: submitted without a ticket, or unsure (an intent without outcome, or `unknown`). */
-  | { readonly kind: "number"; readonly unsure: boolean; readonly after?: string }
-  /** An order an earlier `status` learned had ended: over for good, so not asked again. */
-  | { readonly kind: "ended"; readonly order: EndedOrder; readonly fingerprint: string }
+  /**
+   * Asked by number: submitted without a ticket, or unsure (an intent without outcome, or
+   * `unknown`). `request`: the request that last carried it, "" for none: one question a request.
+   */
+  | { readonly kind: "number"; readonly unsure: boolean; readonly request: string; readonly after?: string }
+  /** An order an earlier `status` learned had ended: over for good, so not asked again. `changed`: the row differs from the one it held. */
+  | { readonly kind: "ended"; readonly order: EndedOrder; readonly changed: boolean }
   | { readonly kind: "none"; readonly why: string };
 
 export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorState | null, options: LearnOptions): Promise<Learned> {
   // Worked out again for each row's status rather than held: a million rows (docs/architecture.md, Memory).
-  const sourceFor = (number: string): Source => sourceOf(number, prior, options.account?.get(number), options.noJournal);
+  const sourceFor = (number: string, row: RowNow = AS_SENT): Source => sourceOf(number, prior, options.account?.get(number), options.noJournal, row);
   const tickets = new Set<string>();
   const groups = new Map<string, string[]>();
   const asked = new Set<string>();
@@ -69,10 +73,9 @@ export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorSta
     if (source.kind === "number" && !asked.has(row.number)) {
       asked.add(row.number);
       // One question per request: its answer's NumbersToPort settles the request's other numbers.
-      const request = requestOf(stateOf(prior, row.number));
-      const group = groups.get(request);
+      const group = groups.get(source.request);
       if (group) group.push(row.number);
-      else groups.set(request, [row.number]);
+      else groups.set(source.request, [row.number]);
     }
   }
 
@@ -95,12 +98,13 @@ export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorSta
   const statusOf = (index: number): OrderStatus => {
     const row = rows[index] as CheckedRow;
     if (row.number === "") return noOrder("not-submitted", "", "", `never submitted: the row is invalid: ${row.valid ? "" : row.reason}`);
-    const source = sourceFor(row.number);
+    // An invalid row is taken as sent: the row as it stands changes nothing the order holds.
+    const source = sourceFor(row.number, row.valid ? { changedSince: (fingerprint) => rowFingerprint(row) !== fingerprint } : AS_SENT);
     switch (source.kind) {
       case "none":
         return noOrder("not-submitted", "", "", row.valid ? source.why : `never submitted: the row is invalid: ${row.reason}`);
       case "ended":
-        return fromEnded(source.order, source.fingerprint, row);
+        return fromEnded(source.order, source.changed);
       case "ticket":
         return fromAnswer(byTicket.get(source.ticket), { ticket: source.ticket, unsure: false, known: knownFor(row.number, source.ticket) });
       case "number":
@@ -110,59 +114,30 @@ export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorSta
   return { statusOf, requests: asker.asked };
 }
 
-export function sourceOf(number: string, prior: PriorState | null, hold: AccountHold | undefined, noJournal: string): Source {
-  const state = stateOf(prior, number);
-  switch (state.kind) {
+/** The number's verdict (verdict.ts) as `status` and `report` act on it: which order to ask about, or why none. */
+export function sourceOf(number: string, prior: PriorState | null, hold: AccountHold | undefined, noJournal: string, row: RowNow = AS_SENT): Source {
+  const verdict = verdictOf({ state: stateOf(prior, number), hold, row });
+  switch (verdict.kind) {
     case "submitted":
-      return state.ticket === "" ? { kind: "number", unsure: false } : { kind: "ticket", ticket: state.ticket };
-    case "pending":
-    case "unknown":
+      return verdict.submitted.ticket === "" ? { kind: "number", unsure: false, request: verdict.submitted.requestId } : { kind: "ticket", ticket: verdict.submitted.ticket };
+    case "held":
+      // An order on the account holds it, whoever placed it (docs/contract.md §5).
+      return verdict.hold.ticket === "" ? { kind: "number", unsure: false, request: "" } : { kind: "ticket", ticket: verdict.hold.ticket };
+    case "unsure": {
       // Sent by an earlier run without a learned outcome: asked by number, as submit asks (confirm.ts).
-      return { kind: "number", unsure: true, ...(state.after === undefined ? {} : { after: state.after }) };
+      const { requestId, after } = verdict.state;
+      return { kind: "number", unsure: true, request: requestId, ...(after === undefined ? {} : { after }) };
+    }
     case "rejected":
-      if (hold !== undefined) return fromHold(hold);
-      if (state.order) return { kind: "ended", order: state.order, fingerprint: state.fingerprint };
-      // No edit makes a number portable (docs/contract.md §6).
-      return { kind: "none", why: `never submitted: the service rejected it (${state.message}); ${saysNotPortable(state.message) ? NOT_PORTABLE_ADVICE : "fix the row and run portin submit"}` };
-    case "none":
-      if (hold !== undefined) return fromHold(hold);
-      return { kind: "none", why: prior === null ? noJournal : "not submitted yet: portin submit sends it" };
-    default:
-      return unhandled(state);
-  }
-}
-
-/** An order on the account holds it, whoever placed it (docs/contract.md §5): before any earlier rejection. */
-function fromHold(hold: AccountHold): Source {
-  return hold.ticket === "" ? { kind: "number", unsure: false } : { kind: "ticket", ticket: hold.ticket };
-}
-
-/** The request that last carried a number asked about by number: one question per request. */
-function requestOf(state: NumberState): string {
-  switch (state.kind) {
-    case "submitted":
-    case "pending":
-    case "unknown":
-      return state.requestId;
-    case "rejected":
-    case "none":
-      return "";
-    default:
-      return unhandled(state);
-  }
-}
-
-/** The ticket of the order the journal holds a number in, if any. */
-function ticketOf(state: HeldState): string | undefined {
-  switch (state.kind) {
-    case "submitted":
-      return state.ticket;
-    case "pending":
-    case "unknown":
-    case "rejected":
-      return undefined;
-    default:
-      return unhandled(state);
+    case "send": {
+      const { rejection } = verdict;
+      if (rejection === null) return { kind: "none", why: prior === null ? noJournal : "not submitted yet: portin submit sends it" };
+      if (rejection.order) return { kind: "ended", order: rejection.order, changed: verdict.kind === "send" };
+      // No edit makes a number portable (docs/contract.md §6); a row changed since is the user's fix, which submit sends.
+      const next =
+        verdict.kind === "send" ? "the row has changed since: portin submit sends it again" : saysNotPortable(rejection.message) ? NOT_PORTABLE_ADVICE : "fix the row and run portin submit";
+      return { kind: "none", why: `never submitted: the service rejected it (${rejection.message}); ${next}` };
+    }
   }
 }
 
@@ -177,9 +152,10 @@ function beyondJournal(status: PortInStatus | null, ticket: string, prior: Prior
   return Object.assign({}, status, { numbersToPort });
 }
 
+/** Whether the journal holds `number` as submitted under `ticket`. */
 function heldUnder(prior: PriorState, number: string, ticket: string): boolean {
   const state = stateOf(prior, number);
-  return state.kind !== "none" && ticketOf(state) === ticket;
+  return state.kind === "submitted" && state.ticket === ticket;
 }
 
 /** Orders whose `status` records are made and appended together: their JSON is never all in memory at once. */
@@ -298,28 +274,8 @@ async function recordEnded(
   );
 }
 
-/**
- * What the intent that last carried a number said of it: its row's fingerprint as sent and,
- * for one unsure, the ended order it was sent again after. Undefined for a rejected number:
- * its rejection keeps its own fingerprint.
- */
-function sentOf(state: NumberState): { readonly fingerprint?: string; readonly after?: string } | undefined {
-  switch (state.kind) {
-    case "submitted":
-    case "pending":
-    case "unknown":
-      return state;
-    case "rejected":
-    case "none":
-      return undefined;
-    default:
-      return unhandled(state);
-  }
-}
-
 /** An order an earlier `status` recorded as ended: what submit will do with the row. */
-function fromEnded(order: EndedOrder, fingerprint: string, row: CheckedRow): OrderStatus {
-  const changed = row.valid && rowFingerprint(row) !== fingerprint;
+function fromEnded(order: EndedOrder, changed: boolean): OrderStatus {
   const next = changed
     ? "the row has changed since: portin submit sends it again"
     : "fix what the carrier disputes in the sheet, then portin submit sends it again (as it is, only with --retry-rejected)";

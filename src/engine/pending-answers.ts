@@ -9,7 +9,7 @@ import { portInPhase } from "../catalog/account.js";
 import type { Journal } from "../journal/journal.js";
 import type { DispatchReport } from "../send/dispatch.js";
 import type { ServiceClient } from "../service/client.js";
-import type { AccountHold } from "./account-orders.js";
+import type { AccountHold } from "./verdict.js";
 import { askByNumber, StatusAsker } from "./port-in-status.js";
 
 /** The service's words for a number another order already holds. */

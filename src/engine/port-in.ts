@@ -20,7 +20,7 @@ import type { ResultColumnsAt } from "../results/encoder.js";
 import type { DispatchReport, StopReason } from "../send/dispatch.js";
 import type { ServiceClient } from "../service/client.js";
 import { readAccount, recordHolds } from "./account-orders.js";
-import type { AccountHold } from "./account-orders.js";
+import type { AccountHold } from "./verdict.js";
 import { execute } from "./execute.js";
 import { resolvePendingAnswers } from "./pending-answers.js";
 import { rowOutcomes } from "./outcomes.js";

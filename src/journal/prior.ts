@@ -112,6 +112,25 @@ export function unhandled(state: never): never {
   throw new Error(`unhandled number state ${JSON.stringify(state)}`);
 }
 
+/**
+ * What the intent that last carried a number said of it: its row's fingerprint as sent and,
+ * for one unsure, the ended order it was sent again after. Undefined for a rejected number:
+ * its rejection keeps its own fingerprint.
+ */
+export function sentOf(state: NumberState): (Sent & Resent) | undefined {
+  switch (state.kind) {
+    case "submitted":
+    case "pending":
+    case "unknown":
+      return state;
+    case "rejected":
+    case "none":
+      return undefined;
+    default:
+      return unhandled(state);
+  }
+}
+
 /** A held state without its number's fingerprint: what the numbers of one request share (number-states.ts). */
 type SharedState =
   | { readonly kind: "submitted"; readonly ticket: string; readonly requestId: string; readonly outside: true | undefined }
