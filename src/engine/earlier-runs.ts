@@ -66,7 +66,7 @@ export async function reviewEarlierRuns(prior: PriorState | null, rows: readonly
 /**
  * What PortInStatus showed of an unsure number that has no live order. When the only order
  * it shows is the one the number was sent again after, that is no news: the resend never
- * took (docs/contract.md §5), and `status` says the same (learn-status.ts).
+ * took (docs/contract.md §5), and `status` says the same (status-words.ts).
  */
 export function absentText(confirmation: { readonly status?: string; readonly ticket?: string }, after: string | undefined): string {
   if (confirmation.status === undefined) return "PortInStatus finds no port-in for it";

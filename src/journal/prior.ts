@@ -21,7 +21,7 @@ export interface PriorState {
   readonly lastStatus: ReadonlyMap<string, KnownStatus>;
   /**
    * The numbers each of `tickets` holds as submitted, by ticket: one pass that builds no state
-   * for each of a million numbers (learn-status.ts records an order's numbers).
+   * for each of a million numbers (status-journal.ts records an order's numbers).
    */
   readonly submittedUnder: (tickets: ReadonlySet<string>) => Map<string, string[]>;
 }
