@@ -135,14 +135,21 @@ function fromSubmitted(base: OutcomeSubject, submitted: Submitted, changed: bool
   return rowOutcome(base, { status: "skipped", ticket: submitted.ticket, httpStatus: null, message });
 }
 
-/** Held by an order on the account that this journal did not place, or that an earlier run of it sent (`earlierRun`) without learning the outcome. */
+/**
+ * Held by an order on the account that this journal did not place, or that an earlier run of
+ * it sent (`earlierRun`) without learning the outcome. Never sent; when PortInStatus gives no
+ * ticket for the order, the row is `unknown` (exit 1), not `skipped`: nothing says the order
+ * will ever port, and only the service can say what it is (docs/contract.md §5).
+ */
 function fromHold(base: OutcomeSubject, hold: AccountHold, earlierRun: boolean): RowOutcome {
-  const message =
-    earlierRun && hold.ticket !== ""
-      ? `accepted by an earlier run (confirmed by PortInStatus: ${hold.status}); not sent again`
-      : earlierRun
-        ? `accepted by an earlier run: the account's order list shows it in open order ${hold.orderId} (${hold.kind === "open" ? hold.why : ""}); not sent again`
-        : accountHoldMessage(hold);
+  if (hold.ticket === "") {
+    const held = earlierRun
+      ? `accepted by an earlier run: the account's order list shows it in open order ${hold.orderId} (${hold.kind === "open" ? hold.why : ""}); not sent again`
+      : accountHoldMessage(hold);
+    const message = `${held}: run again later, and if PortInStatus still gives no ticket, ask the service about order ${hold.orderId}`;
+    return rowOutcome(base, { status: "unknown", ticket: "", httpStatus: null, message, next: "ask-about-order" });
+  }
+  const message = earlierRun ? `accepted by an earlier run (confirmed by PortInStatus: ${hold.status}); not sent again` : accountHoldMessage(hold);
   return rowOutcome(base, { status: "skipped", ticket: hold.ticket, httpStatus: null, message });
 }
 

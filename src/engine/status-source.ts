@@ -19,9 +19,10 @@ export type Source =
   | { readonly kind: "ticket"; readonly ticket: string }
   /**
    * Asked by number: submitted without a ticket, or unsure (an intent without outcome, or
-   * `unknown`). `request`: the request that last carried it, "" for none: one question a request.
+   * `unknown`), or held by an open order of the account's list whose ticket is not known
+   * (`order`). `request`: the request that last carried it, "" for none: one question a request.
    */
-  | { readonly kind: "number"; readonly unsure: boolean; readonly request: string; readonly after?: string }
+  | { readonly kind: "number"; readonly unsure: boolean; readonly request: string; readonly after?: string; readonly order?: string }
   /** An order an earlier `status` learned had ended: over for good, so not asked again. `changed`: the row differs from the one it held. */
   | { readonly kind: "ended"; readonly order: EndedOrder; readonly changed: boolean }
   | { readonly kind: "none"; readonly why: string };
@@ -34,7 +35,7 @@ export function sourceOf(number: string, prior: PriorState | null, hold: Account
       return verdict.submitted.ticket === "" ? { kind: "number", unsure: false, request: verdict.submitted.requestId } : { kind: "ticket", ticket: verdict.submitted.ticket };
     case "held":
       // An order on the account holds it, whoever placed it (docs/contract.md §5).
-      return verdict.hold.ticket === "" ? { kind: "number", unsure: false, request: "" } : { kind: "ticket", ticket: verdict.hold.ticket };
+      return verdict.hold.ticket === "" ? { kind: "number", unsure: false, request: "", order: verdict.hold.orderId } : { kind: "ticket", ticket: verdict.hold.ticket };
     case "unsure": {
       // Sent by an earlier run without a learned outcome: asked by number, as submit asks (confirm.ts).
       const { requestId, after } = verdict.state;
@@ -94,7 +95,7 @@ export function rowStatus(row: CheckedRow, source: Source | null, learned: Learn
       return fromAnswer(learned.byTicket.get(source.ticket), { ticket: source.ticket, unsure: false, known: learned.known(row.number, source.ticket) });
     case "number": {
       const answer = learned.byNumber.get(row.number);
-      return resentAfterEnd(answer, source.after) ?? fromAnswer(answer, { ticket: "", unsure: source.unsure, known: learned.known(row.number, "") });
+      return resentAfterEnd(answer, source.after) ?? fromAnswer(answer, { ticket: "", unsure: source.unsure, order: source.order, known: learned.known(row.number, "") });
     }
   }
 }

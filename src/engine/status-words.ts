@@ -55,7 +55,15 @@ export function resentAfterEnd(answer: Asked | undefined, after: string | undefi
   return noOrder("not-found", "", answer.at, `an earlier run sent this number again without learning the outcome; ${what}: portin submit --retry-unknown sends it again`);
 }
 
-export function fromAnswer(answer: Asked | undefined, asked: { readonly ticket: string; readonly unsure: boolean; readonly known: KnownStatus | null }): OrderStatus {
+/** How a number was asked about: by `ticket`, or by number ("" ticket) as `unsure`, or as held by the list's `order` without a ticket. */
+export interface AskedAbout {
+  readonly ticket: string;
+  readonly unsure: boolean;
+  readonly order?: string | undefined;
+  readonly known: KnownStatus | null;
+}
+
+export function fromAnswer(answer: Asked | undefined, asked: AskedAbout): OrderStatus {
   if (answer === undefined || answer.kind === "failed") {
     const reason = answer?.reason ?? "not checked";
     if (asked.known !== null) return fromKnown(asked.known, reason);
@@ -65,9 +73,11 @@ export function fromAnswer(answer: Asked | undefined, asked: { readonly ticket: 
     const message =
       asked.ticket !== ""
         ? `the service has no port-in ticket ${asked.ticket} (404): ask the service about it before sending these numbers again`
-        : asked.unsure
-          ? "an earlier run sent this number without learning the outcome, and the service has no port-in for it: portin submit --retry-unknown sends it again"
-          : "submitted by an earlier run without a ticket, and the service has no port-in for it: ask the service about it before sending it again";
+        : asked.order !== undefined
+          ? `held by open order ${asked.order} of the account's order list, and PortInStatus has no port-in for it: ask the service about order ${asked.order}; portin does not send it while the list holds it`
+          : asked.unsure
+            ? "an earlier run sent this number without learning the outcome, and the service has no port-in for it: portin submit --retry-unknown sends it again"
+            : "submitted by an earlier run without a ticket, and the service has no port-in for it: ask the service about it before sending it again";
     return noOrder("not-found", asked.ticket, answer.at, message);
   }
   return fromService(answer.status, answer.at, asked.unsure);

@@ -119,7 +119,7 @@ function submitStory(outcome: RowOutcome | null, note: string | null): Said {
     case "skipped":
       return outcome.ticket === "" ? "order, no ticket" : `order ${outcome.ticket}`;
     case "unknown":
-      return "unsure";
+      return outcome.next === "ask-about-order" ? "order, no ticket" : "unsure";
     case "rejected":
       return outcome.ticket === "" ? "rejected" : `ended ${outcome.ticket}`;
     default:

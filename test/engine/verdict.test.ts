@@ -49,7 +49,7 @@ function said(verdict: Verdict): string {
     case "submitted":
       return `skipped: ${verdict.submitted.ticket === "" ? "no ticket known" : "the journal's ticket"}${verdict.changed ? "; row changed since" : ""}`;
     case "held":
-      return `skipped: the order on the list${verdict.hold.ticket === "" ? " (ticket not known yet)" : ""}${verdict.earlierRun ? ", an earlier run's own" : ""}`;
+      return `${verdict.hold.ticket === "" ? "not sent, `unknown`: the order on the list, no ticket from PortInStatus" : "skipped: the order on the list"}${verdict.earlierRun ? ", an earlier run's own" : ""}`;
     case "unsure":
       return "PortInStatus decides";
     case "rejected":
