@@ -41,6 +41,8 @@ export interface AccountCheckOptions {
   readonly askClosed?: (number: string) => boolean;
   readonly concurrency: number;
   readonly signal: AbortSignal;
+  /** The run's one breaker for every PortInStatus question (port-in-status.ts); one of its own when absent. */
+  readonly asker?: StatusAsker;
 }
 
 /** The message of a row an order on the account holds (docs/contract.md §5). */
@@ -56,17 +58,21 @@ export function accountHoldMessage(hold: AccountHold): string {
  * `unavailable` saying why (the pending-port-in answer of §4 still protects them).
  */
 export async function checkAccountOrders(numbers: Iterable<string>, options: AccountCheckOptions): Promise<AccountCheck> {
+  const asker = options.asker ?? new StatusAsker({ concurrency: options.concurrency, signal: options.signal });
+  const askedBefore = asker.asked;
   let orders: AccountOrder[];
   try {
-    orders = await options.client.portInOrders();
+    // Under the run's breaker: a service failing the list is likely failing PortInStatus too, and
+    // the list's retries wait no longer than a question's.
+    orders = await asker.watched((watch) => options.client.portInOrders(watch));
   } catch (error) {
     if (error instanceof AuthError) throw error;
     return { holds: new Map(), requests: 1, unavailable: error instanceof Error ? error.message : String(error), unread: [] };
   }
   const { open, closed } = ordersHolding(numbers, orders, options.askClosed);
-  const asker = new StatusAsker({ concurrency: options.concurrency, signal: options.signal });
+  // Watched, as every question is: each failed attempt counts toward the breaker, and no retry waits longer than its limit.
   const ask = (byOrder: ReadonlyMap<string, readonly string[]>): Promise<Map<string, Asked>> =>
-    asker.run(byOrder.keys(), (orderId) => options.client.portInStatus((byOrder.get(orderId) as readonly string[])[0] as string));
+    asker.run(byOrder.keys(), (orderId, watch) => options.client.portInStatus((byOrder.get(orderId) as readonly string[])[0] as string, watch));
   // Open orders first: they are what keeps a number from being sent twice.
   const openAnswers = await ask(open);
   const closedAnswers = await ask(closed);
@@ -93,7 +99,7 @@ export async function checkAccountOrders(numbers: Iterable<string>, options: Acc
     for (const number of held) holds.set(number, hold);
   }
   const unread = orders.flatMap((order) => order.unread.map((text) => ({ orderId: order.orderId, text })));
-  return { holds, requests: 1 + asker.asked, unavailable: null, unread };
+  return { holds, requests: 1 + asker.asked - askedBefore, unavailable: null, unread };
 }
 
 function whyNoTicket(answer: Asked | undefined, status: PortInStatus | null): string {
@@ -173,6 +179,8 @@ export async function readAccount(
   concurrency: number,
   /** Whether numbers sent without a learned outcome are looked up too: `status` asks PortInStatus about them by number anyway. */
   unsure = true,
+  /** The run's one breaker for every PortInStatus question. */
+  asker?: StatusAsker,
 ): Promise<ReadonlyMap<string, AccountHold>> {
   // What the journal alone says of each number (verdict.ts): a submitted one needs no look-up.
   const journalVerdict = (number: string) => verdictOf({ state: stateOf(prior, number) });
@@ -189,7 +197,7 @@ export async function readAccount(
     const verdict = journalVerdict(number);
     return verdict.kind === "submitted" || (verdict.kind === "send" && verdict.rejection === null);
   };
-  const checked = await checkAccountOrders(numbers(), { client: service.client, concurrency, signal: io.signal, askClosed: untold });
+  const checked = await checkAccountOrders(numbers(), { client: service.client, concurrency, signal: io.signal, askClosed: untold, ...(asker === undefined ? {} : { asker }) });
   if (checked.unavailable !== null) {
     io.stderr.write(
       `portin: could not read the account's order list (${checked.unavailable}); going on without it: a number the service refuses as already pending is asked about, never sent twice\n`,

@@ -31,6 +31,8 @@ export interface ConfirmOptions {
   /** The run's --concurrency: checks in flight at once. */
   readonly concurrency: number;
   readonly signal: AbortSignal;
+  /** The run's one breaker for every PortInStatus question (port-in-status.ts); one of its own when absent. */
+  readonly asker?: StatusAsker;
 }
 
 /**
@@ -65,7 +67,7 @@ export function unsureRequests(numbers: Iterable<string>, prior: PriorState | nu
  * simply ask again.
  */
 export async function confirmNumbers(requests: readonly (readonly string[])[], options: ConfirmOptions): Promise<Map<string, Confirmation>> {
-  const asker = new StatusAsker({ concurrency: options.concurrency, signal: options.signal });
+  const asker = options.asker ?? new StatusAsker({ concurrency: options.concurrency, signal: options.signal });
   const answers = await askByNumber(requests, asker, options.portInStatus);
   const confirmations = new Map<string, Confirmation>();
   const records: Promise<void>[] = [];

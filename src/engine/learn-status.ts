@@ -27,11 +27,13 @@ export interface LearnOptions {
   readonly noJournal: string;
   /** What the account's order list said of numbers the journal does not hold as submitted (account-orders.ts). */
   readonly account?: ReadonlyMap<string, AccountHold>;
+  /** The run's one breaker for every PortInStatus question, the account check's included; one of its own when absent. */
+  readonly asker?: StatusAsker;
 }
 
 export interface Learned {
   readonly statusOf: (index: number) => OrderStatus;
-  /** PortInStatus questions sent. */
+  /** PortInStatus questions the run's asker sent: the account check's too, when it shared it. */
   readonly requests: number;
 }
 
@@ -40,7 +42,7 @@ export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorSta
   const sourceFor = (number: string, row: RowNow = AS_SENT): Source => sourceOf(number, prior, options.account?.get(number), options.noJournal, row);
   const { tickets, groups } = questionsFor(rows, sourceFor);
 
-  const asker = new StatusAsker({ concurrency: options.concurrency, signal: options.signal });
+  const asker = options.asker ?? new StatusAsker({ concurrency: options.concurrency, signal: options.signal });
   const byTicket = await asker.run(tickets, async (ticket, watch) => beyondJournal(await options.client.ticketStatus(ticket, watch), ticket, prior));
   const byNumber = await askByNumber(groups.values(), asker, (number, watch) => options.client.portInStatus(number, watch));
   if (options.journal !== null && prior !== null) await recordAnswers({ byTicket, byNumber }, prior, rows, options.journal);

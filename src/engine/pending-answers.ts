@@ -20,6 +20,8 @@ export interface PendingOptions {
   readonly journal: Pick<Journal, "confirmed"> | null;
   readonly concurrency: number;
   readonly signal: AbortSignal;
+  /** The run's one breaker for every PortInStatus question (port-in-status.ts); one of its own when absent. */
+  readonly asker?: StatusAsker;
 }
 
 /** By number: the order that holds each number the service refused as pending, where PortInStatus found one. */
@@ -32,8 +34,8 @@ export async function resolvePendingAnswers(report: DispatchReport, options: Pen
   const holds = new Map<string, AccountHold>();
   if (pending.length === 0) return holds;
   // One group: an answer's NumbersToPort settles the other numbers of its order.
-  const asker = new StatusAsker({ concurrency: options.concurrency, signal: options.signal });
-  const answers = await askByNumber([pending], asker, (number) => options.client.portInStatus(number));
+  const asker = options.asker ?? new StatusAsker({ concurrency: options.concurrency, signal: options.signal });
+  const answers = await askByNumber([pending], asker, (number, watch) => options.client.portInStatus(number, watch));
   const records: Promise<void>[] = [];
   for (const [number, answer] of answers) {
     if (answer.kind !== "found") continue;

@@ -23,6 +23,7 @@ import { readAccount, recordHolds } from "./account-orders.js";
 import type { AccountHold } from "./verdict.js";
 import { execute } from "./execute.js";
 import { resolvePendingAnswers } from "./pending-answers.js";
+import { StatusAsker } from "./port-in-status.js";
 import { rowOutcomes } from "./outcomes.js";
 import { settleRows } from "./settle.js";
 import { runningSubmit } from "./running-submit.js";
@@ -124,7 +125,10 @@ async function portIn(options: PortInOptions, service: Service, io: CommandIO): 
       for (const row of prepared.rows) if (row.valid) valid++;
       service.client.connect(Math.min(options.concurrency, valid));
     }
-    const account = options.orderCheck === false ? null : await readAccount(prepared.rows, prior, service, io, options.concurrency);
+    // One breaker for every PortInStatus question of the run: the account check's, the unsure
+    // numbers' and the pending answers' (port-in-status.ts).
+    const asker = new StatusAsker({ concurrency: options.concurrency, signal: io.signal });
+    const account = options.orderCheck === false ? null : await readAccount(prepared.rows, prior, service, io, options.concurrency, true, asker);
     if (account !== null && journal !== null) await recordHolds(account, journal);
     const settlement = await settleRows(prepared.rows, prior, {
       ...(account === null ? {} : { account }),
@@ -133,6 +137,7 @@ async function portIn(options: PortInOptions, service: Service, io: CommandIO): 
       record: journal ? (number, ticket, status) => journal.confirmed(number, ticket, status) : null,
       concurrency: options.concurrency,
       signal: io.signal,
+      asker,
       retryUnknown: options.retryUnknown,
       retryRejected: options.retryRejected,
       maxPerRequest: options.maxPerRequest,
@@ -147,7 +152,7 @@ async function portIn(options: PortInOptions, service: Service, io: CommandIO): 
       sent = await execute(settlement.requests, { client: service.client, journal, concurrency: options.concurrency, rate: options.rate, signal: io.signal, progress });
       // Refused credentials stopped the run: asking would only be refused too.
       if (sent.stopped?.kind !== "auth") {
-        held = await resolvePendingAnswers(sent, { client: service.client, journal, concurrency: options.concurrency, signal: io.signal }).catch(() => held);
+        held = await resolvePendingAnswers(sent, { client: service.client, journal, concurrency: options.concurrency, signal: io.signal, asker }).catch(() => held);
       }
     }
     if (progress !== null) progress.phase = "writing";
