@@ -22,7 +22,7 @@ import type { ServiceClient } from "../service/client.js";
 import { readAccount, recordHolds } from "./account-orders.js";
 import type { AccountHold } from "./verdict.js";
 import { execute } from "./execute.js";
-import { resolvePendingAnswers } from "./pending-answers.js";
+import { PendingAnswers } from "./pending-answers.js";
 import { StatusAsker } from "./port-in-status.js";
 import { rowOutcomes } from "./outcomes.js";
 import { settleRows } from "./settle.js";
@@ -149,11 +149,11 @@ async function portIn(options: PortInOptions, service: Service, io: CommandIO): 
     let held: ReadonlyMap<string, AccountHold> = new Map();
     if (options.command === "submit") {
       if (progress !== null) Object.assign(progress, { phase: "sending", requests: settlement.requests.length });
-      sent = await execute(settlement.requests, { client: service.client, journal, concurrency: options.concurrency, rate: options.rate, signal: io.signal, progress });
+      const pending = new PendingAnswers({ client: service.client, journal, concurrency: options.concurrency, signal: io.signal, asker });
+      const othersHeld = (named: ReadonlyMap<string, string>, others: readonly string[]) => pending.othersHeld(named, others);
+      sent = await execute(settlement.requests, { client: service.client, journal, concurrency: options.concurrency, rate: options.rate, signal: io.signal, progress, othersHeld });
       // Refused credentials stopped the run: asking would only be refused too.
-      if (sent.stopped?.kind !== "auth") {
-        held = await resolvePendingAnswers(sent, { client: service.client, journal, concurrency: options.concurrency, signal: io.signal, asker }).catch(() => held);
-      }
+      held = sent.stopped?.kind === "auth" ? pending.holds : await pending.resolve(sent).catch(() => pending.holds);
     }
     if (progress !== null) progress.phase = "writing";
     const outcomeOf = rowOutcomes(prepared.rows, settlement, sent, held);

@@ -60,7 +60,7 @@ export interface EarlierRejection {
   /** The part of the service's message about this number; for an ended order, its reason. */
   readonly message: string;
   readonly httpStatus: number | null;
-  /** Of the row as it was sent (plan/fingerprint.ts); "" when not known: any row counts as changed. */
+  /** Of the row as it was sent (group/fingerprint.ts); "" when not known: any row counts as changed. */
   readonly fingerprint: string;
   /** Set when the rejection is the order's end, learned later by `status`, not the service's answer to the POST. */
   readonly order?: EndedOrder;

@@ -60,6 +60,12 @@ export interface DispatchOptions {
   readonly connect?: (count: number) => void;
   /** Told as requests start, end, and are added (a resend): for a progress display. */
   readonly progress?: DispatchProgress;
+  /**
+   * Of a rejected request's numbers its rejection did not name (`others`), those another order
+   * already holds, each with the words its row carries: settled with the rejection instead of
+   * sent again (docs/contract.md §4). Absent: every other number is sent again. Never throws.
+   */
+  readonly othersHeld?: (named: ReadonlyMap<string, string>, others: readonly string[]) => Promise<ReadonlyMap<string, string>>;
 }
 
 export interface DispatchProgress {
@@ -110,7 +116,8 @@ export function dispatch(requests: readonly PortRequest[], options: DispatchOpti
  * 2. It leaves only while the run has not stopped, and at the start rate (`mayStart`).
  * 3. Its outcome is recorded after the answer, in the background (`recordOutcome`): a crash
  *    before that leaves an intent without an outcome, which a re-run treats as unknown.
- * 4. A rejection that named some numbers sends the others at once, once (`send`).
+ * 4. A rejection that named some numbers sends the others at once, once (`send`), but for
+ *    those another order turns out to hold (`othersHeld`), which it settles with them.
  * 5. An intent written ahead of a request that will not leave is withdrawn with a `failed`
  *    outcome (`withdraw`); stopping withdraws every such intent at once (`stop`).
  *
@@ -224,8 +231,17 @@ class Dispatcher {
     let result = resultOf(outcome, request);
     // Rule 4: a rejected request committed nothing, so its other numbers go again at once, in the
     // same slot; once per run, so a service that keeps naming numbers cannot keep the run going.
-    const named = result.named;
-    const rest = named === null ? [] : request.numbers.filter((row) => !named.has(row.number));
+    let named = result.named;
+    let rest = named === null ? [] : unnamed(request, named);
+    if (named !== null && rest.length > 0 && this.#options.othersHeld !== undefined) {
+      // A service naming one refusal an answer: the order of a number it names may hold the others.
+      const held = await this.#options.othersHeld(named, rest.map((row) => row.number));
+      if (held.size > 0) {
+        named = new Map([...named, ...held]);
+        rest = rest.filter((row) => !held.has(row.number));
+        result = { ...result, named };
+      }
+    }
     if (mayResend && rest.length > 0) {
       const again: PortRequest = { ...request, sequence: this.#nextSequence++, numbers: rest };
       this.#resent.push(again);
@@ -292,6 +308,11 @@ class Dispatcher {
 
 function signalStop(signal: AbortSignal): StopReason {
   return { kind: "signal", signal: String(signal.reason) };
+}
+
+/** The rows of `request` a rejection did not name. */
+function unnamed(request: PortRequest, named: ReadonlyMap<string, string>): PortRequest["numbers"] {
+  return request.numbers.filter((row) => !named.has(row.number));
 }
 
 /** What the journal keeps of a rejection: every number it stands for, with its fingerprint. */

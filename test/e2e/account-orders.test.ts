@@ -328,3 +328,36 @@ describe("an open order PortInStatus never confirms", () => {
     expect(s.received().length).toBe(posts);
   });
 });
+
+describe("a service that names one pending number a refusal, with the order list down and the journal lost", () => {
+  it("asks PortInStatus after the first pending answer and skips, in the same run, every number the order holds", async () => {
+    const s = await startSandbox({ startDate: "2026-03-02", rejectRate: 0, seed: 13, orderListDown: true, namesFirstRefusalOnly: true });
+    cleanups.push(() => s.close());
+    const dir = await tempDir();
+    const sheet = await trunkSheetOf(dir, "acme.csv", numbers(10));
+    expect((await submitInProcess({ url: s.url, user: s.user, password: s.password }, { input: sheet })).exitCode).toBe(0);
+    const tickets = ticketsByNumber(s);
+    expect(new Set(tickets.values()).size).toBe(1);
+    await rm(join(dir, "acme.state.jsonl"));
+    const posts = s.received().length;
+    const served = s.served().length;
+
+    const run = await runCli(["submit", sheet, "--retries", "0", "--base-url", s.url, "--user", s.user, "--password", s.password]);
+    expect(run.stderr).toContain("portin: could not read the account's order list (");
+    expect(run.code).toBe(0);
+    // One POST, refused for its first number; its PortInStatus names the order holding all ten.
+    expect(s.received().length - posts).toBe(1);
+    expect(gets(s, served)).toEqual({ list: 1, status: 1 });
+    const rows = await readResults(join(dir, "acme.results.csv"));
+    expect(rows).toHaveLength(10);
+    for (const row of rows) {
+      expect(row).toMatchObject({ result_status: "skipped", result_ticket: tickets.get(row.result_number!), result_message: `already in open order ${tickets.get(row.result_number!)!} placed outside this journal; not sent` });
+    }
+    // Recorded: the next run sends nothing and asks PortInStatus nothing.
+    const again = s.served().length;
+    expect((await runCli(["submit", sheet, "--retries", "0", "--base-url", s.url, "--user", s.user, "--password", s.password])).code).toBe(0);
+    expect(s.received().length - posts).toBe(1);
+    expect(gets(s, again)).toEqual({ list: 1, status: 0 });
+  });
+});
+
