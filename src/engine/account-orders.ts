@@ -6,19 +6,20 @@
  * whose order is Closed is asked too: COMPLETED is already ported, REJECTED or CANCELLED
  * leaves it free. Each question goes through port-in-status.ts (bounded, with a breaker).
  */
-import { portInPhase } from "../catalog/account.js";
+import { formatRejectDetails, portInPhase } from "../catalog/account.js";
 import type { AccountOrder, PortInStatus } from "../catalog/account.js";
 import { AuthError } from "../errors.js";
 import type { CommandIO } from "../io.js";
 import type { Journal } from "../journal/journal.js";
 import { stateOf } from "../journal/prior.js";
-import type { PriorState } from "../journal/prior.js";
+import type { EndedOrder, PriorState } from "../journal/prior.js";
 import type { ServiceClient } from "../service/client.js";
-import type { CheckedRow } from "../validate/types.js";
+import type { CheckedRow, ValidRow } from "../validate/types.js";
+import { rowFingerprint } from "../group/fingerprint.js";
 import { terminalSafe } from "../terminal-text.js";
 import { StatusAsker } from "./port-in-status.js";
 import type { Asked } from "./port-in-status.js";
-import { verdictOf } from "./verdict.js";
+import { rowNowOf, verdictOf } from "./verdict.js";
 import type { AccountHold } from "./verdict.js";
 
 export interface AccountCheck {
@@ -47,9 +48,15 @@ export interface AccountCheckOptions {
 
 /** The message of a row an order on the account holds (docs/contract.md §5). */
 export function accountHoldMessage(hold: AccountHold): string {
-  if (hold.kind === "ported") return `already ported in ${hold.ticket}; not sent`;
-  if (hold.ticket !== "") return `already in open order ${hold.ticket} placed outside this journal; not sent`;
-  return `already in open order ${hold.orderId} of the account's order list, placed outside this journal (its ticket is not known yet: ${hold.why}); not sent`;
+  switch (hold.kind) {
+    case "ported":
+      return `already ported in ${hold.ticket}; not sent`;
+    case "rejected":
+      return `its order ${hold.ticket}, placed outside this journal, was rejected by the losing carrier`;
+    case "open":
+      if (hold.ticket !== "") return `already in open order ${hold.ticket} placed outside this journal; not sent`;
+      return `already in open order ${hold.orderId} of the account's order list, placed outside this journal (its ticket is not known yet: ${hold.why}); not sent`;
+  }
 }
 
 /**
@@ -94,12 +101,26 @@ export async function checkAccountOrders(numbers: Iterable<string>, options: Acc
   }
   for (const [orderId, held] of closed) {
     const answer = closedAnswers.get(orderId);
-    if (answer?.kind !== "found" || portInPhase(answer.status.status) !== "completed") continue;
-    const hold: AccountHold = { kind: "ported", orderId, ticket: answer.status.ticketId, status: answer.status.status };
-    for (const number of held) holds.set(number, hold);
+    if (answer?.kind !== "found") continue;
+    const hold = closedHold(orderId, answer.status, answer.at);
+    if (hold !== null) for (const number of held) holds.set(number, hold);
   }
   const unread = orders.flatMap((order) => order.unread.map((text) => ({ orderId: order.orderId, text })));
   return { holds, requests: 1 + asker.asked - askedBefore, unavailable: null, unread };
+}
+
+/**
+ * What a Closed order says of its numbers: ported when COMPLETED; rejected when the losing
+ * carrier rejected it, which a journal rebuilt from the account must not forget (docs/contract.md
+ * §5); nothing after any other end (CANCELLED, …): its numbers are free.
+ */
+function closedHold(orderId: string, status: PortInStatus, at: string): AccountHold | null {
+  const { ticketId: ticket, status: word } = status;
+  const phase = portInPhase(word);
+  if (phase === "completed") return { kind: "ported", orderId, ticket, status: word };
+  if (phase !== "ended" || ticket === "" || !/^rejected$/i.test(word.trim())) return null;
+  const order = { ticket, status: word, reason: status.rejectReason, summary: status.rejectSummary, details: formatRejectDetails(status.rejectDetails), at };
+  return { kind: "rejected", orderId, ticket, status: word, order, sentWith: { accountNumber: status.accountNumber, endUserName: status.endUserName } };
 }
 
 function whyNoTicket(answer: Asked | undefined, status: PortInStatus | null): string {
@@ -223,16 +244,42 @@ function unreadNotice(unread: AccountCheck["unread"]): string {
 /**
  * Each number an order holds under a known ticket, recorded as submitted, so later runs and
  * `status` follow it: `outside` this journal unless an earlier run of it sent the number. A
- * number the journal already holds as submitted is not recorded again.
+ * number the journal already holds as submitted is not recorded again. A number the journal
+ * knew nothing of, whose order the losing carrier rejected, is recorded submitted and then
+ * `ended` (docs/contract.md §5), with its row's fingerprint when the row is what the order was
+ * sent with, "" when not: the next run then keeps it `rejected` until the row changes.
  */
-export async function recordHolds(holds: ReadonlyMap<string, AccountHold>, journal: Pick<Journal, "confirmed" | "prior">): Promise<void> {
+export async function recordHolds(holds: ReadonlyMap<string, AccountHold>, journal: Pick<Journal, "confirmed" | "ended" | "prior">, rows: readonly CheckedRow[]): Promise<void> {
   const records: Promise<void>[] = [];
+  const rejected = new Map<string, { readonly order: EndedOrder; readonly numbers: { number: string; fingerprint: string }[] }>();
+  let rowOf: Map<string, ValidRow> | null = null;
   for (const [number, hold] of holds) {
-    // A number the journal holds as submitted keeps its own ticket (verdict.ts).
     const verdict = verdictOf({ state: stateOf(journal.prior, number), hold });
+    if (hold.kind === "rejected") {
+      if ((verdict.kind !== "rejected" && verdict.kind !== "send") || verdict.rejection?.order !== hold.order) continue;
+      rowOf ??= validRowsByNumber(rows);
+      const row = rowOf.get(number);
+      const asSent = row !== undefined && !rowNowOf(row).differsFrom(hold.sentWith);
+      const entry = rejected.get(hold.ticket) ?? { order: hold.order, numbers: [] };
+      entry.numbers.push({ number, fingerprint: asSent ? rowFingerprint(row) : "" });
+      rejected.set(hold.ticket, entry);
+      records.push(journal.confirmed(number, hold.ticket, hold.status, true));
+      continue;
+    }
+    // A number the journal holds as submitted keeps its own ticket (verdict.ts).
     if (verdict.kind !== "held" || hold.ticket === "") continue;
     // An order holding a number an earlier run of this journal sent without learning the outcome is that run's own.
     records.push(journal.confirmed(number, hold.ticket, hold.status, !verdict.earlierRun));
   }
+  // After the numbers' `confirmed` records: an `ended` record ends only an order the journal holds them in.
+  for (const { order, numbers } of rejected.values()) {
+    records.push(journal.ended({ ticket: order.ticket, status: order.status, reason: order.reason, summary: order.summary, details: order.details, numbers }));
+  }
   await Promise.all(records);
+}
+
+function validRowsByNumber(rows: readonly CheckedRow[]): Map<string, ValidRow> {
+  const byNumber = new Map<string, ValidRow>();
+  for (const row of rows) if (row.valid && !byNumber.has(row.number)) byNumber.set(row.number, row);
+  return byNumber;
 }

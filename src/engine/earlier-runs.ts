@@ -16,7 +16,7 @@ import { inFlightMessage } from "./running-submit.js";
 import type { RunningSubmit } from "./running-submit.js";
 import { confirmNumbers, unsureRequests } from "./confirm.js";
 import type { Confirmation, ConfirmOptions } from "./confirm.js";
-import { verdictOf } from "./verdict.js";
+import { rowNowOf, verdictOf } from "./verdict.js";
 import type { AccountHold, RowNow, UnsureState, Verdict } from "./verdict.js";
 
 export interface EarlierRuns {
@@ -45,12 +45,15 @@ export async function reviewEarlierRuns(prior: PriorState | null, rows: readonly
   const account = options.account ?? NO_ACCOUNT;
   if (prior === null && account.size === 0) return { settle: () => null, resendNote: () => null };
   const unchanged = sentRowMemo(rows.length);
-  const valid = function* (): Generator<string> {
-    // A number an order on the account holds needs no PortInStatus of its own.
+  const unsure = function* (): Generator<string> {
+    // Only a number whose verdict waits on PortInStatus: not one an order on the account holds.
     // Nor one a running `submit` has in flight: its answer is on the way (docs/contract.md §5).
-    for (const row of rows) if (row.valid && !account.has(row.number) && options.running?.numbers.has(row.number) !== true) yield row.number;
+    for (const row of rows) {
+      if (!row.valid || options.running?.numbers.has(row.number) === true) continue;
+      if (verdictOf({ state: stateOf(prior, row.number), hold: account.get(row.number) }).kind === "unsure") yield row.number;
+    }
   };
-  const confirmations = await confirmNumbers(unsureRequests(valid(), prior), options);
+  const confirmations = await confirmNumbers(unsureRequests(unsure(), prior), options);
   const verdictFor = (row: ValidRow): Verdict =>
     verdictOf({ state: stateOf(prior, row.number), hold: account.get(row.number), row: rowNow(row, unchanged), retryRejected: options.retryRejected });
   return {
@@ -84,7 +87,7 @@ function endedText(order: EndedOrder): string {
 type Unchanged = (row: ValidRow, fingerprint: string) => boolean;
 
 function rowNow(row: ValidRow, unchanged: Unchanged): RowNow {
-  return { changedSince: (fingerprint) => !unchanged(row, fingerprint) };
+  return rowNowOf(row, (fingerprint) => !unchanged(row, fingerprint));
 }
 
 /**

@@ -6,7 +6,6 @@
  * status, or why it has none (status-words.ts).
  */
 import type { KnownStatus, PriorState } from "../journal/prior.js";
-import { rowFingerprint } from "../group/fingerprint.js";
 import type { OrderStatus } from "../results/order-status.js";
 import type { ServiceClient } from "../service/client.js";
 import type { CheckedRow } from "../validate/types.js";
@@ -15,7 +14,7 @@ import { beyondJournal, recordAnswers } from "./status-journal.js";
 import type { StatusJournal } from "./status-journal.js";
 import { questionsFor, rowStatus, sourceOf } from "./status-source.js";
 import type { Source } from "./status-source.js";
-import { AS_SENT } from "./verdict.js";
+import { AS_SENT, rowNowOf } from "./verdict.js";
 import type { AccountHold, RowNow } from "./verdict.js";
 
 export interface LearnOptions {
@@ -55,7 +54,7 @@ export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorSta
     const row = rows[index] as CheckedRow;
     if (row.number === "") return rowStatus(row, null, { byTicket, byNumber, known });
     // An invalid row is taken as sent: the row as it stands changes nothing the order holds.
-    const source = sourceFor(row.number, row.valid ? { changedSince: (fingerprint) => rowFingerprint(row) !== fingerprint } : AS_SENT);
+    const source = sourceFor(row.number, row.valid ? rowNowOf(row) : AS_SENT);
     return rowStatus(row, source, { byTicket, byNumber, known });
   };
   return { statusOf, requests: asker.asked };

@@ -129,7 +129,7 @@ async function portIn(options: PortInOptions, service: Service, io: CommandIO): 
     // numbers' and the pending answers' (port-in-status.ts).
     const asker = new StatusAsker({ concurrency: options.concurrency, signal: io.signal });
     const account = options.orderCheck === false ? null : await readAccount(prepared.rows, prior, service, io, options.concurrency, true, asker);
-    if (account !== null && journal !== null) await recordHolds(account, journal);
+    if (account !== null && journal !== null) await recordHolds(account, journal, prepared.rows);
     const settlement = await settleRows(prepared.rows, prior, {
       ...(account === null ? {} : { account }),
       portInStatus: (number, watch) => service.client.portInStatus(number, watch),

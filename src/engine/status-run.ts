@@ -76,7 +76,7 @@ async function statusRun(options: StatusOptions, service: Service, io: CommandIO
     if (journal === null && options.state !== null && [...account.values()].some((hold) => hold.ticket !== "")) {
       journal = await openJournal(options.state, service.identity, journalOptions);
     }
-    if (journal !== null) await recordHolds(account, journal);
+    if (journal !== null) await recordHolds(account, journal, prepared.rows);
     const learned = await learnStatuses(prepared.rows, journal?.prior ?? null, {
       account,
       asker,

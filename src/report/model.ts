@@ -143,7 +143,7 @@ function unchecked(ticket: string, message: string): OrderStatus {
 /** A recorded reading, read as `status` reads the service's answer. */
 function fromReading(reading: StatusRecord | undefined): OrderStatus | null {
   if (reading === undefined) return null;
-  const answer = { ticketId: reading.ticket, status: reading.status, portDate: reading.portDate ?? "", rejectReason: reading.reason, rejectSummary: reading.summary, rejectDetails: [], numbersToPort: [] };
+  const answer = { ticketId: reading.ticket, status: reading.status, portDate: reading.portDate ?? "", rejectReason: reading.reason, rejectSummary: reading.summary, rejectDetails: [], numbersToPort: [], accountNumber: "", endUserName: "" };
   // The record keeps RejectDetails as the status report writes them.
   return { ...fromService(answer, reading.at, false), rejectDetails: reading.details };
 }

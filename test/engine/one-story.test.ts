@@ -4,7 +4,10 @@ import type { ReviewOptions } from "../../src/engine/earlier-runs.js";
 import { recordHolds } from "../../src/engine/account-orders.js";
 import { sourceOf } from "../../src/engine/status-source.js";
 import type { Source } from "../../src/engine/status-source.js";
+import { rowNowOf } from "../../src/engine/verdict.js";
 import type { AccountHold } from "../../src/engine/verdict.js";
+import type { EndedEntry } from "../../src/journal/journal.js";
+import { EXAMPLE_HOLDS } from "./example-holds.js";
 import { buildReport } from "../../src/report/model.js";
 import type { OrderStatus } from "../../src/results/order-status.js";
 import { operationById } from "../../src/catalog/operations.js";
@@ -18,12 +21,12 @@ import type { ValidRow } from "../../src/validate/types.js";
 
 const DIDS = operationById("dids") as Operation;
 
-function row(number: string, target = "4165550100"): ValidRow {
-  return { valid: true, index: 0, line: 2, number, numberKind: "regular", operation: DIDS, target, group: "", portForm: {}, request: {}, item: {} };
+function row(number: string, target = "4165550100", customer = "Acme"): ValidRow {
+  return { valid: true, index: 0, line: 2, number, numberKind: "regular", operation: DIDS, target, group: "", portForm: { CustomerName: customer }, request: {}, item: {} };
 }
 
-/** The row of `number` edited since it was sent: another target. */
-const changedRow = (number: string): ValidRow => row(number, "4165550199");
+/** The row of `number` edited since it was sent: another target and end-user name. */
+const changedRow = (number: string): ValidRow => row(number, "4165550199", "Acme Holdings");
 
 const [SUBMITTED, PENDING, UNKNOWN, REJECTED, ENDED, NEVER, NO_TICKET, OUTSIDE] = [
   "4165550101",
@@ -154,12 +157,7 @@ function asReportTellsIt(story: Said): Said {
   return story.replace(/^send after /, "ended ");
 }
 
-const HOLDS: Record<string, AccountHold | undefined> = {
-  "no order on the list": undefined,
-  "an open order with its ticket": { kind: "open", orderId: "O-7", ticket: "PI-000007", status: "SUBMITTED", why: "" },
-  "an open order PortInStatus cannot name": { kind: "open", orderId: "O-7", ticket: "", status: "", why: "PortInStatus does not show it yet" },
-  "a closed order that ported it": { kind: "ported", orderId: "O-8", ticket: "PI-000008", status: "COMPLETED" },
-};
+const HOLDS: Record<string, AccountHold | undefined> = EXAMPLE_HOLDS;
 
 describe("one story per number: submit, status and report agree for every state, order-list hold and row change", () => {
   const numbers = { SUBMITTED, PENDING, UNKNOWN, REJECTED, ENDED, NEVER, NO_TICKET, OUTSIDE };
@@ -176,18 +174,23 @@ describe("one story per number: submit, status and report agree for every state,
     const earlier = await reviewEarlierRuns(PRIOR, [now], { ...options(), account });
     const outcome = earlier.settle(now);
     const submit = submitStory(outcome, outcome === null ? earlier.resendNote(now) : null);
-    const status = statusStory(sourceOf(number, PRIOR, hold, "no journal", { changedSince: (fingerprint) => rowFingerprint(now) !== fingerprint }));
+    const status = statusStory(sourceOf(number, PRIOR, hold, "no journal", rowNowOf(now)));
     expect(status).toBe(submit);
 
     // The journal after the run: submit and status record an order the list named with its ticket.
     const after: JournalRecord[] = [...RECORDS];
-    await recordHolds(account, {
+    const journal = {
       prior: PRIOR,
-      confirmed: (confirmed, ticket, said, outside) => {
+      confirmed: (confirmed: string, ticket: string, said: string, outside?: boolean) => {
         after.push({ type: "confirmed", number: confirmed, ticket, status: said, at: "t", ...(outside === true ? { outside } : {}) });
         return Promise.resolve();
       },
-    });
+      ended: (order: EndedEntry) => {
+        after.push({ type: "ended", ...order, numbers: [...order.numbers], at: "t" });
+        return Promise.resolve();
+      },
+    };
+    await recordHolds(account, journal, [now]);
     const report = reportStory((buildReport([{ line: 2, numberCell: number, customer: "", window: "" }], after, null).rows[0] as { status: OrderStatus }).status);
     // Report says what status would say over the same journal, without the account.
     expect(report).toBe(asReportTellsIt(statusStory(sourceOf(number, derivePriorState(after), undefined, "no journal"))));

@@ -2,9 +2,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { verdictOf } from "../../src/engine/verdict.js";
-import type { AccountHold, Verdict } from "../../src/engine/verdict.js";
+import type { RowNow, Verdict } from "../../src/engine/verdict.js";
 import type { NumberState } from "../../src/journal/prior.js";
 import { PACKAGE_ROOT } from "../../src/version.js";
+import { EXAMPLE_HOLDS } from "./example-holds.js";
 
 /** The fingerprint every earlier run sent its row under; the row now matches it or not. */
 const SENT = "fingerprint-as-sent";
@@ -33,12 +34,7 @@ const STATES = {
 // Every kind of state has a row of the table: a new kind does not compile until it is given one.
 const KINDS_COVERED: Record<NumberState["kind"], true> = { none: true, submitted: true, pending: true, unknown: true, rejected: true };
 
-const HOLDS = {
-  nothing: undefined,
-  "an open order, ticket known": { kind: "open", orderId: "O-7", ticket: "PI-7", status: "SUBMITTED", why: "" },
-  "an open order, no ticket yet": { kind: "open", orderId: "O-7", ticket: "", status: "", why: "PortInStatus does not show it yet" },
-  "a closed order that ported it": { kind: "ported", orderId: "O-8", ticket: "PI-8", status: "COMPLETED" },
-} satisfies Record<string, AccountHold | undefined>;
+const HOLDS = EXAMPLE_HOLDS;
 
 type State = keyof typeof STATES;
 type Hold = keyof typeof HOLDS;
@@ -72,7 +68,8 @@ const TABLE = readFileSync(join(PACKAGE_ROOT, "docs", "verdicts.md"), "utf8")
   });
 
 /** The row now: changed when its fingerprint is not the one it was sent under. */
-const rowNow = (changed: boolean) => ({ changedSince: (fingerprint: string) => changed || fingerprint !== SENT });
+/** The row now: changed when its fingerprint is not the one it was sent under and, against an order outside the journal, when its values are not the order's. */
+const rowNow = (changed: boolean): RowNow => ({ changedSince: (fingerprint) => changed || fingerprint !== SENT, differsFrom: () => changed });
 
 const cases = TABLE.flatMap(({ state, hold, unchanged, changed }) => [
   [state, hold, "as sent", unchanged] as const,
@@ -112,7 +109,7 @@ describe("one verdict for each number (engine/verdict.ts)", () => {
   it("takes a row it is not shown as the row sent, and never works out a digest it does not need", () => {
     expect(said(verdictOf({ state: STATES["rejected by the service"] }))).toBe("rejected until the row changes");
     const asked: string[] = [];
-    const row = { changedSince: (fingerprint: string) => (asked.push(fingerprint), false) };
+    const row: RowNow = { changedSince: (fingerprint) => (asked.push(fingerprint), false), differsFrom: () => (asked.push("the order's values"), false) };
     for (const state of ["never sent", "pending (intent, no outcome)", "unknown", "submitted by an older portin (no fingerprint)"] as const) verdictOf({ state: STATES[state], row });
     verdictOf({ state: STATES["rejected by the service"], hold: HOLDS["an open order, ticket known"], row });
     verdictOf({ state: STATES["rejected by the service"], row, retryRejected: true });
