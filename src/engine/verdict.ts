@@ -74,8 +74,9 @@ export type Verdict =
    */
   | { readonly kind: "submitted"; readonly submitted: Submitted; readonly changed: boolean }
   /**
-   * An order on the account's list holds it: `skipped` with that order. `earlierRun`: an
-   * earlier run of this journal sent it without learning the outcome, so the order is its own.
+   * An order on the account's list holds it: never sent; `skipped` with that order's ticket, or
+   * `unknown` while PortInStatus gives none. `earlierRun`: an earlier run of this journal sent
+   * it without learning the outcome, so the order is its own.
    */
   | { readonly kind: "held"; readonly hold: AccountHold; readonly earlierRun: boolean }
   /** Sent by an earlier run without a learned outcome, and no order on the list holds it: PortInStatus decides (confirm.ts). */
