@@ -40,6 +40,11 @@ export interface AccountCheckOptions {
    * knows its story (sent, rejected, or its order ended), which the Closed order only repeats.
    */
   readonly askClosed?: (number: string) => boolean;
+  /**
+   * Whether an open order's number is worth a PortInStatus: an order holding none that is, is
+   * not asked (its numbers' own questions will name it); default every one.
+   */
+  readonly askOpen?: (number: string) => boolean;
   readonly concurrency: number;
   readonly signal: AbortSignal;
   /** The run's one breaker for every PortInStatus question (port-in-status.ts); one of its own when absent. */
@@ -81,7 +86,9 @@ export async function checkAccountOrders(numbers: Iterable<string>, options: Acc
   const ask = (byOrder: ReadonlyMap<string, readonly string[]>): Promise<Map<string, Asked>> =>
     asker.run(byOrder.keys(), (orderId, watch) => options.client.portInStatus((byOrder.get(orderId) as readonly string[])[0] as string, watch));
   // Open orders first: they are what keeps a number from being sent twice.
-  const openAnswers = await ask(open);
+  const askOpen = options.askOpen ?? (() => true);
+  const openAsked = new Map([...open].filter(([, held]) => held.some(askOpen)));
+  const openAnswers = await ask(openAsked);
   const closedAnswers = await ask(closed);
 
   const holds = new Map<string, AccountHold>();
@@ -95,7 +102,7 @@ export async function checkAccountOrders(numbers: Iterable<string>, options: Acc
       orderId,
       ticket: live ? status.ticketId : "",
       status: live ? status.status : "",
-      why: whyNoTicket(answer, status),
+      why: openAsked.has(orderId) ? whyNoTicket(answer, status) : "not asked: PortInStatus is asked about its numbers themselves",
     };
     for (const number of held) holds.set(number, hold);
   }
@@ -198,19 +205,19 @@ export async function readAccount(
   service: { readonly client: AccountCheckOptions["client"] },
   io: Pick<CommandIO, "stderr" | "signal">,
   concurrency: number,
-  /** Whether numbers sent without a learned outcome are looked up too: `status` asks PortInStatus about them by number anyway. */
-  unsure = true,
+  /**
+   * Whether an order holding only numbers sent without a learned outcome is asked about: not
+   * by `status`, which asks PortInStatus about them by number anyway. Such numbers are looked
+   * up in the list either way, so that both commands name the order that holds them.
+   */
+  askAboutUnsure = true,
   /** The run's one breaker for every PortInStatus question. */
   asker?: StatusAsker,
 ): Promise<ReadonlyMap<string, AccountHold>> {
   // What the journal alone says of each number (verdict.ts): a submitted one needs no look-up.
   const journalVerdict = (number: string) => verdictOf({ state: stateOf(prior, number) });
   const numbers = function* (): Generator<string> {
-    for (const row of rows) {
-      if (!row.valid) continue;
-      const { kind } = journalVerdict(row.number);
-      if (kind !== "submitted" && (unsure || kind !== "unsure")) yield row.number;
-    }
+    for (const row of rows) if (row.valid && journalVerdict(row.number).kind !== "submitted") yield row.number;
   };
   // Closed orders are asked about only for numbers the journal says nothing of: it knows of a
   // rejection, and an unsure number's PortInStatus answers for it.
@@ -218,7 +225,15 @@ export async function readAccount(
     const verdict = journalVerdict(number);
     return verdict.kind === "submitted" || (verdict.kind === "send" && verdict.rejection === null);
   };
-  const checked = await checkAccountOrders(numbers(), { client: service.client, concurrency, signal: io.signal, askClosed: untold, ...(asker === undefined ? {} : { asker }) });
+  const askOpen = askAboutUnsure ? undefined : (number: string): boolean => journalVerdict(number).kind !== "unsure";
+  const checked = await checkAccountOrders(numbers(), {
+    client: service.client,
+    concurrency,
+    signal: io.signal,
+    askClosed: untold,
+    ...(askOpen === undefined ? {} : { askOpen }),
+    ...(asker === undefined ? {} : { asker }),
+  });
   if (checked.unavailable !== null) {
     io.stderr.write(
       `portin: could not read the account's order list (${checked.unavailable}); going on without it: a number the service refuses as already pending is asked about, never sent twice\n`,
@@ -269,7 +284,7 @@ export async function recordHolds(holds: ReadonlyMap<string, AccountHold>, journ
     // A number the journal holds as submitted keeps its own ticket (verdict.ts).
     if (verdict.kind !== "held" || hold.ticket === "") continue;
     // An order holding a number an earlier run of this journal sent without learning the outcome is that run's own.
-    records.push(journal.confirmed(number, hold.ticket, hold.status, !verdict.earlierRun));
+    records.push(journal.confirmed(number, hold.ticket, hold.status, verdict.earlierRun === null));
   }
   // After the numbers' `confirmed` records: an `ended` record ends only an order the journal holds them in.
   for (const { order, numbers } of rejected.values()) {

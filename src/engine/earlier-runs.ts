@@ -118,7 +118,7 @@ function outcomeOf(row: ValidRow, verdict: Verdict, confirmations: ReadonlyMap<s
     case "submitted":
       return fromSubmitted(base, verdict.submitted, verdict.changed);
     case "held":
-      return fromHold(base, verdict.hold, verdict.earlierRun);
+      return fromHold(base, verdict.hold, verdict.earlierRun !== null);
     case "unsure":
       return fromConfirmation(base, verdict.state, confirmations.get(row.number), options);
     case "rejected":

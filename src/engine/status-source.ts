@@ -33,9 +33,16 @@ export function sourceOf(number: string, prior: PriorState | null, hold: Account
   switch (verdict.kind) {
     case "submitted":
       return verdict.submitted.ticket === "" ? { kind: "number", unsure: false, request: verdict.submitted.requestId } : { kind: "ticket", ticket: verdict.submitted.ticket };
-    case "held":
-      // An order on the account holds it, whoever placed it (docs/contract.md §5).
-      return verdict.hold.ticket === "" ? { kind: "number", unsure: false, request: "", order: verdict.hold.orderId } : { kind: "ticket", ticket: verdict.hold.ticket };
+    case "held": {
+      // An order on the account holds it, whoever placed it (docs/contract.md §5). Without its
+      // ticket, the number is asked about itself (one question a request for one an earlier
+      // run sent), and the list's order is named if PortInStatus shows none.
+      const { hold, earlierRun } = verdict;
+      if (hold.ticket !== "") return { kind: "ticket", ticket: hold.ticket };
+      if (earlierRun === null) return { kind: "number", unsure: false, request: "", order: hold.orderId };
+      const { requestId, after } = earlierRun;
+      return { kind: "number", unsure: true, request: requestId, order: hold.orderId, ...(after === undefined ? {} : { after }) };
+    }
     case "unsure": {
       // Sent by an earlier run without a learned outcome: asked by number, as submit asks (confirm.ts).
       const { requestId, after } = verdict.state;

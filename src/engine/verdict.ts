@@ -75,10 +75,10 @@ export type Verdict =
   | { readonly kind: "submitted"; readonly submitted: Submitted; readonly changed: boolean }
   /**
    * An order on the account's list holds it: never sent; `skipped` with that order's ticket, or
-   * `unknown` while PortInStatus gives none. `earlierRun`: an earlier run of this journal sent
-   * it without learning the outcome, so the order is its own.
+   * `unknown` while PortInStatus gives none. `earlierRun`: the number's state when an earlier
+   * run of this journal sent it without learning the outcome, so the order is its own; else null.
    */
-  | { readonly kind: "held"; readonly hold: AccountHold; readonly earlierRun: boolean }
+  | { readonly kind: "held"; readonly hold: AccountHold; readonly earlierRun: UnsureState | null }
   /** Sent by an earlier run without a learned outcome, and no order on the list holds it: PortInStatus decides (confirm.ts). */
   | { readonly kind: "unsure"; readonly state: UnsureState }
   /** Rejected earlier and its row unchanged: `rejected` until the row changes, or --retry-rejected. */
@@ -116,14 +116,14 @@ export function verdictOf(input: VerdictInput): Verdict {
       return { kind: "submitted", submitted: state, changed: state.fingerprint !== undefined && row.changedSince(state.fingerprint) };
     case "pending":
     case "unknown":
-      return hold === undefined ? { kind: "unsure", state } : { kind: "held", hold, earlierRun: true };
+      return hold === undefined ? { kind: "unsure", state } : { kind: "held", hold, earlierRun: state };
     case "rejected":
-      if (hold !== undefined) return { kind: "held", hold, earlierRun: false };
+      if (hold !== undefined) return { kind: "held", hold, earlierRun: null };
       // The service would answer an unchanged row the same way: resending it every run (a cron
       // job every 20 minutes) only repeats the rejection. A changed row is the user's fix.
       return input.retryRejected === true || row.changedSince(state.fingerprint) ? { kind: "send", rejection: state } : { kind: "rejected", rejection: state };
     case "none": {
-      if (hold !== undefined) return { kind: "held", hold, earlierRun: false };
+      if (hold !== undefined) return { kind: "held", hold, earlierRun: null };
       if (rejectedOrder === undefined) return SEND;
       // Rebuilt from the account: resent once the row differs from what the order was sent with.
       const rejection: EarlierRejection = { requestId: "", message: rejectedOrder.order.reason, httpStatus: null, fingerprint: "", order: rejectedOrder.order };

@@ -287,6 +287,18 @@ describe("a PortInStatus that lags behind the order list", () => {
       "next: 200 rows unknown (an open order of the account's order list holds them, but PortInStatus gives no ticket for it), not sent: run again later; " +
         "if PortInStatus still gives none, ask the service about the order result_message names in",
     );
+
+    // status says the same: which order holds them, not that --retry-unknown would send them.
+    const served = s.served().length;
+    const status = await runCli(["status", sheet, ...through(proxy, s)]);
+    expect(status.code).toBe(1);
+    for (const row of await readResults(join(dir, "acme.status.csv"))) {
+      expect(row).toMatchObject({ status: "not-found", status_ticket: "" });
+      expect(row.status_message).toMatch(/^held by open order (\d+) of the account's order list, and PortInStatus has no port-in for it: ask the service about order \1; portin does not send it while the list holds it$/);
+    }
+    // The list's orders are not asked about on their own: each number is (PortInStatus shows none
+    // of them, so no answer's NumbersToPort covers another), as status asked before it read the list.
+    expect(gets(s, served)).toEqual({ list: 1, status: 200 });
   });
 });
 

@@ -135,7 +135,7 @@ function statusStory(source: Source): Said {
     case "ticket":
       return `order ${source.ticket}`;
     case "number":
-      return source.unsure ? "unsure" : "order, no ticket";
+      return source.unsure && source.order === undefined ? "unsure" : "order, no ticket";
     case "ended":
       return source.changed ? `send after ${source.order.ticket}` : `ended ${source.order.ticket}`;
     case "none":

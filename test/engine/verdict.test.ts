@@ -45,7 +45,7 @@ function said(verdict: Verdict): string {
     case "submitted":
       return `skipped: ${verdict.submitted.ticket === "" ? "no ticket known" : "the journal's ticket"}${verdict.changed ? "; row changed since" : ""}`;
     case "held":
-      return `${verdict.hold.ticket === "" ? "not sent, `unknown`: the order on the list, no ticket from PortInStatus" : "skipped: the order on the list"}${verdict.earlierRun ? ", an earlier run's own" : ""}`;
+      return `${verdict.hold.ticket === "" ? "not sent, `unknown`: the order on the list, no ticket from PortInStatus" : "skipped: the order on the list"}${verdict.earlierRun !== null ? ", an earlier run's own" : ""}`;
     case "unsure":
       return "PortInStatus decides";
     case "rejected":
@@ -94,14 +94,14 @@ describe("one verdict for each number (engine/verdict.ts)", () => {
     expect(verdictOf({ state: rejected, row: rowNow(false), retryRejected: true })).toEqual({ kind: "send", rejection: rejected });
     expect(verdictOf({ state: ended, row: rowNow(false), retryRejected: true })).toEqual({ kind: "send", rejection: ended });
     const hold = HOLDS["an open order, no ticket yet"];
-    expect(verdictOf({ state: rejected, hold, row: rowNow(false), retryRejected: true })).toEqual({ kind: "held", hold, earlierRun: false });
+    expect(verdictOf({ state: rejected, hold, row: rowNow(false), retryRejected: true })).toEqual({ kind: "held", hold, earlierRun: null });
   });
 
   it("hands on the order it names: the journal's ticket, the list's order, the unsure state PortInStatus is asked about", () => {
     const submitted = STATES.submitted;
     expect(verdictOf({ state: submitted, hold: HOLDS["an open order, ticket known"] })).toEqual({ kind: "submitted", submitted, changed: false });
     const hold = HOLDS["a closed order that ported it"];
-    expect(verdictOf({ state: STATES.unknown, hold })).toEqual({ kind: "held", hold, earlierRun: true });
+    expect(verdictOf({ state: STATES.unknown, hold })).toEqual({ kind: "held", hold, earlierRun: STATES.unknown });
     expect(verdictOf({ state: STATES.unknown })).toEqual({ kind: "unsure", state: STATES.unknown });
     expect(verdictOf({ state: STATES["rejected by the service"] })).toEqual({ kind: "rejected", rejection: STATES["rejected by the service"] });
   });
