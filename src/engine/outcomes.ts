@@ -9,7 +9,7 @@ import type { OutcomeVerdict, RowOutcome } from "../results/row-outcome.js";
 import type { DispatchReport, StopReason } from "../send/dispatch.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
 import { accountHoldMessage } from "./account-orders.js";
-import type { AccountHold } from "./account-orders.js";
+import type { AccountHold } from "./verdict.js";
 import type { Settlement } from "./settle.js";
 
 const PLANNED: OutcomeVerdict = { status: "planned", httpStatus: null, message: "", ticket: "" };
