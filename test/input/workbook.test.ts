@@ -302,7 +302,7 @@ describe("choosing the worksheet", () => {
   it("refuses --sheet for a CSV input", async () => {
     const csv = join(dir, "plain.csv");
     writeFileSync(csv, "number\n4165550101\n");
-    expect((await refusal(readAll(csv, "Numbers"))).message).toBe(`--sheet names a worksheet of an .xlsx workbook, and ${csv} is read as CSV`);
+    expect((await refusal(readAll(csv, "Numbers"))).message).toBe(`--sheet names a worksheet of a workbook (.xlsx, .xls, .ods), and ${csv} is read as CSV`);
   });
 });
 
@@ -347,10 +347,14 @@ describe("refused workbooks", () => {
     );
   });
 
-  it("refuses a damaged workbook whose contents do not inflate", async () => {
+  it("refuses a damaged workbook whose worksheet does not inflate", async () => {
     const whole = await book([{ name: "Numbers", rows: [["number"], [4165550101]] }]);
     const bytes = Buffer.from(readFileSync(whole));
-    bytes.fill(0x41, 100, 300);
+    // Past the worksheet's local header (30 bytes and its name), its deflated data: a stored
+    // block of 'A's, whose lengths do not match.
+    const name = Buffer.from("xl/worksheets/sheet1.xml");
+    const data = bytes.indexOf(name) + name.length;
+    bytes.fill(0x41, data, data + 40);
     const damaged = join(dir, "damaged.xlsx");
     writeFileSync(damaged, bytes);
     const refused = await refusal(readAll(damaged));
