@@ -6,15 +6,11 @@
  * - `portin`: portin's own reader, as its reading thread runs it: workbook-xlsx.ts (yauzl and
  *   saxes) for an .xlsx, SheetJS for an .xls or .ods, each cell as its text (cell-text.ts).
  * Usage: node dist/bench/workbook-readers.js <exceljs|sheetjs|portin> <workbook>
- * Prints the rows and cells read.
+ * Prints the rows and cells read. Each reader's modules are loaded alone, as a run loads them.
  */
 import * as fs from "node:fs";
-import ExcelJS from "exceljs";
-import { readFile, set_fs } from "@e965/xlsx";
-import { cellText } from "../src/input/cell-text.js";
+import { createRequire } from "node:module";
 import type { OpenBook } from "../src/input/workbook-book.js";
-import { openWithSheetJs } from "../src/input/workbook-sheetjs.js";
-import { openXlsx } from "../src/input/workbook-xlsx.js";
 
 const [reader, input] = process.argv.slice(2);
 if (input === undefined) throw new Error("usage: workbook-readers.js <exceljs|sheetjs|portin> <workbook>");
@@ -23,6 +19,7 @@ let rows = 0;
 let cells = 0;
 
 if (reader === "exceljs") {
+  const ExcelJS = createRequire(import.meta.url)("exceljs") as typeof import("exceljs");
   const book = new ExcelJS.stream.xlsx.WorkbookReader(input, {});
   for await (const sheet of book) {
     for await (const row of sheet as unknown as AsyncIterable<{ readonly values: unknown }>) {
@@ -31,6 +28,7 @@ if (reader === "exceljs") {
     }
   }
 } else if (reader === "sheetjs") {
+  const { readFile, set_fs } = await import("@e965/xlsx");
   // SheetJS's ES module build is handed node's fs to read a file by name (its README, "Installation", NodeJS).
   set_fs(fs);
   const book = readFile(input, { dense: true });
@@ -41,7 +39,10 @@ if (reader === "exceljs") {
     for (const cell of row) if (cell?.v !== undefined) cells++;
   }
 } else if (reader === "portin") {
-  const book: OpenBook = (/\.xlsx$/i.test(input) ? await openXlsx(input) : null) ?? (await openWithSheetJs(input, /\.ods$/i.test(input) ? ".ods" : ".xls"));
+  const { cellText } = await import("../src/input/cell-text.js");
+  const { openBook } = await import("../src/input/workbook-book.js");
+  const { checkWorkbookFile } = await import("../src/input/workbook-file.js");
+  const book: OpenBook = await openBook(input, await checkWorkbookFile(input));
   const sheet = book.sheets.find((entry) => entry.visible) ?? book.sheets[0];
   if (sheet === undefined) throw new Error(`${input} has no worksheet`);
   await book.eachRow(sheet, (row) => {

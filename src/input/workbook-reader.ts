@@ -17,11 +17,11 @@ import { columnLetters, sheetPrefix } from "./cell-ref.js";
 import { cellText } from "./cell-text.js";
 import { MAX_CELL_CHARS } from "./limits.js";
 import { RecordWriter } from "./row-record.js";
+import { openBook } from "./workbook-book.js";
 import type { BookSheet, OpenBook } from "./workbook-book.js";
 import { damagedWorkbook, otherSheetsHint } from "./workbook-file.js";
 import type { WorkbookContainer } from "./workbook-file.js";
-import { openWithSheetJs, TooLargeBook } from "./workbook-sheetjs.js";
-import { openXlsx } from "./workbook-xlsx.js";
+import { TooLargeBook } from "./workbook-sheetjs.js";
 import { HEADER_VERDICT } from "./header-verdict.js";
 import { SheetDamage } from "./worksheet-rows.js";
 import type { SheetRow } from "./worksheet-rows.js";
@@ -88,12 +88,6 @@ function failureMessage(path: string, format: string | undefined, failure: unkno
   const system = (cause as { code?: unknown } | null)?.code;
   const why = typeof system === "string" && system.startsWith("E") ? describeSystemError(cause) : failure instanceof Error ? failure.message : String(failure);
   return { kind: "refused", message: damagedWorkbook(path, why, format) };
-}
-
-/** The workbook, by what its bytes are: an OLE file is an .xls; a zip an .xlsx, unless it is an OpenDocument spreadsheet. */
-async function openBook(path: string, container: WorkbookContainer): Promise<OpenBook> {
-  if (container === "ole") return openWithSheetJs(path, ".xls");
-  return (await openXlsx(path)) ?? openWithSheetJs(path, ".ods");
 }
 
 async function read({ path, container, sheetName, progress, batchRows, ahead, aheadBytes }: ReaderData, post: (message: ReaderMessage) => void, opened: (book: OpenBook) => void): Promise<void> {

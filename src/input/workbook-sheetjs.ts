@@ -6,7 +6,6 @@
  * CellValue by the rules .xlsx cells follow (worksheet-rows.ts).
  */
 import { readFile, stat } from "node:fs/promises";
-import { read } from "@e965/xlsx";
 import type { CellObject, WorkBook } from "@e965/xlsx";
 import { cellError, numberValue } from "./cell-text.js";
 import type { CellValue } from "./cell-text.js";
@@ -14,7 +13,11 @@ import type { BookSheet, OpenBook } from "./workbook-book.js";
 import { RowCells, SheetDamage } from "./worksheet-rows.js";
 import type { SheetRow } from "./worksheet-rows.js";
 
-/** Read whole, a workbook takes several times its size in memory: past this, it is refused (docs/contract.md §3's limits). */
+/**
+ * Read whole, a workbook takes several times the bytes SheetJS parses in memory (a 50,000-row
+ * .ods, 29 MB of content.xml, peaked at 250 MB): past this many, it is refused
+ * (docs/contract.md §3, "Workbooks"). An .xls holds 65,536 rows at most, and stays under it.
+ */
 export const MAX_WHOLE_BOOK_BYTES = 64 * 1024 * 1024;
 
 /** A refusal of the file as it is, not as a damaged one. */
@@ -27,13 +30,22 @@ interface WholeSheet extends BookSheet {
   readonly at: number;
 }
 
-/** Opens `path`, an OLE compound file or an OpenDocument zip; `format` is what a refusal calls it. */
-export async function openWithSheetJs(path: string, format: string): Promise<OpenBook> {
+/**
+ * Opens `path`, an OLE compound file or an OpenDocument zip; `format` is what a refusal calls
+ * it; `parsedBytes`, the bytes SheetJS will parse (an .ods's content.xml, inflated), if not the file's.
+ */
+export async function openWithSheetJs(path: string, format: string, parsedBytes?: number): Promise<OpenBook> {
   const { size } = await stat(path);
-  if (size > MAX_WHOLE_BOOK_BYTES) {
-    throw new TooLargeBook(`${path}: a ${format} workbook of ${Math.round(size / 1024 / 1024)} MiB; portin reads an ${format} whole, at most ${MAX_WHOLE_BOOK_BYTES / 1024 / 1024} MiB: save it as .xlsx (read as it streams) and run that; nothing was sent`);
+  const parsed = parsedBytes ?? size;
+  if (parsed > MAX_WHOLE_BOOK_BYTES) {
+    const mib = (bytes: number): string => `${Math.round(bytes / 1024 / 1024)} MiB`;
+    throw new TooLargeBook(
+      `${path}: portin reads an ${format} workbook whole, at most ${mib(MAX_WHOLE_BOOK_BYTES)}, and this one holds ${mib(parsed)}${parsedBytes === undefined ? "" : " unzipped"}: save it as .xlsx (read as it streams) and run that; nothing was sent`,
+    );
   }
   const data = await readFile(path);
+  // Loaded here, not with the thread's script: an .xlsx never needs it.
+  const { read } = await import("@e965/xlsx");
   let book: WorkBook;
   // SheetJS writes a record it does not know to console.error: on this thread, a line on the
   // user's terminal beside portin's own one-line refusal (docs/contract.md §7). Kept quiet while it reads.

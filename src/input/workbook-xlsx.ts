@@ -50,19 +50,25 @@ function range(from: number, to: number): number[] {
 
 const OFFICE_DOCUMENT = /\/officeDocument$/;
 
+/** A zip that is an OpenDocument spreadsheet (.ods), not an .xlsx: the inflated size of its content.xml, which holds every sheet. */
+export interface OpenDocumentZip {
+  readonly contentBytes: number;
+}
+
 /**
  * Opens `path`, a zip (workbook-file.ts has checked its first and last bytes), as an .xlsx
- * workbook; null when it is an OpenDocument spreadsheet (.ods) instead, which is a zip too.
+ * workbook, unless it is an OpenDocument spreadsheet (.ods), a zip too.
  */
-export async function openXlsx(path: string): Promise<OpenBook | null> {
+export async function openXlsx(path: string): Promise<OpenBook | OpenDocumentZip> {
   const zip = await openZip(path);
   try {
     const entries = await readEntries(zip);
     const part = (name: string): Entry | undefined => entries.get(name) ?? entries.get(name.toLowerCase());
     const rootRels = part("_rels/.rels");
-    if (rootRels === undefined && entries.has("content.xml")) {
+    const content = entries.get("content.xml");
+    if (rootRels === undefined && content !== undefined) {
       zip.close();
-      return null;
+      return { contentBytes: content.uncompressedSize };
     }
     const officeDocument = rootRels === undefined ? undefined : (await readRelationships(zip, rootRels, "")).find((rel) => OFFICE_DOCUMENT.test(rel.type));
     const workbookPart = officeDocument?.target ?? "xl/workbook.xml";

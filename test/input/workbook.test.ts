@@ -1,14 +1,17 @@
 /**
- * .xlsx input (docs/contract.md §3, "Workbooks"): workbooks made here with exceljs, read through
- * openSheet as the engine reads them.
+ * Workbook input (docs/contract.md §3, "Workbooks"): .xlsx workbooks made here with exceljs, and
+ * the .xls fixture, read through openSheet as the engine reads them.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, createWriteStream, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pipeline } from "node:stream/promises";
 import { afterAll, describe, expect, it } from "vitest";
+import { ZipFile } from "yazl";
 import { openSheet } from "../../src/input/sheet.js";
 import { AHEAD_BYTES, BATCH_ROWS } from "../../src/input/workbook.js";
+import { MAX_WHOLE_BOOK_BYTES } from "../../src/input/workbook-sheetjs.js";
 import type { SheetLayout, SheetRow } from "../../src/input/types.js";
 import { FIXTURES } from "../e2e/harness.js";
 import { writeWorkbook } from "../support/workbooks.js";
@@ -372,6 +375,28 @@ describe("refused workbooks", () => {
     const refused = await refusal(readAll(path));
     expect(refused).toMatchObject({ name: "InputError", exitCode: 2 });
     expect(refused.message).toMatch(new RegExp(`^${path.replace(/[.\\/]/g, "\\$&")}: cannot be read as an \\.xlsx workbook \\(${why}\\); it may be damaged: save it again from Excel; nothing was sent$`));
+  });
+
+  it("refuses an .xls past what it reads whole, in one line, before reading it", async () => {
+    // The .xls fixture, grown to 65 MiB with a hole: its directory still says it is an Excel workbook.
+    const big = join(dir, "big.xls");
+    copyFileSync(join(FIXTURES, "workbooks", "libreoffice-sample.xls"), big);
+    truncateSync(big, MAX_WHOLE_BOOK_BYTES + 1024 * 1024);
+    expect((await refusal(readAll(big))).message).toBe(
+      `${big}: portin reads an .xls workbook whole, at most 64 MiB, and this one holds 65 MiB: save it as .xlsx (read as it streams) and run that; nothing was sent`,
+    );
+  });
+
+  it("refuses an .ods whose content is past what it reads whole, from the zip's directory, before inflating it", async () => {
+    const zip = new ZipFile();
+    zip.addBuffer(Buffer.from("application/vnd.oasis.opendocument.spreadsheet"), "mimetype", { compress: false });
+    zip.addBuffer(Buffer.alloc(MAX_WHOLE_BOOK_BYTES + 1024 * 1024, " "), "content.xml");
+    zip.end();
+    const big = join(dir, "big.ods");
+    await pipeline(zip.outputStream, createWriteStream(big));
+    expect((await refusal(readAll(big))).message).toBe(
+      `${big}: portin reads an .ods workbook whole, at most 64 MiB, and this one holds 65 MiB unzipped: save it as .xlsx (read as it streams) and run that; nothing was sent`,
+    );
   });
 
   it("refuses a file that is not a workbook at all", async () => {

@@ -137,7 +137,7 @@ describe("a worksheet's cells", () => {
 /** Every worksheet's rows with a value, by this reader (workbook-xlsx.ts over worksheet-rows.ts) or by SheetJS reading the file whole. */
 async function sheetsOf(path: string, by: "sheetjs" | "portin"): Promise<[string, ReadRow[]][]> {
   const book = by === "portin" ? await openXlsx(path) : await openWithSheetJs(path, ".xlsx");
-  if (book === null) throw new Error(`${path} is not an .xlsx`);
+  if ("contentBytes" in book) throw new Error(`${path} is not an .xlsx`);
   const sheets: [string, ReadRow[]][] = [];
   try {
     for (const sheet of book.sheets) {
