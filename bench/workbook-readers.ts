@@ -10,6 +10,7 @@
  */
 import * as fs from "node:fs";
 import { createRequire } from "node:module";
+import type ExcelJSModule from "exceljs";
 import type { OpenBook } from "../src/input/workbook-book.js";
 
 const [reader, input] = process.argv.slice(2);
@@ -19,7 +20,7 @@ let rows = 0;
 let cells = 0;
 
 if (reader === "exceljs") {
-  const ExcelJS = createRequire(import.meta.url)("exceljs") as typeof import("exceljs");
+  const ExcelJS = createRequire(import.meta.url)("exceljs") as typeof ExcelJSModule;
   const book = new ExcelJS.stream.xlsx.WorkbookReader(input, {});
   for await (const sheet of book) {
     for await (const row of sheet as unknown as AsyncIterable<{ readonly values: unknown }>) {

@@ -182,9 +182,9 @@ function attribute(tag: SaxesTagPlain, name: string): string | undefined {
 }
 
 interface PartHandlers {
-  open?(tag: SaxesTagPlain, name: string): void;
-  text?(text: string): void;
-  close?(name: string): void;
+  readonly open?: (tag: SaxesTagPlain, name: string) => void;
+  readonly text?: (text: string) => void;
+  readonly close?: (name: string) => void;
 }
 
 /** Parses one XML part of the zip as it inflates; malformed XML or a failing inflate is the file's damage. */

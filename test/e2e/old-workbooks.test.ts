@@ -39,7 +39,7 @@ describe("an .xls or .ods workbook LibreOffice saved from a CSV", () => {
     expect(bookRun.code).toBe(csvRun.code);
     // Its results are a workbook, as an .xlsx input's are.
     expect(bookRun.stderr).toContain("results: sample.plan.xlsx\n");
-    const fromCsv = parse(await readFile(join(csvDir, "sample.plan.csv"), "utf8"), { bom: true }) as string[][];
+    const fromCsv: string[][] = parse(await readFile(join(csvDir, "sample.plan.csv"), "utf8"), { bom: true });
     const { values } = sheetRows(await readWorkbook(join(bookDir, "sample.plan.xlsx")));
     expect(fromCsv.length).toBe(38);
     expect(values).toEqual(fromCsv);
