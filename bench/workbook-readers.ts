@@ -41,7 +41,7 @@ if (reader === "exceljs") {
   }
 } else if (reader === "portin") {
   const { cellText } = await import("../src/input/cell-text.js");
-  const { openBook } = await import("../src/input/workbook-book.js");
+  const { openBook } = await import("../src/input/workbook-open.js");
   const { checkWorkbookFile } = await import("../src/input/workbook-file.js");
   const book: OpenBook = await openBook(input, await checkWorkbookFile(input));
   const sheet = book.sheets.find((entry) => entry.visible) ?? book.sheets[0];

@@ -3,9 +3,6 @@
  * workbook-xlsx.ts reads an .xlsx as it streams; workbook-sheetjs.ts reads an .xls or .ods
  * whole with SheetJS. workbook-reader.ts reads either the same way.
  */
-import type { WorkbookContainer } from "./workbook-file.js";
-import { openWithSheetJs } from "./workbook-sheetjs.js";
-import { openXlsx } from "./workbook-xlsx.js";
 import type { SheetRow } from "./worksheet-rows.js";
 
 /** A worksheet of the workbook, in tab order. */
@@ -32,9 +29,3 @@ export interface OpenBook {
   close(): void;
 }
 
-/** The workbook at `path`, by what its bytes are (workbook-file.ts): an OLE file is an .xls; a zip an .xlsx, unless it is an OpenDocument spreadsheet. */
-export async function openBook(path: string, container: WorkbookContainer): Promise<OpenBook> {
-  if (container === "ole") return openWithSheetJs(path, ".xls");
-  const opened = await openXlsx(path);
-  return "contentBytes" in opened ? openWithSheetJs(path, ".ods", opened.contentBytes) : opened;
-}

@@ -17,7 +17,7 @@ import { columnLetters, sheetPrefix } from "./cell-ref.js";
 import { cellText } from "./cell-text.js";
 import { MAX_CELL_CHARS } from "./limits.js";
 import { RecordWriter } from "./row-record.js";
-import { openBook } from "./workbook-book.js";
+import { openBook } from "./workbook-open.js";
 import type { BookSheet, OpenBook } from "./workbook-book.js";
 import { damagedWorkbook, otherSheetsHint } from "./workbook-file.js";
 import type { WorkbookContainer } from "./workbook-file.js";
