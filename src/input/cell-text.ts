@@ -94,6 +94,15 @@ export function isDateFormat(format: string | undefined): boolean {
   return /[ymdhsb]/i.test(format.replace(/\[[^\]]*]/g, "").replace(/"[^"]*"/g, ""));
 }
 
+/**
+ * A string of an .xlsx as Excel shows it: ECMA-376's ST_Xstring writes a character XML cannot
+ * carry (a carriage return Excel keeps in a cell) as `_x000D_`, and a literal `_x…_` with its
+ * `_` written `_x005F_`. Only text holding `_x` is rewritten: a sheet has millions of strings.
+ */
+export function unescapeXstring(text: string): string {
+  return text.includes("_x") ? text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, code: string) => String.fromCharCode(parseInt(code, 16))) : text;
+}
+
 /** An error value a cell holds, as the sheet shows it: `#N/A`, `#REF!`. */
 export interface CellError {
   readonly kind: "error";

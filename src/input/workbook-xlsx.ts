@@ -14,6 +14,7 @@ import { SaxesParser } from "saxes";
 import type { SaxesTagPlain } from "saxes";
 import yauzl from "yauzl";
 import type { Entry, ZipFile } from "yauzl";
+import { unescapeXstring } from "./cell-text.js";
 import type { BookSheet, OpenBook } from "./workbook-book.js";
 import { eachSheetRow, SheetDamage } from "./worksheet-rows.js";
 import type { SheetRow, WorkbookParts } from "./worksheet-rows.js";
@@ -264,7 +265,7 @@ async function readWorkbookPart(zip: ZipFile, entry: Entry): Promise<{ listed: {
   return { listed, date1904 };
 }
 
-/** The shared strings part: each `<si>` as its text, the runs of rich text joined, phonetic guides (`<rPh>`) left out. */
+/** The shared strings part: each `<si>` as its text (cell-text.ts unescapeXstring), the runs of rich text joined, phonetic guides (`<rPh>`) left out. */
 async function readSharedStrings(zip: ZipFile, entry: Entry): Promise<string[]> {
   const strings: string[] = [];
   let text = "";
@@ -282,7 +283,7 @@ async function readSharedStrings(zip: ZipFile, entry: Entry): Promise<string[]> 
     close(name) {
       if (name === "t") capturing = false;
       else if (name === "rPh") phonetic = false;
-      else if (name === "si") strings.push(text);
+      else if (name === "si") strings.push(unescapeXstring(text));
     },
   });
   return strings;

@@ -10,8 +10,8 @@
  * - a number whose style's format shows a date or time is a Date, in either case of the
  *   format (`YYYY`); a cell without `s` has style 0, and a row's style is not lent to its cells;
  * - an ISO 8601 date cell (`t="d"`) reads as its date;
- * - text is decoded once (the typed text `&lt;` stays `&lt;`); a character split between two
- *   unzipped chunks reads whole; CDATA text is kept;
+ * - text is decoded once (the typed text `&lt;` stays `&lt;`), then its ST_Xstring escapes
+ *   (`_x000D_`); a character split between two unzipped chunks reads whole; CDATA text is kept;
  * - a row or cell without its optional `r` reference follows the one before it; cells come in
  *   column order, the last of two in one column kept;
  * - a sheet cut short is refused, not read up to the cut.
@@ -20,7 +20,7 @@ import { StringDecoder } from "node:string_decoder";
 import { SaxesParser } from "saxes";
 import type { SaxesTagPlain } from "saxes";
 import { columnLetters, columnNumber } from "./cell-ref.js";
-import { cellError, numberValue, UNCALCULATED } from "./cell-text.js";
+import { cellError, numberValue, UNCALCULATED, unescapeXstring } from "./cell-text.js";
 import type { CellValue } from "./cell-text.js";
 import { MAX_FIELDS } from "./limits.js";
 
@@ -121,7 +121,7 @@ export async function eachSheetRow(xml: AsyncIterable<Buffer>, parts: WorkbookPa
       }
       case "inlineStr":
       case "str":
-        return text;
+        return unescapeXstring(text);
       case "e":
         return cellError(text);
       case "b":

@@ -177,6 +177,14 @@ describe("cells a row cannot use", () => {
     expect(read[2]?.rows.map((row) => row.cells)).toEqual(read[0]?.rows.map((row) => row.cells));
   });
 
+  it("reads a shared string's ST_Xstring escapes as the characters Excel shows (_x000A_ a line feed)", async () => {
+    const sheet = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row><row r="2"><c r="A2"><v>4165550101</v></c><c r="B2" t="s"><v>2</v></c></row></sheetData></worksheet>`;
+    const strings = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>number</t></si><si><t>note</t></si><si><t>Suite 4_x000A_rear door, _x005F_x0041_</t></si></sst>';
+    const path = await writeBookParts(join(dir, `escaped-${made++}.xlsx`), Buffer.from(sheet), strings, false);
+    const { rows } = await readAll(path);
+    expect(rows.map((r) => [...r.cells])).toEqual([["4165550101", "Suite 4\nrear door, _x0041_"]]);
+  });
+
   it("reads accented text whole wherever the unzipped chunks cut a character's bytes", async () => {
     // Shared strings of two- and three-byte characters: some of the chunks they are unzipped in
     // end inside one (patches/exceljs+4.4.0.patch, parse-sax.js); before, six of these read "\uFFFD".

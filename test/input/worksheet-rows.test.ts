@@ -86,6 +86,11 @@ describe("a worksheet's cells", () => {
     expect(rows).toEqual([[1, "1:&lt; & <", "2:&amp;", "3:<raw>"]]);
   });
 
+  it("reads ST_Xstring escapes as the characters Excel shows: _x000D_ a carriage return, _x005F_ an underscore", async () => {
+    const rows = await rowsOf(sheet('<row r="1"><c r="A1" t="inlineStr"><is><t>a_x000D_b _x005F_x0041_ _x</t></is></c><c r="B1" t="str"><f>A1</f><v>c_x000A_d</v></c></row>'));
+    expect(rows).toEqual([[1, "1:a\rb _x0041_ _x", "2:c\nd"]]);
+  });
+
   it("reads a character whose bytes are split between two chunks", async () => {
     const xml = Buffer.from(sheet('<row r="1"><c r="A1" t="inlineStr"><is><t>Café ☎</t></is></c></row>'));
     for (const character of ["é", "☎"]) {
