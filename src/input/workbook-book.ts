@@ -29,3 +29,18 @@ export interface OpenBook {
   close(): void;
 }
 
+
+/**
+ * Read whole (an .xls, an .ods), a workbook takes several times the bytes SheetJS parses in
+ * memory (a 50,000-row .ods, 29 MB of content.xml, peaked at 250 MB): past this many, it is
+ * refused (docs/contract.md §3, "Workbooks"). An .xls holds 65,536 rows at most, and stays under it.
+ */
+export const MAX_WHOLE_BOOK_BYTES = 64 * 1024 * 1024;
+
+/** A zip that is an OpenDocument spreadsheet (.ods), not an .xlsx, as workbook-xlsx.ts finds it. */
+export interface OpenDocumentZip {
+  /** The inflated size of its content.xml, which holds every sheet. */
+  readonly contentBytes: number;
+  /** The sheets before its first visible one, all hidden: SheetJS does not read a sheet's visibility in an .ods. */
+  readonly hiddenFirst: readonly string[];
+}

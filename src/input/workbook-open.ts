@@ -11,5 +11,5 @@ import { openXlsx } from "./workbook-xlsx.js";
 export async function openBook(path: string, container: WorkbookContainer): Promise<OpenBook> {
   if (container === "ole") return openWithSheetJs(path, ".xls");
   const opened = await openXlsx(path);
-  return "contentBytes" in opened ? openWithSheetJs(path, ".ods", opened.contentBytes) : opened;
+  return "contentBytes" in opened ? openWithSheetJs(path, ".ods", opened) : opened;
 }

@@ -9,16 +9,10 @@ import { readFile, stat } from "node:fs/promises";
 import type { CellObject, WorkBook } from "@e965/xlsx";
 import { cellError, numberValue } from "./cell-text.js";
 import type { CellValue } from "./cell-text.js";
-import type { BookSheet, OpenBook } from "./workbook-book.js";
+import { MAX_WHOLE_BOOK_BYTES } from "./workbook-book.js";
+import type { BookSheet, OpenBook, OpenDocumentZip } from "./workbook-book.js";
 import { RowCells, SheetDamage } from "./worksheet-rows.js";
 import type { SheetRow } from "./worksheet-rows.js";
-
-/**
- * Read whole, a workbook takes several times the bytes SheetJS parses in memory (a 50,000-row
- * .ods, 29 MB of content.xml, peaked at 250 MB): past this many, it is refused
- * (docs/contract.md §3, "Workbooks"). An .xls holds 65,536 rows at most, and stays under it.
- */
-export const MAX_WHOLE_BOOK_BYTES = 64 * 1024 * 1024;
 
 /** A refusal of the file as it is, not as a damaged one. */
 export class TooLargeBook extends Error {}
@@ -32,25 +26,26 @@ interface WholeSheet extends BookSheet {
 
 /**
  * Opens `path`, an OLE compound file or an OpenDocument zip; `format` is what a refusal calls
- * it; `parsedBytes`, the bytes SheetJS will parse (an .ods's content.xml, inflated), if not the file's.
+ * it; `ods`, for an .ods, what workbook-xlsx.ts read of its zip: the bytes SheetJS will parse
+ * (its content.xml, inflated), and the hidden sheets before its first visible one.
  */
-export async function openWithSheetJs(path: string, format: string, parsedBytes?: number): Promise<OpenBook> {
+export async function openWithSheetJs(path: string, format: string, ods?: OpenDocumentZip): Promise<OpenBook> {
   const { size } = await stat(path);
-  const parsed = parsedBytes ?? size;
+  const parsed = ods?.contentBytes ?? size;
   if (parsed > MAX_WHOLE_BOOK_BYTES) {
     const mib = (bytes: number): string => `${Math.round(bytes / 1024 / 1024)} MiB`;
     throw new TooLargeBook(
-      `${path}: portin reads an ${format} workbook whole, at most ${mib(MAX_WHOLE_BOOK_BYTES)}, and this one holds ${mib(parsed)}${parsedBytes === undefined ? "" : " unzipped"}: save it as .xlsx (read as it streams) and run that; nothing was sent`,
+      `${path}: portin reads an ${format} workbook whole, at most ${mib(MAX_WHOLE_BOOK_BYTES)}, and this one holds ${mib(parsed)}${ods === undefined ? "" : " unzipped"}: save it as .xlsx (read as it streams) and run that; nothing was sent`,
     );
   }
   const data = await readFile(path);
   // Loaded here, not with the thread's script: an .xlsx never needs it.
   const { read } = await import("@e965/xlsx");
   let book: WorkBook;
-  // SheetJS writes a record it does not know to console.error: on this thread, a line on the
-  // user's terminal beside portin's own one-line refusal (docs/contract.md §7). Kept quiet while it reads.
-  const consoleError = console.error;
-  console.error = () => undefined;
+  // SheetJS writes what it cannot read (an unknown record, an ODS number format) to the console:
+  // on this thread, lines on the user's terminal beside portin's own (docs/contract.md §7). Kept quiet while it reads.
+  const { error: consoleError, warn: consoleWarn, log: consoleLog } = console;
+  console.error = console.warn = console.log = () => undefined;
   try {
     // dense: rows as arrays; cellNF: each number's format, which tells a date; no formulas,
     // text or HTML, which portin does not read.
@@ -63,9 +58,9 @@ export async function openWithSheetJs(path: string, format: string, parsedBytes?
     const why = error instanceof TypeError || error instanceof RangeError || !(error instanceof Error) ? "its records do not make a workbook" : error.message;
     throw new SheetDamage(why, { cause: error });
   } finally {
-    console.error = consoleError;
+    Object.assign(console, { error: consoleError, warn: consoleWarn, log: consoleLog });
   }
-  return new WholeBook(book, format, size);
+  return new WholeBook(book, format, size, new Set(ods?.hiddenFirst ?? []));
 }
 
 class WholeBook implements OpenBook {
@@ -77,9 +72,10 @@ class WholeBook implements OpenBook {
     private readonly book: WorkBook,
     readonly format: string,
     private readonly size: number,
+    hidden: ReadonlySet<string>,
   ) {
     const states = book.Workbook?.Sheets ?? [];
-    this.sheets = book.SheetNames.map((name, at) => ({ name, at, visible: (states[at]?.Hidden ?? 0) === 0 }));
+    this.sheets = book.SheetNames.map((name, at) => ({ name, at, visible: (states[at]?.Hidden ?? 0) === 0 && !hidden.has(name) }));
     this.date1904 = book.Workbook?.WBProps?.date1904 === true;
   }
 

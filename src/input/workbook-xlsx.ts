@@ -15,7 +15,8 @@ import type { SaxesTagPlain } from "saxes";
 import yauzl from "yauzl";
 import type { Entry, ZipFile } from "yauzl";
 import { unescapeXstring } from "./cell-text.js";
-import type { BookSheet, OpenBook } from "./workbook-book.js";
+import { MAX_WHOLE_BOOK_BYTES } from "./workbook-book.js";
+import type { BookSheet, OpenBook, OpenDocumentZip } from "./workbook-book.js";
 import { eachSheetRow, SheetDamage } from "./worksheet-rows.js";
 import type { SheetRow, WorkbookParts } from "./worksheet-rows.js";
 
@@ -51,11 +52,6 @@ function range(from: number, to: number): number[] {
 
 const OFFICE_DOCUMENT = /\/officeDocument$/;
 
-/** A zip that is an OpenDocument spreadsheet (.ods), not an .xlsx: the inflated size of its content.xml, which holds every sheet. */
-export interface OpenDocumentZip {
-  readonly contentBytes: number;
-}
-
 /**
  * Opens `path`, a zip (workbook-file.ts has checked its first and last bytes), as an .xlsx
  * workbook, unless it is an OpenDocument spreadsheet (.ods), a zip too.
@@ -68,8 +64,10 @@ export async function openXlsx(path: string): Promise<OpenBook | OpenDocumentZip
     const rootRels = part("_rels/.rels");
     const content = entries.get("content.xml");
     if (rootRels === undefined && content !== undefined) {
+      // One past what is read whole is refused before its content is inflated (workbook-sheetjs.ts).
+      const hiddenFirst = content.uncompressedSize > MAX_WHOLE_BOOK_BYTES ? [] : await readHiddenFirstTables(zip, content);
       zip.close();
-      return { contentBytes: content.uncompressedSize };
+      return { contentBytes: content.uncompressedSize, hiddenFirst };
     }
     const officeDocument = rootRels === undefined ? undefined : (await readRelationships(zip, rootRels, "")).find((rel) => OFFICE_DOCUMENT.test(rel.type));
     const workbookPart = officeDocument?.target ?? "xl/workbook.xml";
@@ -168,6 +166,39 @@ function openEntry(zip: ZipFile, entry: Entry): Promise<Readable> {
   });
 }
 
+/** Thrown to stop parsing a part once what is wanted of it has been read. */
+class Enough extends Error {}
+
+/**
+ * An .ods's content.xml up to its first visible sheet: the names of the sheets before it, each
+ * hidden by its table style (`table:display="false"`, ODF 1.2 §17.15.1), as LibreOffice hides a
+ * sheet. Parsing stops there: the rest, every sheet's cells, is SheetJS's to read.
+ */
+async function readHiddenFirstTables(zip: ZipFile, entry: Entry): Promise<string[]> {
+  const hiddenStyles = new Set<string>();
+  const hidden: string[] = [];
+  let style: string | undefined;
+  try {
+    await parsePart(zip, entry, {
+      open(tag, name) {
+        if (name === "style" && attribute(tag, "family") === "table") style = attribute(tag, "name");
+        else if (name === "table-properties" && style !== undefined && attribute(tag, "display") === "false") hiddenStyles.add(style);
+        else if (name === "table") {
+          const styleName = attribute(tag, "style-name");
+          if (styleName === undefined || !hiddenStyles.has(styleName)) throw new Enough();
+          hidden.push(attribute(tag, "name") ?? "");
+        }
+      },
+      close(name) {
+        if (name === "style") style = undefined;
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof Enough)) throw error;
+  }
+  return hidden;
+}
+
 /** A tag's name without its namespace prefix: writers other than Excel write `x:sheet`. */
 function local(tag: SaxesTagPlain): string {
   const colon = tag.name.indexOf(":");
@@ -211,7 +242,7 @@ async function parsePart(zip: ZipFile, entry: Entry, handlers: PartHandlers): Pr
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) parser.write(decoder.write(chunk));
   } catch (error) {
-    throw error instanceof SheetDamage ? error : new SheetDamage(`${entry.fileName}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw error instanceof SheetDamage || error instanceof Enough ? error : new SheetDamage(`${entry.fileName}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   parser.write(decoder.end());
   parser.close();

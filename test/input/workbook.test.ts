@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { ZipFile } from "yazl";
 import { openSheet } from "../../src/input/sheet.js";
 import { AHEAD_BYTES, BATCH_ROWS } from "../../src/input/workbook.js";
-import { MAX_WHOLE_BOOK_BYTES } from "../../src/input/workbook-sheetjs.js";
+import { MAX_WHOLE_BOOK_BYTES } from "../../src/input/workbook-book.js";
 import type { SheetLayout, SheetRow } from "../../src/input/types.js";
 import { FIXTURES } from "../e2e/harness.js";
 import { writeWorkbook } from "../support/workbooks.js";
@@ -293,6 +293,28 @@ describe("choosing the worksheet", () => {
   it("reads the first visible worksheet by default", async () => {
     const { rows } = await readAll(await book(sheets));
     expect(rows.map((r) => r.cells[0])).toEqual(["4165550101"]);
+  });
+
+  it("reads an .ods's first visible sheet, past one LibreOffice hides by its table style", async () => {
+    const table = (name: string, style: string, rows: string): string => `<table:table table:name="${name}" table:style-name="${style}">${rows}</table:table>`;
+    const cells = (...texts: string[]): string => `<table:table-row>${texts.map((text) => `<table:table-cell office:value-type="string"><text:p>${text}</text:p></table:table-cell>`).join("")}</table:table-row>`;
+    const content =
+      '<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">' +
+      '<office:automatic-styles><style:style style:name="ta1" style:family="table"><style:table-properties table:display="false"/></style:style><style:style style:name="ta2" style:family="table"><style:table-properties table:display="true"/></style:style></office:automatic-styles>' +
+      `<office:body><office:spreadsheet>${table("Lists", "ta1", cells("providers") + cells("Bell Canada"))}${table("Numbers", "ta2", cells("number", "note") + cells("4165550101", "first"))}</office:spreadsheet></office:body></office:document-content>`;
+    const zip = new ZipFile();
+    zip.addBuffer(Buffer.from("application/vnd.oasis.opendocument.spreadsheet"), "mimetype", { compress: false });
+    zip.addBuffer(Buffer.from(content), "content.xml");
+    zip.addBuffer(Buffer.from('<?xml version="1.0" encoding="UTF-8"?><office:document-styles xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" office:version="1.2"/>'), "styles.xml");
+    zip.addBuffer(Buffer.from('<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>'), "META-INF/manifest.xml");
+    zip.end();
+    const path = join(dir, "hidden-first.ods");
+    await pipeline(zip.outputStream, createWriteStream(path));
+    const { layout, rows } = await readAll(path);
+    expect(layout.header).toEqual(["number", "note"]);
+    expect(rows.map((r) => [r.line, ...r.cells])).toEqual([[2, "4165550101", "first"]]);
+    // --sheet still reaches the hidden one.
+    expect((await refusal(readAll(path, "lists"))).message).toContain(`${path}, worksheet "Lists": no number column`);
   });
 
   it("reads the worksheet --sheet names, in any case", async () => {
