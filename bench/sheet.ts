@@ -134,7 +134,7 @@ export async function ensureSheet(path: string, rows: number, first = 0): Promis
 }
 
 /*
- * The narrow sheet (README.md, "Performance"): the shape of a sheet whose customer details all
+ * The narrow sheet (bench/README.md, `narrow`): the shape of a sheet whose customer details all
  * sit in a --defaults file, so each row is little more than a number and a target. A wide sheet
  * spreads portin's per-row cost over 27 cells of parsing; this one shows it.
  */

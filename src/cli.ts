@@ -3,6 +3,9 @@
  * yargs wiring only, and the one place where what a command did, or the error that stopped
  * it, becomes the process's exit code (exit-codes.ts decides which).
  */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import type { Argv } from "yargs";
 import type { PortinCommand } from "./commands/command.js";
 import { COMMAND_LINES, SHEET_COMMANDS, type CommandName } from "./commands/names.js";
@@ -23,6 +26,7 @@ const LOADERS: Readonly<Record<CommandName, () => Promise<unknown>>> = {
   plan: async () => (await import("./commands/port-in.js")).planCommand,
   status: async () => (await import("./commands/status.js")).statusCommand,
   report: async () => (await import("./commands/report.js")).reportCommand,
+  loa: async () => (await import("./commands/loa.js")).loaCommand,
   template: async () => (await import("./commands/template.js")).templateCommand,
   trunks: async () => (await import("./commands/lookups.js")).trunksCommand,
   offerings: async () => (await import("./commands/lookups.js")).offeringsCommand,
@@ -73,21 +77,21 @@ async function main(argv: string[]): Promise<number> {
   // A workbook's reading thread loads its script while yargs and the command load (input/reader-start.ts).
   if (readsWorkbook(argv, SHEET_COMMANDS)) startReaderThreadAhead();
   const { default: yargs } = await import("yargs");
-  let cli: Argv = yargs(argv)
+  let cli: Argv = withUsersLanguage(yargs(argv))
     .scriptName("portin")
     .usage("$0 <command> [options]\n\nPorts telephone numbers in, in bulk, through the Port-In Request Service.")
     .option("debug", { type: "boolean", default: false, describe: "print stack traces of errors" })
     .version(VERSION)
     .strict()
-    .demandCommand(1, "name a command: submit, plan, status, report, template, trunks, offerings, providers or sandbox")
+    .demandCommand(1, "name a command: submit, plan, status, report, loa, template, trunks, offerings, providers or sandbox")
     .recommendCommands()
-    // Completes commands, options and their choices in bash and zsh (README, Commands).
+    // Completes commands, options and their choices in bash and zsh (README.md, Commands).
     .completion("completion", "print a bash/zsh completion script: portin completion >> ~/.bashrc")
     .wrap(Math.min(110, process.stdout.columns || 100))
     .epilogue(
       "Exit codes: 0 all rows submitted/skipped/planned (status: every order open or completed); 1 some rows invalid, rejected, failed or unknown " +
         "(status: an order ended without porting or could not be learned); 2 could not run; 130/143 interrupted.\n\n" +
-        "Shell completion: portin completion >> ~/.bashrc. From Node: import { connect, plan, submit, status } from \"portin\" (README, Library).",
+        "Shell completion: portin completion >> ~/.bashrc. From Node: import { connect, plan, submit, status } from \"portin\" (docs/library.md).",
     )
     .fail((message, error, usage) => {
       // yargs wraps what an option's coerce throws in its own YError: unwrap our errors, and
@@ -112,6 +116,33 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     return report(error, debug);
   }
+}
+
+/**
+ * yargs's own words (its help headings, its complaints) in the user's language: LANG=fr_CA gives
+ * "Commandes :". yargs reads its translations from a folder beside its own files; bundled
+ * (scripts/bundle.ts) it looks beside the bundle and finds none, so they are read from its
+ * installed folder and handed to it with its documented `updateLocale`. English, its own
+ * language, needs nothing read.
+ */
+function withUsersLanguage(cli: Argv): Argv {
+  const locale = cli.locale();
+  if (/^en(?:[_-]|$)/i.test(locale)) return cli;
+  let folder: string;
+  try {
+    folder = join(dirname(createRequire(import.meta.url).resolve("yargs/package.json")), "locales");
+  } catch {
+    return cli; // not found where node looks: yargs speaks English, as without a translation
+  }
+  // As yargs picks a file: the locale's own (fr_CA), else its language's (fr).
+  for (const name of [locale, locale.split(/[_-]/)[0] ?? locale]) {
+    try {
+      return cli.updateLocale(JSON.parse(readFileSync(join(folder, `${name}.json`), "utf8")) as Record<string, string>);
+    } catch {
+      // no translation under this name: the next, or English
+    }
+  }
+  return cli;
 }
 
 /**

@@ -56,3 +56,10 @@ export class OutputError extends PortinError {
     super("E_OUTPUT", message, options);
   }
 }
+
+/** A part of portin's own installation is missing or cannot load here (a native binary for another platform). */
+export class InstallError extends PortinError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("E_INSTALL", message, options);
+  }
+}

@@ -4,6 +4,7 @@
  * api.ts hands them to a library's caller, and `submit`, `plan` and `status` also print
  * theirs in the --json summary.
  */
+import type { LettersReport } from "./engine/letters.js";
 import type { RunReport } from "./engine/port-in.js";
 import type { StatusReport } from "./engine/status-run.js";
 import { PortinError } from "./errors.js";
@@ -19,7 +20,9 @@ export type CommandResult =
   /** A run of `submit` or `plan`. */
   | { readonly kind: "port-in"; readonly report: RunReport }
   /** A run of `status`. */
-  | { readonly kind: "status"; readonly report: StatusReport };
+  | { readonly kind: "status"; readonly report: StatusReport }
+  /** A run of `loa`: its invalid rows, in no letter, give the exit code `plan` would. */
+  | { readonly kind: "letters"; readonly report: LettersReport };
 
 const NEEDS_ATTENTION: readonly RowStatus[] = ["invalid", "rejected", "failed", "unknown"];
 
@@ -33,6 +36,8 @@ export function exitCodeOf(result: CommandResult): number {
       return exitCodeOfRun(result.report);
     case "status":
       return exitCodeOfStatus(result.report);
+    case "letters":
+      return result.report.invalid.length > 0 ? 1 : 0;
   }
 }
 

@@ -22,6 +22,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["send"],
   ["sandbox"],
   ["results"],
+  ["letters"],
   ["engine"],
   ["report"],
   ["exit-codes"],

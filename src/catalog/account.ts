@@ -67,6 +67,8 @@ export interface AccountOrder {
   readonly open: boolean;
   /** Its numbers as runs of one NPA-NXX: `first` and `last` 10 digits each, `first` <= `last`. */
   readonly ranges: readonly { readonly first: string; readonly last: string }[];
+  /** Its TnRanges written in no way portin reads, as text: a number whose digits one holds is taken as held. */
+  readonly unread: readonly string[];
 }
 
 /** Where a port-in stands, from its Status (docs/contract.md §1.4). */

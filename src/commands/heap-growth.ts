@@ -12,12 +12,12 @@ import { setFlagsFromString } from "node:v8";
  * garbage took `status` to twice `plan`'s peak though it holds little more. At 1.5x the heap
  * stays within half again of what the run holds, for a few more full collections (README,
  * Performance, Memory). The flag is the process's: set by the CLI's launcher before the
- * bundle is compiled, for every command, since V8 refuses a code cache made under other flags
- * (launcher.ts); never by the library, whose host decides its own heap.
+ * bundle runs, for every command (launcher.ts); never by the library, whose host decides its
+ * own heap.
  */
 export function holdHeapNearLive(): void {
   setFlagsFromString(HEAP_FLAGS);
 }
 
-/** The V8 flags every run of the CLI sets before its code is compiled (launcher.ts). */
+/** The V8 flags every run of the CLI sets before its code runs (launcher.ts). */
 export const HEAP_FLAGS = "--heap-growing-percent=50";

@@ -15,6 +15,7 @@ import { stateOf, unhandled } from "../journal/prior.js";
 import type { NumberState, PriorState } from "../journal/prior.js";
 import type { ServiceClient } from "../service/client.js";
 import type { CheckedRow } from "../validate/types.js";
+import { terminalSafe } from "../terminal-text.js";
 import { StatusAsker } from "./port-in-status.js";
 import type { Asked } from "./port-in-status.js";
 
@@ -32,6 +33,8 @@ export interface AccountCheck {
   readonly requests: number;
   /** Why the list could not be had; null when it was read. */
   readonly unavailable: string | null;
+  /** Entries of the list written in no way portin reads, with their order: said on stderr, never passed over quietly. */
+  readonly unread: readonly { readonly orderId: string; readonly text: string }[];
 }
 
 export interface AccountCheckOptions {
@@ -63,7 +66,7 @@ export async function checkAccountOrders(numbers: Iterable<string>, options: Acc
     orders = await options.client.portInOrders();
   } catch (error) {
     if (error instanceof AuthError) throw error;
-    return { holds: new Map(), requests: 1, unavailable: error instanceof Error ? error.message : String(error) };
+    return { holds: new Map(), requests: 1, unavailable: error instanceof Error ? error.message : String(error), unread: [] };
   }
   const { open, closed } = ordersHolding(numbers, orders, options.askClosed);
   const asker = new StatusAsker({ concurrency: options.concurrency, signal: options.signal });
@@ -94,7 +97,8 @@ export async function checkAccountOrders(numbers: Iterable<string>, options: Acc
     const hold: AccountHold = { kind: "ported", orderId, ticket: answer.status.ticketId, status: answer.status.status };
     for (const number of held) holds.set(number, hold);
   }
-  return { holds, requests: 1 + asker.asked, unavailable: null };
+  const unread = orders.flatMap((order) => order.unread.map((text) => ({ orderId: order.orderId, text })));
+  return { holds, requests: 1 + asker.asked, unavailable: null, unread };
 }
 
 function whyNoTicket(answer: Asked | undefined, status: PortInStatus | null): string {
@@ -105,7 +109,9 @@ function whyNoTicket(answer: Asked | undefined, status: PortInStatus | null): st
 
 /**
  * Which of `numbers` each order holds: by open order, and by Closed order for numbers no open
- * order holds. Ranges are matched by NPA-NXX, so a range is never expanded.
+ * order holds. Ranges are matched by NPA-NXX, so a range is never expanded. An entry the list
+ * wrote in no way portin reads holds every number whose ten digits stand in its digits: a
+ * number is kept from being sent twice rather than trusted to a reading portin could not make.
  */
 export function ordersHolding(
   numbers: Iterable<string>,
@@ -113,13 +119,19 @@ export function ordersHolding(
   askClosed: (number: string) => boolean = () => true,
 ): { open: Map<string, string[]>; closed: Map<string, string[]> } {
   const byPrefix = new Map<string, { order: AccountOrder; first: number; last: number }[]>();
+  const remember = (prefix: string, entry: { order: AccountOrder; first: number; last: number }): void => {
+    const list = byPrefix.get(prefix);
+    if (list) list.push(entry);
+    else byPrefix.set(prefix, [entry]);
+  };
   for (const order of orders) {
-    for (const range of order.ranges) {
-      const prefix = range.first.slice(0, 6);
-      const entry = { order, first: Number(range.first.slice(6)), last: Number(range.last.slice(6)) };
-      const list = byPrefix.get(prefix);
-      if (list) list.push(entry);
-      else byPrefix.set(prefix, [entry]);
+    for (const range of order.ranges) remember(range.first.slice(0, 6), { order, first: Number(range.first.slice(6)), last: Number(range.last.slice(6)) });
+    for (const text of order.unread) {
+      const digits = text.replace(/\D/g, "");
+      for (let at = 0; at + 10 <= digits.length; at++) {
+        const line = Number(digits.slice(at + 6, at + 10));
+        remember(digits.slice(at, at + 6), { order, first: line, last: line });
+      }
     }
   }
   const open = new Map<string, string[]>();
@@ -207,7 +219,21 @@ export async function readAccount(
       `portin: could not read the account's order list (${checked.unavailable}); going on without it: a number the service refuses as already pending is asked about, never sent twice\n`,
     );
   }
+  if (checked.unread.length > 0) io.stderr.write(unreadNotice(checked.unread));
   return checked.holds;
+}
+
+/** How many unread entries the notice names; the rest are counted. */
+const UNREAD_NAMED = 10;
+
+/** The run says what it could not read of the list, and what it did about it (docs/contract.md §5). */
+function unreadNotice(unread: AccountCheck["unread"]): string {
+  const named = unread.slice(0, UNREAD_NAMED).map(({ orderId, text }) => `order ${terminalSafe(orderId)}: ${terminalSafe(JSON.stringify(text))}`);
+  const more = unread.length > UNREAD_NAMED ? `, and ${unread.length - UNREAD_NAMED} more` : "";
+  return (
+    `portin: the account's order list writes ${unread.length === 1 ? "1 entry" : `${unread.length} entries`} in no way portin reads (${named.join("; ")}${more}); ` +
+    `a number of the sheet whose digits stand in one is taken as held by that order and not sent\n`
+  );
 }
 
 /**

@@ -14,11 +14,15 @@ import { readRange } from "../validate/ranges.js";
 import { calendarAsking, easternToday } from "../validate/port-date.js";
 import type { RunProgress } from "./progress.js";
 import { fetchPortableList, refuseUnportable } from "./portability.js";
+import { LETTER_MEMBER, staleLetterRows } from "../letters/stale.js";
+import type { SheetLayout } from "../input/types.js";
 
 export interface PreparedRun {
   readonly sheet: Sheet;
   /** Every data row, in input order, checked. */
   readonly rows: readonly CheckedRow[];
+  /** What the account has, as the rows were checked against it. */
+  readonly lookups: Lookups;
 }
 
 export interface PrepareOptions {
@@ -32,6 +36,13 @@ export interface PrepareOptions {
   readonly progress?: RunProgress | null;
   /** `--check-portability`: refuse rows the service does not port in, asking at most `concurrency` Checks at once if it comes to that. */
   readonly portability?: PortabilityOption | null;
+  /**
+   * Letters of authorization (docs/contract.md §2): "check" makes the rows of a group whose
+   * attached letter of portin's is not the group's invalid (`plan`, `submit`); "make" reads
+   * no `FileLetterOfAuthorization`, the letter being what the run makes (`portin loa`): a
+   * sheet that names the letters to come, or stale ones, must still give them.
+   */
+  readonly letters?: "check" | "make" | null;
 }
 
 export interface PortabilityOption {
@@ -47,8 +58,9 @@ export async function prepare(sheet: Sheet, client: ServiceClient, defaultsFile:
   if (options.progress) options.progress.phase = "reading";
   // Today in Eastern time, and the service's holidays once a row (or --defaults) gives a port date (docs/contract.md §3).
   const calendar = calendarAsking(easternToday(), () => client.holidays().then((list) => new Map(list.map((h) => [h.date, h.name]))));
-  const defaults = defaultsFile === null ? NO_DEFAULTS : await loadDefaults(defaultsFile, lookups.providers, calendar);
-  const validator = createValidator({ layout: sheet.layout, lookups, defaults, calendar });
+  const making = options.letters === "make";
+  const defaults = defaultsFile === null ? NO_DEFAULTS : await loadDefaults(making ? withoutLetterDefault(defaultsFile) : defaultsFile, lookups.providers, calendar);
+  const validator = createValidator({ layout: making ? withoutLetterColumns(sheet.layout) : sheet.layout, lookups, defaults, calendar });
   const rows: CheckedRow[] = [];
   const copy = options.copy ?? null;
   const numberAt = sheet.layout.columns.find((column) => column.role.kind === "number")?.index ?? -1;
@@ -83,12 +95,40 @@ export async function prepare(sheet: Sheet, client: ServiceClient, defaultsFile:
       const row = rows[index];
       if (row?.valid === true) rows[index] = { valid: false, index, line: row.line, number: row.number, numberKind: row.numberKind, operation: row.operation, reason };
     }
+    if (options.letters === "check") {
+      for (const [index, reason] of await staleLetterRows(rows, lookups.providers)) {
+        const row = rows[index];
+        if (row?.valid === true) rows[index] = { valid: false, index, line: row.line, number: row.number, numberKind: row.numberKind, operation: row.operation, reason };
+      }
+    }
     if (list !== null && portability !== null) await refuseUnportable(rows, await list, client, portability.concurrency);
   } catch (error) {
     await copy?.close();
     throw error;
   }
-  return { sheet, rows };
+  return { sheet, rows, lookups };
+}
+
+const isLetterMember = (name: string): boolean => name.toLowerCase() === LETTER_MEMBER.toLowerCase();
+
+/** The sheet's layout with its letter column read as a column never sent. */
+function withoutLetterColumns(layout: SheetLayout): SheetLayout {
+  const columns = layout.columns.map((column) =>
+    column.role.kind === "member" && column.role.member.scope === "portform" && isLetterMember(column.role.member.name) ? { ...column, role: { kind: "passthrough" as const } } : column,
+  );
+  return { ...layout, columns };
+}
+
+/** The --defaults file without a letter for every row. */
+function withoutLetterDefault(file: DefaultsFile): DefaultsFile {
+  const json = Object.fromEntries(
+    Object.entries(file.json).map(([section, members]) =>
+      section.toLowerCase() === "portform" && typeof members === "object" && members !== null && !Array.isArray(members)
+        ? [section, Object.fromEntries(Object.entries(members).filter(([name]) => !isLetterMember(name)))]
+        : [section, members],
+    ),
+  );
+  return { ...file, json };
 }
 
 /** The numbers of a number cell written as a range, or null: only a cell that is not one number is looked at. */

@@ -19,7 +19,7 @@ export interface RunningSubmit {
 
 /** The `submit` holding `state`, with what it has in flight, after saying so on stderr; null when no run holds it. */
 export async function runningSubmit(state: string, io: CommandIO): Promise<RunningSubmit | null> {
-  const holder = lockHolder(`${state}.lock`);
+  const holder = lockHolder(state);
   if (holder === null) return null;
   const { owner } = holder;
   const who = owner === null ? "" : `pid ${owner.pid}${owner.hostname === hostname() ? "" : ` on host ${owner.hostname}`}`;

@@ -1,8 +1,8 @@
 /**
- * How much of a sheet portin reads (README, Security, Limits). Sheets arrive from customers and runs are
+ * How much of a sheet portin reads (docs/limits.md). Sheets arrive from customers and runs are
  * unattended: past any of these the file is refused whole (exit 2) with the line where it
  * happens, rather than the run growing without end until the process runs out of memory.
- * README, Security, lists them.
+ * docs/limits.md lists them.
  */
 
 /**
@@ -22,7 +22,7 @@ export const MAX_ROW_CHARS = 1024 * 1024;
 export const MAX_FIELDS = 16_384;
 
 /**
- * Data rows in one sheet. A 1,000,000-row plan peaks at about 380 MB (README, Performance):
+ * Data rows in one sheet. A 1,000,000-row plan peaks at about 380 MB (bench/README.md):
  * twice that stays well inside Node's default heap. A larger migration is several customers,
  * whose sheets are better run apart.
  */

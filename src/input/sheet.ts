@@ -13,7 +13,8 @@ import type { FoundHeader } from "./header-search.js";
 import { DelimiterSniffer } from "./delimiter.js";
 import { LimitExceeded, MAX_ROW_CHARS, MAX_SHEET_BYTES } from "./limits.js";
 import { RawRows } from "./raw.js";
-import { SheetRecordParser, readFailure } from "./records.js";
+import { SheetRecords, readFailure } from "./records.js";
+import type { RecordScanner } from "./records.js";
 import { describeSystemError } from "../system-error.js";
 import type { ReadSheet, Sheet, TextFormat } from "./reader.js";
 import type { SheetLayout, SheetRow } from "./types.js";
@@ -48,7 +49,7 @@ export const STDIN_SOURCE = "<stdin>";
  */
 const MAX_HEAD_BYTES = 4 * MAX_ROW_CHARS;
 
-/** Chunks handed to the parser at most this long, so that its per-chunk field count bounds a row's fields. */
+/** Chunks handed to the parser at most this long, so that the scanner's per-chunk field count bounds a row's fields (records.ts). */
 const MAX_PARSER_CHUNK = 64 * 1024;
 
 /** Reads chunks until the header line is complete, so the delimiter is known before parsing starts. */
@@ -80,7 +81,8 @@ function notUtf8(source: string, line: number): InputError {
   );
 }
 
-async function* replay(source: string, head: readonly Buffer[], rest: AsyncIterator<Buffer>, maxBytes: number): AsyncGenerator<Buffer> {
+/** The sheet's bytes for csv-parse, checked, and seen by `scanner` first (records.ts). */
+async function* replay(source: string, head: readonly Buffer[], rest: AsyncIterator<Buffer>, maxBytes: number, scanner: RecordScanner): AsyncGenerator<Buffer> {
   const utf8 = new Utf8Check();
   let bytes = 0;
   function* checked(chunk: Buffer): Generator<Buffer> {
@@ -90,7 +92,11 @@ async function* replay(source: string, head: readonly Buffer[], rest: AsyncItera
     }
     const bad = utf8.feed(chunk);
     if (bad > 0) throw notUtf8(source, bad);
-    for (let at = 0; at < chunk.length; at += MAX_PARSER_CHUNK) yield chunk.subarray(at, at + MAX_PARSER_CHUNK);
+    for (let at = 0; at < chunk.length; at += MAX_PARSER_CHUNK) {
+      const piece = chunk.subarray(at, at + MAX_PARSER_CHUNK);
+      scanner.feed(piece);
+      yield piece;
+    }
   }
   try {
     for (const chunk of head) yield* checked(chunk);
@@ -101,6 +107,7 @@ async function* replay(source: string, head: readonly Buffer[], rest: AsyncItera
     }
     const cut = utf8.end();
     if (cut > 0) throw notUtf8(source, cut);
+    scanner.end();
   } finally {
     // Closes the file when reading stops early (a refused header, a parse error).
     await rest.return?.();
@@ -112,25 +119,33 @@ async function* replay(source: string, head: readonly Buffer[], rest: AsyncItera
  * An iterator rather than an async generator, as totals-row.ts withoutTotalsRows: the parser's
  * own promise for each row is passed on, not wrapped in a generator's promises.
  */
-function dataRows(source: string, parser: SheetRecordParser, records: AsyncIterator<SheetRow>, titleRows: number): AsyncIterableIterator<SheetRow> {
+function dataRows(source: string, parser: SheetRecords, records: AsyncIterator<string[]>, titleRows: number): AsyncIterableIterator<SheetRow> {
   const DONE: IteratorReturnResult<undefined> = { done: true, value: undefined };
   let finished = false;
   const finish = (): void => {
     if (finished) return;
     finished = true;
-    parser.destroy();
-  };
-  const step = (next: IteratorResult<SheetRow>): IteratorResult<SheetRow> => {
-    if (next.done === true) {
-      finish();
-      return DONE;
-    }
-    return titleRows === 0 ? next : { done: false, value: { ...next.value, index: next.value.index - titleRows } };
+    parser.parser.destroy();
   };
   const fail = (error: unknown): never => {
     const failure = readFailure(source, parser, error);
     finish();
     throw failure;
+  };
+  const step = (next: IteratorResult<string[]>): IteratorResult<SheetRow> | Promise<IteratorResult<SheetRow>> => {
+    if (next.done === true) {
+      finish();
+      return DONE;
+    }
+    let row: SheetRow | undefined;
+    try {
+      row = parser.take(next.value);
+    } catch (error) {
+      return fail(error);
+    }
+    // A record of only delimiters and spaces: the next one is read instead.
+    if (row === undefined) return records.next().then(step, fail);
+    return { done: false, value: titleRows === 0 ? row : { ...row, index: row.index - titleRows } };
   };
   const iterator: AsyncIterableIterator<SheetRow> = {
     next() {
@@ -172,23 +187,27 @@ async function openRows(path: string, options: OpenSheetOptions): Promise<ReadSh
   const chunks = decoded.chunks;
 
   const { head, sniffer } = await readHead(source, chunks);
-  const parser = new SheetRecordParser(sniffer.delimiter, options.maxRows);
+  const parser = new SheetRecords(sniffer.delimiter, options.maxRows);
   // Errors reach the consumer through the parser's iterator; this callback only has to exist.
-  pipeline(Readable.from(replay(source, head, chunks, options.maxBytes ?? MAX_SHEET_BYTES)), parser, () => undefined);
-  const records = parser[Symbol.asyncIterator]() as AsyncIterator<SheetRow>;
+  pipeline(Readable.from(replay(source, head, chunks, options.maxBytes ?? MAX_SHEET_BYTES, parser.scanner)), parser.parser, () => undefined);
+  const records = parser.parser[Symbol.asyncIterator]() as AsyncIterator<string[]>;
 
   let found: FoundHeader<SheetRow> | null;
   try {
     found = await findHeader(source, async () => {
-      const next = await records.next();
-      return next.done === true ? undefined : next.value;
+      for (;;) {
+        const next = await records.next();
+        if (next.done === true) return undefined;
+        const row = parser.take(next.value);
+        if (row !== undefined) return row;
+      }
     }, options.columns);
   } catch (error) {
-    parser.destroy();
+    parser.parser.destroy();
     throw readFailure(source, parser, error);
   }
   if (found === null) {
-    parser.destroy();
+    parser.parser.destroy();
     throw new InputError(`${source}: the file is empty; it needs a header row with a number column`);
   }
   const { header, columns, above } = found;
@@ -202,7 +221,8 @@ async function openRows(path: string, options: OpenSheetOptions): Promise<ReadSh
   const rereadable = before !== null && before.isFile() && parser.rawLayout.utf8 && !transcoded;
   const reread = async (): Promise<RawRows | null> => {
     const { recordDelimiter } = parser.rawLayout;
-    if (before === null || !rereadable || recordDelimiter === undefined) return null;
+    // Where the scanner and csv-parse read the records differently, the offsets are not trusted.
+    if (before === null || !rereadable || recordDelimiter === undefined || !parser.readAlike()) return null;
     const file = await open(path, "r").catch(() => null);
     if (file === null) return null;
     const now = await file.stat().catch(() => null);
@@ -217,10 +237,10 @@ async function openRows(path: string, options: OpenSheetOptions): Promise<ReadSh
   const textFormat = (): TextFormat => ({ bom, lineEnd: parser.rawLayout.recordDelimiter?.toString("latin1") ?? "\n" });
   const size = before !== null && before.isFile() && !transcoded ? before.size : null;
   const close = (): Promise<void> => {
-    parser.destroy();
+    parser.parser.destroy();
     return Promise.resolve();
   };
-  return { layout, rows: dataRows(source, parser, records, above), rereadable, reread, textFormat, size, bytesRead: () => parser.info.bytes, close };
+  return { layout, rows: dataRows(source, parser, records, above), rereadable, reread, textFormat, size, bytesRead: () => parser.parser.info.bytes, close };
 }
 
 

@@ -104,7 +104,7 @@ export interface JournalOptions {
  * Throws StateError (exit 2) for a held lock, a foreign or edited journal; OutputError when it cannot be written.
  */
 export async function openJournal(path: string, identity: JournalIdentity, options: JournalOptions = {}): Promise<Journal> {
-  const lock = await acquireLock(`${path}.lock`);
+  const lock = await acquireLock(path);
   try {
     const fold = priorStateFold();
     const reading = options.onStatusReading;

@@ -1,33 +1,27 @@
 /**
- * `<state>.lock`: one run at a time per journal (docs/contract.md §5), so overlapping cron runs
+ * One run at a time per journal (docs/contract.md §5, "The lock"), so overlapping cron runs
  * cannot both send.
  *
- * The lock is the kernel's: an exclusive flock(2) on the lock file, taken without waiting.
- * The kernel drops it when the process ends, however it ends (SIGKILL, a crash, a reboot), so
- * a dead run's lock is free to the next run at once, and no process id is ever judged alive
- * or dead (a pid reused by another program after a reboot blocks nothing). Whoever holds the
- * flock is a live process, so there is no stale-lock takeover to race: a run stalled at any
- * point either holds the lock or does not. The file's text (pid, host, start) only names the
- * holder in the refusal.
+ * The lock is the kernel's, and it is taken on the journal file itself: an exclusive lock
+ * (native-lock.ts) on one open file of the journal, taken without waiting. Every name that
+ * reaches the journal (a symlink, a hard link, `..`, a relative path) opens the same file, so
+ * meets the same lock; two runs starting together on a journal that does not exist yet both
+ * open the one file the first of them creates (O_CREAT without O_EXCL), and only the run that
+ * holds the lock reads it and writes its header. The kernel drops the lock when the process
+ * ends, however it ends (SIGKILL, a crash, a reboot), so a dead run's lock is free to the next
+ * run at once, and no process id is ever judged alive or dead (a pid reused by another program
+ * after a reboot blocks nothing). Whoever holds the lock is a live process, so there is no
+ * stale-lock takeover to race: a run stalled at any point either holds the lock or does not.
+ *
+ * `<journal>.lock`, beside the journal's real path, only names the holder (pid, host, start)
+ * for the refusal and for `plan`; it decides nothing.
  */
-import { closeSync, constants, fchmodSync, fstatSync, ftruncateSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { createRequire } from "node:module";
+import { closeSync, constants, existsSync, fchmodSync, fstatSync, ftruncateSync, openSync, readFileSync, realpathSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
-import type * as FsExt from "fs-ext";
 import { StateError } from "../errors.js";
-import { describe } from "./read.js";
+import { describeSystemError } from "../system-error.js";
 import { PRIVATE_FILE_MODE } from "../private-files.js";
-
-/**
- * flock(2), from fs-ext, a native addon loaded at the first lock taken or looked at: a `plan`
- * with no journal, or no lock file beside it, starts without loading it (README, Performance,
- * Start-up).
- */
-let fsExt: typeof FsExt | undefined;
-function flockSync(fd: number, flags: "sh" | "ex" | "shnb" | "exnb" | "un"): void {
-  fsExt ??= createRequire(import.meta.url)("fs-ext") as typeof FsExt;
-  fsExt.flockSync(fd, flags);
-}
+import { nativeLocks } from "./native-lock.js";
 
 export interface LockOwner {
   readonly pid: number;
@@ -36,8 +30,9 @@ export interface LockOwner {
 }
 
 export interface JournalLock {
+  /** The journal, as this run named it. */
   readonly path: string;
-  /** Removes the lock file and drops the lock. */
+  /** Removes the holder's name file and drops the lock. */
   release(): Promise<void>;
 }
 
@@ -47,80 +42,121 @@ export interface LockHolder {
 }
 
 /**
+ * The byte every portin run locks: one byte far past the end of any journal (a million-number
+ * journal is some hundreds of MB), because on Windows a lock bars the writes of every other
+ * open file to the bytes it covers, the run's own appends included. Linux and macOS lock the
+ * same way wherever the byte is.
+ */
+const LOCK_OFFSET = 2 ** 40;
+const LOCK_LENGTH = 1;
+
+/**
  * How often, and how far apart, a run finding the lock busy looks again before it refuses: a
  * `plan` looking whether a run holds the lock (`lockHolder`) holds it, shared, for an instant.
  */
 const BUSY_ATTEMPTS = 4;
 const BUSY_PAUSE_MS = 25;
 
-/** Takes the lock on `lockPath` for this process, or throws StateError (exit 2) naming the run that holds it. */
-export async function acquireLock(lockPath: string): Promise<JournalLock> {
+/**
+ * Takes the lock on the journal at `journalPath` (created, empty, when there is none) for this
+ * process, or throws StateError (exit 2) naming the run that holds it, InstallError (exit 2)
+ * when the lock's native part cannot load.
+ */
+export async function acquireLock(journalPath: string): Promise<JournalLock> {
   for (let attempt = 1; ; attempt++) {
-    const fd = takeLock(lockPath);
-    if (fd !== null) return holdLock(lockPath, fd);
-    if (attempt === BUSY_ATTEMPTS) throw refusal(lockPath);
+    const fd = takeLock(journalPath);
+    if (fd !== null) return holdLock(journalPath, fd);
+    if (attempt === BUSY_ATTEMPTS) throw refusal(journalPath);
     await new Promise((resolve) => setTimeout(resolve, BUSY_PAUSE_MS));
   }
 }
 
 /**
- * Whether a run holds the lock on `lockPath` now, without waiting and without ever blocking it
- * for more than an instant (docs/contract.md §5: `plan` beside a running `submit`); null when
- * no run holds it, or when it cannot be told (the run then plans as if none did).
+ * Whether a run holds the lock on the journal at `journalPath` now, without waiting and without
+ * ever blocking it for more than an instant (docs/contract.md §5: `plan` beside a running
+ * `submit`); null when no run holds it, or when it cannot be told (the run then plans as if
+ * none did). A holder names itself in `<journal>.lock` as it takes the lock, so without that
+ * file there is nobody to name and nothing in flight to show: the lock is not looked at, and
+ * its native part is not loaded.
  */
-export function lockHolder(lockPath: string): LockHolder | null {
+export function lockHolder(journalPath: string): LockHolder | null {
+  const namePath = nameFileOf(journalPath);
+  if (namePath === null || !existsSync(namePath)) return null;
   let fd: number;
   try {
-    fd = openSync(lockPath, constants.O_RDONLY | constants.O_NOFOLLOW);
+    fd = openSync(journalPath, constants.O_RDONLY);
   } catch {
-    // No lock file: no run holds the lock (a holder removes it only as it lets go).
     return null;
   }
   try {
-    flockSync(fd, "shnb");
-    flockSync(fd, "un");
+    const locks = nativeLocks();
+    if (!locks.tryLock(fd, LOCK_OFFSET, LOCK_LENGTH, { shared: true })) return { owner: readOwner(namePath) };
+    locks.unlock(fd, LOCK_OFFSET, LOCK_LENGTH);
     return null;
   } catch (cause) {
-    const code = (cause as NodeJS.ErrnoException).code;
-    return code === "EAGAIN" || code === "EWOULDBLOCK" ? { owner: readOwner(lockPath) } : null;
+    return isBusy(cause) ? { owner: readOwner(namePath) } : null;
   } finally {
     closeSync(fd);
   }
 }
 
-/** The descriptor that holds the flock on the file `lockPath` names, or null while another holds it. */
-function takeLock(lockPath: string): number | null {
-  // A holder removes the file on release while it still holds the flock; a run that opened the
-  // file just before then gets the flock of a file no longer at `lockPath`, and opens again.
+/** A descriptor of the journal holding its lock, or null while another holds it. */
+function takeLock(journalPath: string): number | null {
+  // Loaded before anything is opened: a portin that cannot load it says so, not that it cannot lock.
+  const locks = nativeLocks();
+  // The journal moved or removed between the open and the lock (by hand): the lock is then on a
+  // file no longer at the path, and the path is opened again.
   for (;;) {
-    const fd = openLockFile(lockPath);
+    const fd = openJournalFile(journalPath);
+    let taken: boolean;
     try {
-      flockSync(fd, "exnb");
+      taken = locks.tryLock(fd, LOCK_OFFSET, LOCK_LENGTH);
     } catch (cause) {
       closeSync(fd);
-      const code = (cause as NodeJS.ErrnoException).code;
-      if (code === "EAGAIN" || code === "EWOULDBLOCK") return null;
-      throw new StateError(`cannot lock ${lockPath} (${describe(cause)}); put --state on a local disk and run again`, { cause });
+      if (isBusy(cause)) return null;
+      throw cannotLock(journalPath, cause);
     }
-    if (isStill(lockPath, fd)) {
-      writeOwner(fd);
-      return fd;
+    if (!taken) {
+      closeSync(fd);
+      return null;
     }
+    if (isStill(journalPath, fd)) return fd;
     closeSync(fd);
   }
 }
 
-function openLockFile(lockPath: string): number {
+function openJournalFile(journalPath: string): number {
   try {
-    return openSync(lockPath, constants.O_RDWR | constants.O_CREAT | constants.O_NOFOLLOW, PRIVATE_FILE_MODE);
+    // Symlinks are followed: the journal is the file they reach (docs/contract.md §5).
+    return openSync(journalPath, constants.O_RDWR | constants.O_CREAT, PRIVATE_FILE_MODE);
   } catch (cause) {
-    throw new StateError(`cannot create lock file ${lockPath} (${describe(cause)}); check the permissions of its folder and run again`, { cause });
+    throw new StateError(`cannot open state file ${journalPath} (${describeSystemError(cause)}); check its permissions and its folder's, and run again`, { cause });
   }
 }
 
-function isStill(lockPath: string, fd: number): boolean {
+/**
+ * A conflicting lock: fs-native-extensions answers false for EAGAIN; fcntl may say EACCES
+ * instead (POSIX allows both), and Windows's LockFileEx says EBUSY (libuv's name for
+ * ERROR_LOCK_VIOLATION).
+ */
+function isBusy(cause: unknown): boolean {
+  const code = (cause as NodeJS.ErrnoException | null)?.code;
+  return code === "EAGAIN" || code === "EWOULDBLOCK" || code === "EACCES" || code === "EBUSY";
+}
+
+/** What the file system said when it could not lock; only a file system without locks is told to move the journal. */
+function cannotLock(journalPath: string, cause: unknown): StateError {
+  const code = (cause as NodeJS.ErrnoException | null)?.code;
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  if (code === "ENOLCK" || code === "EOPNOTSUPP" || code === "ENOTSUP" || code === "ENOSYS" || code === "EINVAL") {
+    return new StateError(`cannot lock state file ${journalPath}: its file system does not lock files (${detail}); put --state on one that does, such as a local disk, and run again`, { cause });
+  }
+  return new StateError(`cannot lock state file ${journalPath} (${detail}); run again, with --debug if it persists`, { cause });
+}
+
+function isStill(journalPath: string, fd: number): boolean {
   try {
-    const named = statSync(lockPath);
+    const named = statSync(journalPath);
     const held = fstatSync(fd);
     return named.ino === held.ino && named.dev === held.dev;
   } catch {
@@ -128,35 +164,70 @@ function isStill(lockPath: string, fd: number): boolean {
   }
 }
 
-function writeOwner(fd: number): void {
-  const owner: LockOwner = { pid: process.pid, hostname: hostname(), startedAt: new Date().toISOString() };
-  const text = `${JSON.stringify(owner)}\n`;
-  // A lock file left by an older portin, or created under another umask, becomes private too (docs/contract.md §7).
+/** `<journal>.lock` beside the journal's real path (symlinks and `..` resolved); null when the journal is not there. */
+function nameFileOf(journalPath: string): string | null {
   try {
-    fchmodSync(fd, PRIVATE_FILE_MODE);
+    return `${realpathSync(journalPath)}.lock`;
   } catch {
-    // Another user's lock file keeps its mode; it names nobody's customers.
+    return null;
   }
-  ftruncateSync(fd, 0);
-  writeSync(fd, text, 0);
 }
 
-function holdLock(lockPath: string, fd: number): JournalLock {
+/**
+ * Writes who holds the lock into `<journal>.lock`; the path written, or null when it cannot be
+ * (a folder this user cannot write, a full disk): the lock holds all the same, and a refused
+ * run then names no pid. A file left there by an older portin, or by a run that ended, is
+ * written over: it only ever names.
+ */
+function nameHolder(journalPath: string): string | null {
+  const namePath = nameFileOf(journalPath);
+  if (namePath === null) return null;
+  const owner: LockOwner = { pid: process.pid, hostname: hostname(), startedAt: new Date().toISOString() };
+  try {
+    const fd = openSync(namePath, constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW, PRIVATE_FILE_MODE);
+    try {
+      // One left by an older portin, or created under another umask, becomes private too (docs/contract.md §7).
+      try {
+        fchmodSync(fd, PRIVATE_FILE_MODE);
+      } catch {
+        // Another user's file keeps its mode; it names nobody's customers.
+      }
+      ftruncateSync(fd, 0);
+      writeSync(fd, `${JSON.stringify(owner)}\n`, 0);
+    } finally {
+      closeSync(fd);
+    }
+    return namePath;
+  } catch {
+    return null;
+  }
+}
+
+function holdLock(journalPath: string, fd: number): JournalLock {
+  const namePath = nameHolder(journalPath);
   let held = true;
-  // Removed while the flock is still held, then closed: a run waiting on this file sees it gone and opens the next.
+  // The name is removed while the lock is still held, so that it never names a run that has let go
+  // after the next run named itself.
   const drop = (): void => {
     if (!held) return;
     held = false;
+    if (namePath !== null) {
+      try {
+        unlinkSync(namePath);
+      } catch {
+        // A name left behind is harmless: it decides nothing, and the next holder writes over it.
+      }
+    }
     try {
-      if (isStill(lockPath, fd)) unlinkSync(lockPath);
+      nativeLocks().unlock(fd, LOCK_OFFSET, LOCK_LENGTH);
     } catch {
-      // A lock file left behind is harmless: the kernel drops the flock below, and the next run takes it.
+      // Closing the file below drops the lock all the same.
     }
     closeSync(fd);
   };
   process.once("exit", drop);
   return {
-    path: lockPath,
+    path: journalPath,
     release(): Promise<void> {
       process.removeListener("exit", drop);
       drop();
@@ -165,19 +236,33 @@ function holdLock(lockPath: string, fd: number): JournalLock {
   };
 }
 
-function refusal(lockPath: string): StateError {
-  const holder = readOwner(lockPath);
+function refusal(journalPath: string): StateError {
+  const namePath = nameFileOf(journalPath);
+  const holder = namePath === null ? null : readOwner(namePath);
   // Nothing to delete: a lock is held only by a live process, and is free the moment it ends.
   const next = "wait for it to finish, then run again (a run that has ended holds no lock, so there is nothing to delete)";
-  if (holder === null) return new StateError(`another portin run holds ${lockPath}; ${next}`);
+  if (holder === null) return new StateError(`another portin run holds ${journalPath}${otherNames(journalPath)}; ${next}`);
   const where = holder.hostname === hostname() ? "" : ` on host ${holder.hostname}`;
-  return new StateError(`another portin run (pid ${holder.pid}${where}, started ${holder.startedAt}) holds ${lockPath}; ${next}`);
+  return new StateError(`another portin run (pid ${holder.pid}${where}, started ${holder.startedAt}) holds ${journalPath}; ${next}`);
 }
 
-/** Who holds the lock, as its file says; null while the holder has not written it yet. */
-function readOwner(lockPath: string): LockOwner | null {
+/**
+ * A holder names itself beside the journal's real path, which a hard link under another name
+ * does not share: the refusal then says why it names nobody.
+ */
+function otherNames(journalPath: string): string {
   try {
-    const value = JSON.parse(readFileSync(lockPath, "utf8")) as Partial<Record<keyof LockOwner, unknown>>;
+    const links = statSync(journalPath).nlink;
+    return links > 1 ? ` (it may have reached it by another of its ${links} names, hard links, and named itself there)` : "";
+  } catch {
+    return "";
+  }
+}
+
+/** Who holds the lock, as its name file says; null while the holder has not written it yet, or cannot. */
+function readOwner(namePath: string): LockOwner | null {
+  try {
+    const value = JSON.parse(readFileSync(namePath, "utf8")) as Partial<Record<keyof LockOwner, unknown>>;
     if (typeof value.pid !== "number" || typeof value.hostname !== "string" || typeof value.startedAt !== "string") return null;
     return { pid: value.pid, hostname: value.hostname, startedAt: value.startedAt };
   } catch {

@@ -176,6 +176,7 @@ async function proveReplaceable(path: string, option: string): Promise<void> {
 }
 
 function noun(option: string): string {
+  if (option === "--output DIR") return "a letter of authorization";
   return option === "--output" ? "the status report" : "results";
 }
 
@@ -185,7 +186,7 @@ function noun(option: string): string {
  */
 export function outputError(label: string, error: unknown, option = "--results", leftBehind: unknown = null): OutputError {
   const reason = describeSystemError(error, "no such directory");
-  const next = label === "standard output" ? "" : ` (use ${option} PATH)`;
+  const next = label === "standard output" ? "" : option.includes(" ") ? ` (use ${option})` : ` (use ${option} PATH)`;
   const left =
     leftBehind === null ? "" : `; ${label}.tmp-${process.pid} could not be removed either (${describeSystemError(leftBehind)}): the next run removes it`;
   return new OutputError(`cannot write ${noun(option)} to ${label}: ${reason}${next}${left}`, { cause: error });
@@ -193,11 +194,11 @@ export function outputError(label: string, error: unknown, option = "--results",
 
 
 /** A whole text (the HTML report, its calendar) written as results are: renamed into place once synced, or nothing left behind. */
-export async function writeWholeFile(path: string, text: string): Promise<void> {
-  const sink = await fileSink(path);
+export async function writeWholeFile(path: string, text: string | Uint8Array, option?: string): Promise<void> {
+  const sink = await fileSink(path, option);
   let failure: OutputError | null = null;
   sink.stream.once("error", (error: unknown) => {
-    failure = outputError(path, error);
+    failure = outputError(path, error, option);
   });
   sink.stream.write(text);
   await finishSink(sink, () => failure);

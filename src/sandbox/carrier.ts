@@ -84,6 +84,12 @@ export interface Order {
    * status it was placed with, since the sandbox's carriers never saw it.
    */
   readonly placedAs?: Phase;
+  /**
+   * How the order list writes a portal order's numbers when the portal kept them as a person
+   * typed them (`(416) 555-0100`, `4165550100-4165550199`), not in the service's own way: what
+   * a client must still read (docs/contract.md §5).
+   */
+  readonly listedAs?: readonly string[];
 }
 
 export type Phase = "SUBMITTED" | "CONFIRMED" | "COMPLETED" | "REJECTED" | "CANCELLED";

@@ -1,5 +1,5 @@
 /**
- * What the sandbox keeps of a request it received (README, Security): everything a test or an
+ * What the sandbox keeps of a request it received (docs/sandbox.md): everything a test or an
  * operator reads back, but not the attachment bytes. 200 requests each carrying a 2 MB
  * letter of authorization held over 1 GB and made the request log unreadable; a file is
  * kept as its size and SHA-256, which `sha256sum` on the original checks.

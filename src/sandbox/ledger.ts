@@ -193,6 +193,7 @@ export class Ledger {
         acceptedDay: this.life.clock.today(),
         fate: { kind: "port" },
         placedAs: order.status,
+        ...(order.listedAs === undefined ? {} : { listedAs: order.listedAs }),
         service: "portal",
         parent: "",
       },

@@ -3,7 +3,7 @@
  * (docs/contract.md §2): the whole log as one JSON text grew past what V8 can hold in one string ("Invalid
  * string length") and took the sandbox down with its ledger.
  *
- * Query parameters (README, Security): `after=SEQ`, the seq of the last request already read
+ * Query parameters (docs/sandbox.md): `after=SEQ`, the seq of the last request already read
  * (default 0: from the first); `limit=N`, requests per page, 1 to 1000 (default 100). A page
  * also stops before 8 MiB of JSON, but holds at least one request. While more remain, a
  * `Link: <…?after=SEQ&limit=N>; rel="next"` header gives the next page. The body stays a

@@ -59,7 +59,7 @@ export function orderListJson(orders: Iterable<HeldOrder>, phaseOf: (order: Held
             HappyFoxTicket: `#${HAPPYFOX_BASE + order.orderId}`,
             NewService: order.service,
             ParentService: order.parent,
-            NumberToPort: asTnRanges(order.numbers).map((range) => ({ TnRange: range, ReadyToPort: phase === "CONFIRMED", SvCondition: SV_CONDITION[phase] })),
+            NumberToPort: (order.listedAs ?? asTnRanges(order.numbers)).map((range) => ({ TnRange: range, ReadyToPort: phase === "CONFIRMED", SvCondition: SV_CONDITION[phase] })),
           },
         ],
       };

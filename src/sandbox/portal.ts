@@ -51,6 +51,8 @@ export const portalOrderSchema = z.strictObject({
     .regex(TICKET, "must be 1 to 32 letters, digits and dashes, such as PI-P00001")
     .refine((t) => !SENT_TICKET.test(t), "must not look like PI-000123: the sandbox gives those to the orders it is sent")
     .optional(),
+  /** The order list's TnRanges for this order, as a person typed them in the portal; the service's own writing when absent. */
+  listedAs: z.array(z.string().trim().min(1)).min(1).optional(),
 });
 
 export type PortalOrder = z.output<typeof portalOrderSchema>;

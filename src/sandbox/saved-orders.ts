@@ -40,6 +40,7 @@ const savedFileSchema = once(() => {
         acceptedDay: z.number().int(),
         fate: savedFate,
         placedAs: z.enum(PORTAL_STATUSES).optional(),
+        listedAs: z.array(z.string().min(1)).min(1).optional(),
         service: z.string(),
         parent: z.string(),
       }),
@@ -88,7 +89,12 @@ export function loadSavedSandbox(file: string): SavedSandbox | null {
     ledger: {
       acceptedCount,
       portalCount,
-      orders: orders.map(({ fate, placedAs, ...order }) => ({ ...order, fate: fateOf(fate), ...(placedAs === undefined ? {} : { placedAs }) })),
+      orders: orders.map(({ fate, placedAs, listedAs, ...order }) => ({
+        ...order,
+        fate: fateOf(fate),
+        ...(placedAs === undefined ? {} : { placedAs }),
+        ...(listedAs === undefined ? {} : { listedAs }),
+      })),
     },
   };
 }
@@ -107,6 +113,7 @@ export function saveSandbox(file: string, saved: SavedSandbox): void {
       acceptedDay: order.acceptedDay,
       fate: order.fate.kind === "port" ? { kind: "port" } : { kind: "reject", code: order.fate.rejection.code, value: order.fate.value },
       ...(order.placedAs === undefined ? {} : { placedAs: order.placedAs }),
+      ...(order.listedAs === undefined ? {} : { listedAs: [...order.listedAs] }),
       service: order.service,
       parent: order.parent,
     })),

@@ -6,6 +6,8 @@
  */
 import { z } from "zod";
 import { once } from "../once.js";
+import { parseNanp } from "../validate/nanp.js";
+import { readRangeEnds } from "../validate/ranges.js";
 import type { AccountOrder, Holiday, Offering, PortabilityReply, PortInStatus, Provider, RejectDetail, Trunk } from "../catalog/account.js";
 
 function lowerKeys(value: unknown): unknown {
@@ -135,25 +137,39 @@ export const portInStatusSchema = once(() =>
 /** docs/contract.md §1.1: every port-in order on the account, however it was placed. */
 export const ORDER_LIST_PATH = "/v2/NumberPorts/Inbound/Dashboard/PortInInfo";
 
-/** `4165550101`, or `4165550100-0199`: the first number, then the last four digits of the last. */
-const TN_RANGE = /^\+?1?(\d{10})(?:\s*-\s*(\d{4}))?$/;
+/** A run of numbers of one NPA-NXX, as AccountOrder holds it. */
+type NumberRun = { readonly first: string; readonly last: string };
 
-/** A TnRange as a run of numbers; null for text that is neither (left out: it can hold none of a sheet's numbers). */
-export function parseTnRange(text: string): { first: string; last: string } | null {
-  const match = TN_RANGE.exec(text.trim());
-  const first = match?.[1];
-  if (match === null || first === undefined) return null;
-  const last = match[2] === undefined ? first : `${first.slice(0, 6)}${match[2]}`;
-  return last < first ? null : { first, last };
+/**
+ * A TnRange as runs of one NPA-NXX each, in any writing the service or a person at its portal
+ * gives one number or a range: `4165550101`, `(416) 555-0101`, `+1 416 555 0101`,
+ * `4165550100-0199`, `4165550100-4165550199`, `416-555-0100 to 0199`; null for text that is
+ * none of these, which the order list keeps as unread (docs/contract.md §5): its numbers are
+ * then found by their digits alone.
+ */
+export function parseTnRange(text: string): NumberRun[] | null {
+  const one = parseNanp(text);
+  if (one.ok) return [{ first: one.digits, last: one.digits }];
+  const range = readRangeEnds(text.trim());
+  if (range?.kind !== "range") return null;
+  // A run that crosses into the next NPA-NXX is cut where the exchange changes: ranges are matched by NPA-NXX.
+  const runs: NumberRun[] = [];
+  for (let first = Number(range.first); first <= Number(range.last); ) {
+    const endOfBlock = Math.min(Number(range.last), Math.floor(first / 10_000) * 10_000 + 9_999);
+    runs.push({ first: String(first), last: String(endOfBlock) });
+    first = endOfBlock + 1;
+  }
+  return runs;
 }
 
 /**
  * The order list, read as tolerantly as the lookups: member names in any case, OrderID as
- * number or text, a request or range that cannot be read left out rather than losing the
- * whole list (what it leaves out, the pending-port-in answer still protects: §4). An answer
- * without an `Orders` list is refused.
+ * number or text, a request that cannot be read left out rather than losing the whole list.
+ * A TnRange that cannot be read is kept as text (`unread`), never dropped: a number it holds
+ * must not be sent as if no order held it (engine/account-orders.ts). An answer without an
+ * `Orders` list is refused.
  */
-const tnRangeSchema = tolerant(z.object({ tnrange: z.union([z.string(), z.number()]).transform(String) })).transform((entry) => parseTnRange(entry.tnrange));
+const tnRangeSchema = tolerant(z.object({ tnrange: z.union([z.string(), z.number()]).transform(String) }));
 const orderRequestSchema = tolerant(
   z.object({
     requestidx: z.unknown().optional(),
@@ -175,12 +191,17 @@ export const orderListSchema = tolerant(z.object({ orders: z.array(z.unknown()) 
     return requests.flatMap((item, i): AccountOrder[] => {
       const request = orderRequestSchema.safeParse(item);
       if (!request.success) return [];
-      const ranges = (request.data.numbertoport ?? []).flatMap((tn) => {
-        const range = tnRangeSchema.safeParse(tn);
-        return range.success && range.data !== null ? [range.data] : [];
-      });
+      const ranges: NumberRun[] = [];
+      const unread: string[] = [];
+      for (const tn of request.data.numbertoport ?? []) {
+        const entry = tnRangeSchema.safeParse(tn);
+        const text = entry.success ? entry.data.tnrange : JSON.stringify(tn);
+        const runs = parseTnRange(text);
+        if (runs === null) unread.push(text);
+        else ranges.push(...runs);
+      }
       const orderId = requests.length === 1 ? order.data.orderid : `${order.data.orderid}/${i}`;
-      return [{ orderId, open: !/^\s*closed\s*$/i.test(request.data.assessment ?? ""), ranges }];
+      return [{ orderId, open: !/^\s*closed\s*$/i.test(request.data.assessment ?? ""), ranges, unread }];
     });
   }),
 );

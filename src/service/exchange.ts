@@ -144,8 +144,8 @@ export function fromError(error: unknown, base: BaseUrl, timeoutMs: number, scru
   const neverConnected = NEVER_CONNECTED_CODES.includes(code) || !connected;
   const timedOut = error.name === "TimeoutError";
   if (UNTRUSTED_CERTIFICATE_CODES.includes(code)) {
-    // README, Security: a service behind a private CA is trusted by naming the CA to Node.
-    const text = `the TLS certificate of ${base.hostPort} is not trusted (${code}: ${scrub(error.message)}); if a private CA signed it, name the CA's certificate file in NODE_EXTRA_CA_CERTS (README, Security)`;
+    // docs/security.md: a service behind a private CA is trusted by naming the CA to Node.
+    const text = `the TLS certificate of ${base.hostPort} is not trusted (${code}: ${scrub(error.message)}); if a private CA signed it, name the CA's certificate file in NODE_EXTRA_CA_CERTS (docs/security.md)`;
     return { kind: "transport", reachedService: false, timedOut: false, text, retries, untrusted: true };
   }
   const text = transportText(code, error.message, base, timeoutMs, timedOut, neverConnected, scrub);

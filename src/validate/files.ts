@@ -4,7 +4,7 @@
  * every row naming it, so a sheet of a million rows citing one LOA reads it once.
  *
  * Sheets arrive from customers by e-mail and portin runs with real credentials, so a path
- * in a cell is not trusted (docs/contract.md §3, README Security): it may only name a regular file inside the folder it
+ * in a cell is not trusted (docs/contract.md §3, docs/security.md): it may only name a regular file inside the folder it
  * is relative to. Everything is checked by path (realpath, stat) before any byte is read,
  * and the file is then opened in a way that cannot follow a link swapped in meanwhile nor
  * block on a FIFO, and checked again on the open descriptor.

@@ -6,7 +6,8 @@
  * thousands of times (bench/mixed.ts): that was a sixth of a narrow plan.
  *
  * This is the library's own decision, on the library's own metadata (the `min` set its
- * default entry uses), with each pattern compiled once:
+ * default entry uses, cut to the +1 countries by scripts/nanp-metadata.mjs and handed to its
+ * `core` entry, as its README describes for custom metadata), with each pattern compiled once:
  * - parse picks the region (helpers/getCountryByNationalNumber.js): the regions of calling
  *   code 1 in their metadata order; a region with leading digits is picked when the number
  *   starts with them, whatever else; a region without is picked when the number has one of
@@ -18,10 +19,11 @@
  * prefix for parsing of +1 is "1".
  *
  * test/fuzz/nanp-blocks.test.ts walks every block NPA 200-999 x NXX 200-999 against the
- * library's own call (every eighth area code in `npm test`, all in `npm run fuzz`). When the metadata is not of the shape read here (another metadata
+ * library's own call on its full metadata, through its default entry (every eighth area code
+ * in `npm test`, all in `npm run fuzz`). When the metadata is not of the shape read here (another metadata
  * version), `createBlockVerdict` returns undefined and nanp.ts calls the library instead.
  */
-import metadata from "libphonenumber-js/metadata.min.json";
+import { NANP_METADATA } from "./nanp-metadata.js";
 
 /** A region of the metadata, version 4: the slots read here (metadata.js of the library). */
 interface Region {
@@ -91,7 +93,7 @@ function validFor(region: Region, digits: string): boolean {
 
 /** The library's verdict on `+1` and 10 digits starting 2-9, or undefined when its metadata is not read here. */
 export function createBlockVerdict(): ((digits: string) => boolean) | undefined {
-  const json = metadata as unknown as { version?: unknown; country_calling_codes?: Record<string, unknown>; countries?: Record<string, unknown> };
+  const json = NANP_METADATA as unknown as { version?: unknown; country_calling_codes?: Record<string, unknown>; countries?: Record<string, unknown> };
   if (json.version !== METADATA_VERSION) return undefined;
   const codes = json.country_calling_codes?.["1"];
   if (!Array.isArray(codes) || codes.length === 0) return undefined;

@@ -4,10 +4,11 @@
  * exchange are in service is taken once per NPA-NXX and cached, so a million-row sheet
  * costs at most one verdict per block, not one per row.
  */
-import { parsePhoneNumberFromString } from "libphonenumber-js";
+import { parsePhoneNumberFromString } from "libphonenumber-js/core";
 import type { NumberKind } from "../catalog/operations.js";
 import { TOLL_FREE_AREA_CODES } from "../catalog/operations.js";
 import { createBlockVerdict } from "./nanp-blocks.js";
+import { NANP_METADATA } from "./nanp-metadata.js";
 
 export type ParsedNumber =
   | { readonly ok: true; readonly digits: string; readonly kind: NumberKind }
@@ -27,9 +28,12 @@ const UNKNOWN = 0;
 const VALID = 1;
 const verdicts = new Uint8Array(1_000_000);
 
-/** libphonenumber-js's own call on one number: what the block verdict must equal. */
+/**
+ * libphonenumber-js's own call on one number, through its `core` entry with the +1 countries'
+ * metadata (nanp-blocks.ts): what the block verdict must equal.
+ */
 export function libraryInService(digits: string): boolean {
-  const parsed = parsePhoneNumberFromString(`+1${digits}`);
+  const parsed = parsePhoneNumberFromString(`+1${digits}`, NANP_METADATA);
   return parsed !== undefined && parsed.countryCallingCode === "1" && parsed.isValid();
 }
 

@@ -19,11 +19,17 @@ export type RangeReading =
 const SEPARATOR = /\s*(?:-|\u2013|\u2014|\bto\b|(?<![A-Za-z\u00c0-\u00ff])\u00e0(?![A-Za-z\u00c0-\u00ff]))\s*/gi;
 const END_PUNCTUATION = /[\s().+-]/g;
 
+export type RangeEnds =
+  | { readonly kind: "range"; readonly first: string; readonly last: string; readonly count: number }
+  | { readonly kind: "bad"; readonly reason: string };
+
 /**
- * Reads `text` as a range, or returns null when it is not written as one. Meant for a cell
- * that did not parse as one number: a range's digits run together never make a NANP number.
+ * Reads `text` as the two ends of a range, or returns null when it is not written as one.
+ * Meant for text that did not parse as one number: a range's digits run together never make
+ * a NANP number. The ends alone, however far apart: the account's order list
+ * (service/answers.ts) matches a number against them without expanding the range.
  */
-export function readRange(text: string): RangeReading | null {
+export function readRangeEnds(text: string): RangeEnds | null {
   const quoted = JSON.stringify(text);
   for (const match of text.matchAll(SEPARATOR)) {
     const left = text.slice(0, match.index);
@@ -40,18 +46,24 @@ export function readRange(text: string): RangeReading | null {
     } else {
       last = start.digits.slice(0, 10 - endDigits.length) + endDigits;
     }
-    const from = Number(start.digits);
-    const to = Number(last);
-    if (to <= from) return { kind: "bad", reason: `${quoted} is not a range: it ends (${last}) before it starts (${start.digits})` };
-    const count = to - from + 1;
-    if (count > RANGE_NUMBERS_AT_MOST) {
-      return { kind: "bad", reason: `${quoted} is a range of ${count} numbers, more than ${RANGE_NUMBERS_AT_MOST} at once; split it` };
-    }
-    const numbers: string[] = [];
-    for (let n = from; n <= to; n++) numbers.push(String(n));
-    return { kind: "range", first: start.digits, numbers };
+    const count = Number(last) - Number(start.digits) + 1;
+    if (count <= 1) return { kind: "bad", reason: `${quoted} is not a range: it ends (${last}) before it starts (${start.digits})` };
+    return { kind: "range", first: start.digits, last, count };
   }
   return null;
+}
+
+/** Reads `text` as a range of numbers to port, each of them; null when it is not written as one. */
+export function readRange(text: string): RangeReading | null {
+  const ends = readRangeEnds(text);
+  if (ends === null || ends.kind === "bad") return ends;
+  if (ends.count > RANGE_NUMBERS_AT_MOST) {
+    return { kind: "bad", reason: `${JSON.stringify(text)} is a range of ${ends.count} numbers, more than ${RANGE_NUMBERS_AT_MOST} at once; split it` };
+  }
+  const from = Number(ends.first);
+  const numbers: string[] = [];
+  for (let n = from; n < from + ends.count; n++) numbers.push(String(n));
+  return { kind: "range", first: ends.first, numbers };
 }
 
 /** Why a number cell that did not parse may still be meant: a range, when ranges are not expanded. */

@@ -61,7 +61,7 @@ export interface ValidatorPaths {
 
 /**
  * Where a sheet's `File…` paths must lie: the sheet's folder. Standard input has no folder,
- * so its sheet may attach files inside the current directory only (README, Security).
+ * so its sheet may attach files inside the current directory only (docs/security.md, Attachments).
  */
 function attachmentFolder(layout: SheetLayout): AttachmentFolder {
   if (layout.source === STDIN_SOURCE) {

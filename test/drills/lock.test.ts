@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { link, readFile, symlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -10,6 +10,7 @@ import type { RunningSandbox } from "../../src/sandbox/server.js";
 import type { CliRun } from "../e2e/harness.js";
 import { CLI, against, readResults, runCli, tempDir } from "../e2e/harness.js";
 import { numbers, postedNumbers, trunkSheetOf } from "../e2e/ledger.js";
+import { faultyProxy, through } from "../e2e/proxy.js";
 
 const JOURNAL_MODULE = join(dirname(CLI), "journal", "journal.js");
 
@@ -200,7 +201,7 @@ describe("drill: runs started together on one journal", () => {
         // Each other run was refused by the lock (exit 2, naming it) or ran after the sender and found everything submitted.
         for (const run of runs) {
           expect(run.stderr, lines.at(-1)).not.toMatch(/internal error|delete the lock/);
-          if (run.code === 2) expect(run.stderr, lines.at(-1)).toMatch(new RegExp(`another portin run .*holds ${state}\\.lock`));
+          if (run.code === 2) expect(run.stderr, lines.at(-1)).toMatch(new RegExp(`another portin run .*holds ${state}; wait`));
           else expect(run.code, lines.at(-1)).toBe(0);
         }
         expect(existsSync(`${state}.lock`), lines.at(-1)).toBe(false);
@@ -208,5 +209,68 @@ describe("drill: runs started together on one journal", () => {
       console.log(`drill lock, whole runs:\n  ${lines.join("\n  ")}`);
     },
     180_000,
+  );
+});
+
+/** Trials of two whole runs on one journal, one run naming it by its path and the other by another name, for each kind of name. */
+const NAME_TRIALS = 10;
+
+describe("drill: two runs on one journal reached by two names", () => {
+  it.each(["symlink", "hard link"] as const)(
+    `lets exactly one of two runs of submit send when one reaches the journal by a %s, in ${NAME_TRIALS} trials, and the journal gets one header`,
+    async (how) => {
+      const lines: string[] = [];
+      for (let trial = 0; trial < NAME_TRIALS; trial++) {
+        const dir = await tempDir();
+        const real = join(dir, "numbers.state.jsonl");
+        const other = join(dir, how === "symlink" ? "link.jsonl" : "hard.jsonl");
+        // A hard link needs a file; half the symlinks dangle, so that whichever run comes first makes the journal.
+        const exists = how === "hard link" || trial % 2 === 1;
+        if (exists) await writeFile(real, "");
+        await (how === "symlink" ? symlink(real, other) : link(real, other));
+        const list = numbers(2, 5000 + 2 * trial + (how === "symlink" ? 0 : 100));
+        const sheet = await trunkSheetOf(dir, "numbers.csv", list);
+        const postsBefore = sandbox.received().length;
+
+        // The sender's POST is held until the other run has ended, so that it holds the lock
+        // however long the other takes to start; a second POST (a second sender) lets both go.
+        const proxy = await faultyProxy(sandbox);
+        let posts = 0;
+        proxy.rule = (method) => {
+          if (method !== "POST") return "forward";
+          if (++posts > 1) proxy.release();
+          return "hold";
+        };
+        const paths = trial % 2 === 0 ? [real, other] : [other, real];
+        const pids: number[] = [];
+        const runs = await Promise.all(
+          paths.map((state, k) =>
+            runCli(["submit", sheet, "--state", state, "--results", join(dir, `run-${k}.csv`), "--quiet", ...through(proxy, sandbox)], {
+              onSpawn: (child) => pids.push(child.pid ?? 0),
+            }).finally(() => proxy.release()),
+          ),
+        );
+        await proxy.close();
+        const codes = runs.map((run) => run.code);
+        const headers = (await readFile(real, "utf8")).split("\n").filter((line) => line.startsWith('{"type":"header"')).length;
+        const posted = postedNumbers(sandbox, postsBefore);
+        lines.push(`trial ${trial} (${exists ? "journal there" : "no journal yet"}, first named ${paths[0] === real ? "by its path" : `by the ${how}`}): exits ${codes.join(" ")}, ${posted.length} numbers POSTed, ${headers} header(s)`);
+
+        expect([...codes].sort(), lines.at(-1)).toEqual([0, 2]);
+        expect([...posted].sort(), lines.at(-1)).toEqual(list);
+        expect(headers, lines.at(-1)).toBe(1);
+        const refused = codes.indexOf(2);
+        const sender = pids[1 - refused] ?? 0;
+        // Refused by the lock, naming the sender when the sender's name file is beside the same real path:
+        // a symlink leads there, another hard link does not.
+        const holder = how === "symlink" ? ` \\(pid ${sender}, started [^)]*\\)` : "";
+        const elsewhere = how === "symlink" ? "" : " \\(it may have reached it by another of its 2 names, hard links, and named itself there\\)";
+        expect(runs[refused]?.stderr.trim(), lines.at(-1)).toMatch(new RegExp(`^portin: another portin run${holder} holds ${paths[refused] ?? ""}${elsewhere}; wait for it to finish`));
+        expect(runs[refused]?.stderr.trim().split("\n"), lines.at(-1)).toHaveLength(1);
+        expect(existsSync(`${real}.lock`), lines.at(-1)).toBe(false);
+      }
+      console.log(`drill lock, two names (${how}):\n  ${lines.join("\n  ")}`);
+    },
+    120_000,
   );
 });

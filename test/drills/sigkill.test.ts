@@ -89,8 +89,8 @@ describe("drill: portin killed with SIGKILL", () => {
 
       function leftByKilled(lock: string | null): boolean {
         if (lock === null) return false;
-        // A kill between the lock's truncation and its owner's line leaves the file empty (journal/lock.ts):
-        // harmless, the kernel's flock went with the process, and the file is the killed run's.
+        // A kill between the name file's truncation and its owner's line leaves it empty (journal/lock.ts):
+        // harmless, the kernel's lock on the journal went with the process, and the file is the killed run's.
         if (lock.trim() === "") return killedPids.length > 0;
         return killedPids.includes((JSON.parse(lock) as { pid: number }).pid);
       }

@@ -121,7 +121,7 @@ describe("numbers an order on the account already holds", () => {
 });
 
 /** Places an order "in the web portal" of a running sandbox; returns its ticket. */
-async function portalOrder(s: RunningSandbox, order: { numbers: string[]; status?: string; ticket?: string }): Promise<string> {
+async function portalOrder(s: RunningSandbox, order: { numbers: string[]; status?: string; ticket?: string; listedAs?: string[] }): Promise<string> {
   const res = await fetch(`${s.url}/_sandbox/orders`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Authorization: `Basic ${Buffer.from(`${s.user}:${s.password}`).toString("base64")}` },
@@ -150,6 +150,30 @@ describe("orders placed in the web portal", () => {
     expect(rows[0]!.result_message).toBe(`already in open order ${open} placed outside this journal; not sent`);
     expect(rows[50]).toMatchObject({ result_status: "skipped", result_ticket: ported, result_message: `already ported in ${ported}; not sent` });
     expect(rows.slice(51).every((r) => r.result_status === "submitted")).toBe(true);
+  });
+
+  it("are read in every writing the order list gives them, and an entry it cannot read still keeps its numbers from being sent", async () => {
+    const s = await startSandbox({ startDate: "2026-03-02", rejectRate: 0, seed: 9 });
+    cleanups.push(() => s.close());
+    const tickets = [
+      await portalOrder(s, { numbers: ["4165552000-2004"], listedAs: ["4165552000-4165552004"] }),
+      await portalOrder(s, { numbers: ["4165552005", "4165552006"], listedAs: ["(416) 555-2005", "+1 416 555 2006"] }),
+      await portalOrder(s, { numbers: ["4165552007-2011"], listedAs: ["416-555-2007 to 416-555-2011"] }),
+      await portalOrder(s, { numbers: ["4165552012-2019"], listedAs: ["416.555.2012 - 2016", "PORT 416 555 2017, 416 555 2018 and 416 555 2019 (LOA to follow)"] }),
+    ];
+    const dir = await tempDir();
+    const sheet = await trunkSheetOf(dir, "acme.csv", numbers(24));
+
+    const run = await runCli(["submit", sheet, "--base-url", s.url, "--user", s.user, "--password", s.password]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("24 rows: 4 submitted, 20 skipped");
+    expect(run.stderr).toContain(
+      `the account's order list writes 1 entry in no way portin reads (order 50004: "PORT 416 555 2017, 416 555 2018 and 416 555 2019 (LOA to follow)"); a number of the sheet whose digits stand in one is taken as held by that order and not sent`,
+    );
+    expect(postedNumbers(s).sort()).toEqual(numbers(4, 2020));
+    const rows = await readResults(join(dir, "acme.results.csv"));
+    const expected = [...Array<string>(5).fill(tickets[0]!), ...Array<string>(2).fill(tickets[1]!), ...Array<string>(5).fill(tickets[2]!), ...Array<string>(8).fill(tickets[3]!)];
+    expect(rows.slice(0, 20).map((r) => [r.result_status, r.result_ticket])).toEqual(expected.map((ticket) => ["skipped", ticket]));
   });
 
   it("status with no journal reports their tickets, and records them in the journal", async () => {

@@ -1,4 +1,4 @@
-/** Shell completion (README, Commands) and what --help says of it and of the library. */
+/** Shell completion (README.md, Commands) and what --help says of it and of the library. */
 import { describe, expect, it } from "vitest";
 import { runCli } from "./harness.js";
 

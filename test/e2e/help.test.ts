@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FIXTURES, runCli, tempDir, type CliRun } from "./harness.js";
 
-const COMMANDS = ["submit", "plan", "status", "report", "template", "trunks", "offerings", "providers", "sandbox"] as const;
+const COMMANDS = ["submit", "plan", "status", "report", "loa", "template", "trunks", "offerings", "providers", "sandbox"] as const;
 
 /** The example lines of a command's --help: "portin …" up to the two-space gap before its description. */
 function examplesOf(help: string): string[][] {

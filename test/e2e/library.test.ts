@@ -1,5 +1,5 @@
 /**
- * portin as a library (README, Library): the README's example runs as written against the
+ * portin as a library (docs/library.md): the page's example runs as written against the
  * package as Node resolves it (package.json `exports`, the built dist/), and the functions
  * do what the commands do.
  */
@@ -10,10 +10,10 @@ import { describe, expect, it } from "vitest";
 import { PACKAGE_ROOT } from "../../src/version.js";
 import { FIXTURES, runCli, tempDir } from "./harness.js";
 
-const readme = await readFile(join(PACKAGE_ROOT, "README.md"), "utf8");
-const marker = readme.indexOf("<!-- readme-test: library -->");
-const example = /```js\n([\s\S]*?)```/.exec(readme.slice(marker))?.[1] ?? "";
-const promised = /It prints `([^`]+)`/.exec(readme.slice(marker))?.[1] ?? "";
+const page = await readFile(join(PACKAGE_ROOT, "docs", "library.md"), "utf8");
+const marker = page.indexOf("<!-- readme-test: library -->");
+const example = /```js\n([\s\S]*?)```/.exec(page.slice(marker))?.[1] ?? "";
+const promised = /It prints `([^`]+)`/.exec(page.slice(marker))?.[1] ?? "";
 
 /** A folder where `import "portin"` finds this package, as after `npm install portin`. */
 async function project(): Promise<string> {
@@ -37,7 +37,7 @@ function runNode(script: string, cwd: string): Promise<{ code: number | null; st
 }
 
 describe("the library entry point", () => {
-  it("runs the README's example as written, printing what the README says and writing what portin plan writes", async () => {
+  it("runs the example of docs/library.md as written, printing what the page says and writing what portin plan writes", async () => {
     expect(marker).toBeGreaterThan(0);
     expect(promised).not.toBe("");
     const dir = await project();

@@ -1,5 +1,5 @@
 /**
- * The limits (README.md, "Limits") as a user meets them: one line naming the file and line,
+ * The limits (docs/limits.md) as a user meets them: one line naming the file and line,
  * exit 2, no stack trace, no results file, and never a hang on an endless input.
  */
 import { existsSync } from "node:fs";

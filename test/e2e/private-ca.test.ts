@@ -1,6 +1,6 @@
 /**
- * README, Security: a service whose certificate a private CA signed is refused, and
- * NODE_EXTRA_CA_CERTS makes portin trust it, as the README says.
+ * docs/security.md: a service whose certificate a private CA signed is refused, and
+ * NODE_EXTRA_CA_CERTS makes portin trust it, as that page says.
  */
 import { execFileSync } from "node:child_process";
 import { readFile } from "node:fs/promises";
@@ -39,7 +39,7 @@ it("refuses a service whose certificate a private CA signed, and trusts it with 
   expect(untrusted.code).toBe(2);
   expect(untrusted.stderr).toBe(
     `portin: GET /SipTrunks could not reach ${url}/: the TLS certificate of 127.0.0.1:${new URL(url).port} is not trusted (UNABLE_TO_VERIFY_LEAF_SIGNATURE: unable to verify the first certificate); ` +
-      "if a private CA signed it, name the CA's certificate file in NODE_EXTRA_CA_CERTS (README, Security)\n",
+      "if a private CA signed it, name the CA's certificate file in NODE_EXTRA_CA_CERTS (docs/security.md)\n",
   );
   const trusted = await runCli(args, { env: { NODE_EXTRA_CA_CERTS: ca } });
   expect(trusted.stderr).toBe("");

@@ -1,9 +1,9 @@
 /**
- * The README's nightly cron recipe, run as written (docs/contract.md §6): a row that cannot
- * progress without a person is mailed every night until it is resolved, and a number the
- * service says is not portable is advised to be removed or ported another way. Only the
- * recipe's site-specific values are replaced (folder, service, user, password file); `npx
- * portin` runs the built CLI and `mail` records what it was given.
+ * The nightly cron recipe of docs/after-cutover.md, run as written (docs/contract.md §6): a
+ * row that cannot progress without a person is mailed every night until it is resolved, and a
+ * number the service says is not portable is advised to be removed or ported another way.
+ * Only the recipe's site-specific values are replaced (folder, service, user, password file);
+ * `npx portin` runs the built CLI and `mail` records what it was given.
  */
 import { spawn } from "node:child_process";
 import { chmod, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
@@ -20,12 +20,12 @@ afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
 });
 
-const readme = await readFile(join(PACKAGE_ROOT, "README.md"), "utf8");
+const page = await readFile(join(PACKAGE_ROOT, "docs", "after-cutover.md"), "utf8");
 
 function recipe(): string {
-  const from = readme.indexOf("<!-- readme-test: nightly-cron -->");
-  const match = /```sh\n([\s\S]*?)```/.exec(readme.slice(from));
-  if (from < 0 || !match?.[1]) throw new Error("README has no nightly cron recipe");
+  const from = page.indexOf("<!-- readme-test: nightly-cron -->");
+  const match = /```sh\n([\s\S]*?)```/.exec(page.slice(from));
+  if (from < 0 || !match?.[1]) throw new Error("docs/after-cutover.md has no nightly cron recipe");
   return match[1];
 }
 
@@ -73,7 +73,7 @@ async function night(dir: string, script: string): Promise<Mail[]> {
   return mails;
 }
 
-describe("the README's nightly cron recipe", () => {
+describe("the nightly cron recipe of docs/after-cutover.md", () => {
   it("mails a person every night about a number that is not portable, with advice they can follow, until the row is removed", async () => {
     const s = await startSandbox();
     cleanups.push(() => s.close());

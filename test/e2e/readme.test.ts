@@ -5,13 +5,20 @@ import { startSandbox } from "../../src/sandbox/server.js";
 import { PACKAGE_ROOT } from "../../src/version.js";
 import { FIXTURES, readResults, runCli, tempDir } from "./harness.js";
 
+/**
+ * The examples of the README and of the docs/ pages the README sends a reader to, run as
+ * written: each block or table after a `readme-test` marker is what the built CLI prints or
+ * writes.
+ */
 const readme = await readFile(join(PACKAGE_ROOT, "README.md"), "utf8");
+const cutoverNight = await readFile(join(PACKAGE_ROOT, "docs", "cutover-night.md"), "utf8");
+const afterCutover = await readFile(join(PACKAGE_ROOT, "docs", "after-cutover.md"), "utf8");
 
-/** The fenced block that follows `marker` (or the first one when no marker is given). */
-function blockAfter(marker: string): string {
-  const from = readme.indexOf(marker);
-  const match = /```\w*\n([\s\S]*?)```/.exec(readme.slice(from));
-  if (from < 0 || !match?.[1]) throw new Error(`README has no block after ${marker}`);
+/** The fenced block of `page` that follows `marker` (or the first one when no marker is given). */
+function blockAfter(page: string, marker: string): string {
+  const from = page.indexOf(marker);
+  const match = /```\w*\n([\s\S]*?)```/.exec(page.slice(from));
+  if (from < 0 || !match?.[1]) throw new Error(`no block after ${marker}`);
   return match[1];
 }
 
@@ -26,7 +33,7 @@ const steady = (text: string) =>
 
 describe("README", () => {
   it("opens with exactly two set-up commands, the second of which CI runs after a clean install", async () => {
-    const commands = blockAfter("# portin").trim().split("\n");
+    const commands = blockAfter(readme, "# portin").trim().split("\n");
     expect(commands).toEqual(["npm install && npx portin submit fixtures/sample.csv", "npm test"]);
     const ci = await readFile(join(PACKAGE_ROOT, ".ci", "run"), "utf8");
     expect(ci).toMatch(/npm ci\s*\n\s*npm test/);
@@ -37,7 +44,7 @@ describe("README", () => {
     await cp(FIXTURES, join(dir, "fixtures"), { recursive: true });
     const run = await runCli(["submit", "fixtures/sample.csv"], { cwd: dir });
     expect(run.code).toBe(1);
-    expect(steady(run.stderr)).toBe(steady(blockAfter("readme-test: sample-run")));
+    expect(steady(run.stderr)).toBe(steady(blockAfter(readme, "readme-test: sample-run")));
 
     const results = await readResults(join(dir, "fixtures", "sample.sandbox.results.csv"));
     const table = readme.slice(readme.indexOf("| number | result_status"));
@@ -49,27 +56,36 @@ describe("README", () => {
       const actual = results.filter((r) => r["number"] === cells[0]).map((r) => columns.map((c) => r[c]));
       expect(actual, `README row for ${cells[0]}`).toContainEqual(cells);
     }
+
+    // "Run it again and nothing is sent twice": the sandbox remembers its orders beside the sheet.
+    const again = await runCli(["submit", "fixtures/sample.csv"], { cwd: dir });
+    expect(again.code).toBe(1);
+    const rerun = await readResults(join(dir, "fixtures", "sample.sandbox.results.csv"));
+    expect(rerun.filter((r) => r["result_status"] === "skipped")).toHaveLength(33);
+    const said = rerun.find((r) => r["number"] === "416-555-0101")?.["result_message"];
+    expect(readme.replace(/\s+/g, " ")).toContain(`the 33 rows are \`skipped\` (\`${said}\``);
   });
 
-  it("shows in the cutover night a value made carrier-ready and values refused, as a plan of fixtures/disputable.csv writes them", async () => {
+  it("shows in the cutover night (docs/cutover-night.md) a value made carrier-ready and values refused, as a plan of fixtures/disputable.csv writes them", async () => {
     const dir = await tempDir();
     await cp(FIXTURES, join(dir, "fixtures"), { recursive: true });
     const run = await runCli(["plan", "fixtures/disputable.csv"], { cwd: dir });
     expect(run.code).toBe(1);
     const results = await readResults(join(dir, "fixtures", "disputable.plan.csv"));
-    const [columns = [], ...rows] = tableAfter("readme-test: carrier-values");
+    const [columns = [], ...rows] = tableAfter(cutoverNight, "readme-test: carrier-values");
     expect(rows.map((cells) => cells[1])).toEqual(expect.arrayContaining(["planned", "invalid"]));
     for (const cells of rows) {
       const actual = results.filter((r) => r[columns[0] ?? ""] === cells[0]).map((r) => columns.map((c) => r[c]));
-      expect(actual, `README row for ${cells[0]}`).toEqual([cells]);
+      expect(actual, `docs/cutover-night.md row for ${cells[0]}`).toEqual([cells]);
     }
   });
 });
 
-/** The markdown table after `marker`, as rows of cells, the header first. */
-function tableAfter(marker: string): string[][] {
-  const from = readme.indexOf(marker);
-  const text = readme.slice(readme.indexOf("|", from));
+/** The markdown table of `page` after `marker`, as rows of cells, the header first. */
+function tableAfter(page: string, marker: string): string[][] {
+  const from = page.indexOf(marker);
+  if (from < 0) throw new Error(`no table after ${marker}`);
+  const text = page.slice(page.indexOf("|", from));
   return text
     .slice(0, text.indexOf("\n\n"))
     .split("\n")
@@ -77,7 +93,7 @@ function tableAfter(marker: string): string[][] {
     .map((line) => line.split("|").slice(1, -1).map((cell) => cell.trim()));
 }
 
-describe("README: the days after cutover", () => {
+describe("docs/after-cutover.md", () => {
   it("shows what the walk-through on the sandbox really prints, step by step", async () => {
     const sandbox = await startSandbox({ seed: 96, startDate: "2026-03-02" });
     try {
@@ -93,35 +109,35 @@ describe("README: the days after cutover", () => {
       const submit = await portin("submit", "cutover.csv");
       const status = await portin("status", "cutover.csv");
       expect([submit.code, status.code]).toEqual([0, 0]);
-      expect(steady(submit.stderr + status.stderr)).toBe(steady(blockAfter("readme-test: cutover-day-0")));
+      expect(steady(submit.stderr + status.stderr)).toBe(steady(blockAfter(afterCutover, "readme-test: cutover-day-0")));
 
       await advance(1);
       const day1 = await portin("status", "cutover.csv");
       expect(day1.code).toBe(1);
-      expect(steady(day1.stderr)).toBe(steady(blockAfter("readme-test: cutover-day-1")));
-      const [columns, ...rows] = tableAfter("readme-test: cutover-status-day-1");
+      expect(steady(day1.stderr)).toBe(steady(blockAfter(afterCutover, "readme-test: cutover-day-1")));
+      const [columns, ...rows] = tableAfter(afterCutover, "readme-test: cutover-status-day-1");
       const report = await readResults(join(dir, "cutover.status.csv"));
       for (const cells of rows) expect(report.map((r) => columns!.map((c) => r[c]))).toContainEqual(cells);
-      expect(readme.replace(/\s+/g, " ")).toContain(`its \`status_reject_summary\`: \`${report[0]!["status_reject_summary"]}\``);
+      expect(afterCutover.replace(/\s+/g, " ")).toContain(`its \`status_reject_summary\`: \`${report[0]!["status_reject_summary"]}\``);
 
       const unchanged = await portin("submit", "cutover.csv");
       expect(unchanged.code).toBe(1);
-      expect(steady(unchanged.stderr)).toBe(steady(blockAfter("readme-test: cutover-unchanged")));
+      expect(steady(unchanged.stderr)).toBe(steady(blockAfter(afterCutover, "readme-test: cutover-unchanged")));
       const held = (await readResults(join(dir, "cutover.results.csv")))[0]!["result_message"]!;
-      expect(readme.replace(/\s+/g, " ")).toContain(`\`result_message\` \`${held}\``);
+      expect(afterCutover.replace(/\s+/g, " ")).toContain(`\`result_message\` \`${held}\``);
 
       const sheet = await readFile(join(dir, "cutover.csv"), "utf8");
       await writeFile(join(dir, "cutover.csv"), sheet.replaceAll(",Maple Leaf Dental,", ",Maple Leaf Dental Clinics Inc.,"));
       const resubmit = await portin("submit", "cutover.csv");
       expect(resubmit.code).toBe(0);
-      expect(steady(resubmit.stderr)).toBe(steady(blockAfter("readme-test: cutover-resubmit")));
+      expect(steady(resubmit.stderr)).toBe(steady(blockAfter(afterCutover, "readme-test: cutover-resubmit")));
       const resent = (await readResults(join(dir, "cutover.results.csv")))[0]!["result_message"]!;
-      expect(readme.replace(/\s+/g, " ")).toContain(`\`${resent}\``);
+      expect(afterCutover.replace(/\s+/g, " ")).toContain(`\`${resent}\``);
 
       await advance(3);
       const done = await portin("status", "cutover.csv");
       expect(done.code).toBe(0);
-      expect(steady(done.stderr)).toBe(steady(blockAfter("readme-test: cutover-done")));
+      expect(steady(done.stderr)).toBe(steady(blockAfter(afterCutover, "readme-test: cutover-done")));
     } finally {
       await sandbox.close();
     }

@@ -2,8 +2,8 @@
  * Reconciling unsure numbers at scale (docs/contract.md §5, "What a re-run does"), against a
  * service that accepted 3 requests of 100 numbers and then answered 500: one PortInStatus per
  * request settles the rest, and a PortInStatus that is down stops being asked. The counts are
- * asserted here; the timings with the default retries are in README.md ("The days after
- * cutover").
+ * asserted here, as docs/after-cutover.md ("Thousands of numbers, and a PortInStatus that is
+ * down") describes them.
  */
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";

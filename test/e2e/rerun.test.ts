@@ -199,7 +199,7 @@ describe("re-running with the same --state", () => {
     expect(firstRun.code).toBe(0);
     expect(secondRun.code).toBe(2);
     expect(secondRun.stderr).toContain(`another portin run (pid ${firstPid}`);
-    expect(secondRun.stderr).toContain(`${state}.lock`);
+    expect(secondRun.stderr).toContain(`holds ${state}; wait for it to finish`);
     expect(secondRun.stderr.trim().split("\n")).toHaveLength(1);
     everyOnce(s, numbers(3));
   });

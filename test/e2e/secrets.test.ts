@@ -1,5 +1,5 @@
 /**
- * Secrets, once more, everywhere (README.md, "Security"): every command and failure path run
+ * Secrets, once more, everywhere (docs/security.md): every command and failure path run
  * with a known password and a known `item.SipPassword` cell value. Neither may appear in any
  * output or any file portin writes; SPEC sends the item value in the request body to the
  * service, and that is the one place it may be.

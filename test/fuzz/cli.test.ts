@@ -1,5 +1,5 @@
 /**
- * A few fuzz runs of the built CLI end to end (README.md, "Testing hostile input"): `submit` of
+ * A few fuzz runs of the built CLI end to end (docs/development.md, "Testing hostile input"): `submit` of
  * an arbitrary sheet to a sandbox. Whatever the sheet:
  * - the exit code is 0, 1 or 2, and stderr never holds a stack trace or an internal error;
  * - exit 2 means the sheet was refused whole: one line, no results file, nothing sent;

@@ -1,5 +1,5 @@
 /**
- * Property tests of reading and validation, in process (README.md, "Testing hostile input").
+ * Property tests of reading and validation, in process (docs/development.md, "Testing hostile input").
  * For any bytes:
  * - the sheet is either refused whole, with an InputError (exit 2) of one line naming the
  *   input and a line or column, or read into rows numbered in order;

@@ -1,5 +1,5 @@
 /**
- * A cell, a row and a sheet each have a maximum (README.md, "Limits"); past it the file is
+ * A cell, a row and a sheet each have a maximum (docs/limits.md); past it the file is
  * refused whole with one line naming the file and line, never an out-of-memory or a hang. Each
  * limit is read at exactly N and refused at N + 1.
  */

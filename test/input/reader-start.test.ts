@@ -31,7 +31,7 @@ describe("the reading thread started ahead", () => {
     expect(readsWorkbook(["template", "blank.xlsx"], SHEET_COMMANDS)).toBe(false);
     // Every command whose usage takes a sheet: report reads a workbook through the thread as well.
     expect(readsWorkbook(["report", "book.xlsx", "--output", "report.html"], SHEET_COMMANDS)).toBe(true);
-    expect([...SHEET_COMMANDS].sort()).toEqual(["plan", "report", "status", "submit"]);
+    expect([...SHEET_COMMANDS].sort()).toEqual(["loa", "plan", "report", "status", "submit"]);
     expect(readsWorkbook(["plan", "-"], SHEET_COMMANDS)).toBe(false);
     expect(readsWorkbook([], SHEET_COMMANDS)).toBe(false);
   });

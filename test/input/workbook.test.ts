@@ -187,7 +187,7 @@ describe("cells a row cannot use", () => {
 
   it("reads accented text whole wherever the unzipped chunks cut a character's bytes", async () => {
     // Shared strings of two- and three-byte characters: some of the chunks they are unzipped in
-    // end inside one (patches/exceljs+4.4.0.patch, parse-sax.js); before, six of these read "\uFFFD".
+    // end inside one, where a decoder per chunk read six of these as "\uFFFD".
     const notes = Array.from({ length: 20_000 }, (_, i) => `Café Élodie ☎ ${i}`);
     const path = await book([{ name: "Numbers", rows: [["number", "note"], ...notes.map((note, i) => [4165550000 + i, note])] }]);
     const { rows } = await readAll(path);

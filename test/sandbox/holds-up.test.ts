@@ -1,5 +1,5 @@
 /**
- * The built-in sandbox holds up under large and odd requests (README.md, "Limits"). It keeps
+ * The built-in sandbox holds up under large and odd requests (docs/sandbox.md). It keeps
  * what it needs of a request, not its attachment bytes; serves its log in bounded pages;
  * refuses a body past its limit with a 413 naming it; and no request takes it down.
  */

@@ -1,5 +1,5 @@
 /**
- * The service's answers are read with a size cap before parsing (README.md, "Limits"), so a
+ * The service's answers are read with a size cap before parsing (docs/limits.md), so a
  * base URL that is not the service (a file server, a proxy loop, a gzip bomb) cannot fill
  * memory.
  */

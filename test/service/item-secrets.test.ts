@@ -1,7 +1,7 @@
 /**
  * SPEC sends an item's password members (SipPassword, WebSelfCarePassword) to the service and
  * nowhere else: a service that quotes the body back must not carry them into the results, the
- * journal or the terminal (README.md, "Security").
+ * journal or the terminal (docs/security.md).
  */
 import { describe, expect, it } from "vitest";
 import { createClient } from "../../src/service/client.js";

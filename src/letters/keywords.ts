@@ -1,0 +1,19 @@
+/**
+ * A PDF's Keywords, read with pdf-lib: a module of its own, loaded only for a PDF that may carry
+ * portin's mark (mark.ts), so that pdf-lib is loaded from node_modules only then.
+ */
+import { PDFDocument } from "pdf-lib";
+
+/**
+ * The document's Keywords; null when it has none, or when pdf-lib cannot read it (an encrypted
+ * or damaged file is not a letter portin made, and is checked only for being a PDF). Invalid
+ * objects throw rather than be reported on the console, which is the user's.
+ */
+export async function letterKeywords(bytes: Uint8Array): Promise<string | null> {
+  try {
+    const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: true });
+    return doc.getKeywords() ?? null;
+  } catch {
+    return null;
+  }
+}

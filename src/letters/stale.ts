@@ -1,0 +1,48 @@
+/**
+ * Whether the letters of authorization a sheet attaches still fit their rows (docs/contract.md
+ * §2, "Letters of authorization"). A letter portin made carries the fingerprint of its group:
+ * the numbers and every value it prints. A group whose rows attach a letter of portin's
+ * with another fingerprint has changed since the letter was made (a number added, an account
+ * corrected): the carrier would reject the port days later, so its rows are not sent. A PDF
+ * without portin's mark (a scan) is checked only for being a PDF, by the validator.
+ */
+import type { Provider } from "../catalog/account.js";
+import type { FileAttachment } from "../catalog/members.js";
+import { letterFingerprint, letterGroups } from "../group/letters.js";
+import type { CheckedRow, ValidRow } from "../validate/types.js";
+import { readLetterMark } from "./mark.js";
+
+/** The member a row's letter of authorization is attached by (docs/contract.md §1.2). */
+export const LETTER_MEMBER = "FileLetterOfAuthorization";
+
+export const STALE_LETTER = "the letter of authorization lists other numbers than these rows: run portin loa again and have it signed";
+
+function lettersOf(row: ValidRow): readonly FileAttachment[] {
+  const value = row.portForm[LETTER_MEMBER];
+  if (!Array.isArray(value)) return [];
+  return (value as readonly FileAttachment[]).filter((file) => file.ContentType === "application/pdf");
+}
+
+/** Row index -> why it is invalid, for every row of a group whose attached letter is not the group's. */
+export async function staleLetterRows(rows: readonly CheckedRow[], providers: readonly Provider[]): Promise<Map<number, string>> {
+  const stale = new Map<number, string>();
+  // A sheet that attaches no letter pays one look at each row.
+  if (!rows.some((row) => row.valid && lettersOf(row).length > 0)) return stale;
+  const valid = rows.filter((row): row is ValidRow => row.valid);
+  // Rows citing one file share its attachment object (validate/files.ts): each letter is read once.
+  const marks = new Map<FileAttachment, Promise<string | null>>();
+  const markOf = (file: FileAttachment): Promise<string | null> => {
+    let mark = marks.get(file);
+    if (mark === undefined) marks.set(file, (mark = readLetterMark(Buffer.from(file.Base64Contents, "base64"))));
+    return mark;
+  };
+  for (const group of letterGroups(valid, providers)) {
+    const files = new Set(group.rows.flatMap(lettersOf));
+    if (files.size === 0) continue;
+    const expected = letterFingerprint(group.content);
+    const found = await Promise.all([...files].map(markOf));
+    if (found.every((mark) => mark === null || mark === expected)) continue;
+    for (const row of group.rows) stale.set(row.index, STALE_LETTER);
+  }
+  return stale;
+}

@@ -1,0 +1,48 @@
+import { PDFDocument, StandardFonts } from "pdf-lib";
+import { describe, expect, it } from "vitest";
+import type { LetterContent } from "../../src/group/letters.js";
+import { letterFingerprint } from "../../src/group/letters.js";
+import { readLetterMark } from "../../src/letters/mark.js";
+import { renderLetter } from "../../src/letters/pdf.js";
+
+const CONTENT: LetterContent = {
+  customer: "Boulangerie Éclair",
+  account: "BE-77",
+  carrier: "Vidéotron",
+  address: { CustomerStreetNumber: "1250", CustomerStreetName: "Boul René-Lévesque O", CustomerCity: "Montréal", CustomerProvince: "QC", CustomerPostalCode: "H3B 4W8", CustomerCountry: "CA" },
+  numbers: ["5145550201", "5145550202"],
+  portDates: ["2030-12-10"],
+  french: true,
+};
+
+/** The letter as a PDF tool saves it once a signature is drawn on its last page. */
+async function signed(letter: Uint8Array, useObjectStreams: boolean): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(letter);
+  const font = await doc.embedFont(StandardFonts.HelveticaOblique);
+  doc.getPages().at(-1)?.drawText("J. Tremblay", { x: 300, y: 400, size: 14, font });
+  return doc.save({ useObjectStreams });
+}
+
+describe("portin's mark on a letter", () => {
+  it("carries the fingerprint of the letter's values, in either language", async () => {
+    const fingerprint = letterFingerprint(CONTENT);
+    expect(await readLetterMark(await renderLetter(CONTENT, "fr", "portin test"))).toBe(fingerprint);
+    expect(await readLetterMark(await renderLetter(CONTENT, "en", "portin test"))).toBe(fingerprint);
+  });
+
+  it("survives a signature drawn in a PDF tool, whether it saves the document's properties plain or in an object stream", async () => {
+    const letter = await renderLetter(CONTENT, "fr", "portin test");
+    expect(await readLetterMark(await signed(letter, false))).toBe(letterFingerprint(CONTENT));
+    expect(await readLetterMark(await signed(letter, true))).toBe(letterFingerprint(CONTENT));
+  });
+
+  it("is not found in a PDF portin did not make, which is checked only for being a PDF", async () => {
+    expect(await readLetterMark(Buffer.from("%PDF-1.4 signed"))).toBeNull();
+    for (const useObjectStreams of [false, true]) {
+      const scan = await PDFDocument.create();
+      scan.addPage();
+      scan.setKeywords(["scanned", "portin-loa-v0:abc"]);
+      expect(await readLetterMark(await scan.save({ useObjectStreams }))).toBeNull();
+    }
+  });
+});
