@@ -85,7 +85,7 @@ async function main(argv: string[]): Promise<number> {
     .strict()
     .demandCommand(1, "name a command: submit, plan, status, report, loa, template, trunks, offerings, providers or sandbox")
     .recommendCommands()
-    // Completes commands, options and their choices in bash and zsh (README.md, Commands).
+    // Completes commands, options and their choices in bash and zsh (docs/contract.md §2).
     .completion("completion", "print a bash/zsh completion script: portin completion >> ~/.bashrc")
     .wrap(Math.min(110, process.stdout.columns || 100))
     .epilogue(

@@ -24,7 +24,7 @@ export function rowOutcomes(
   report: DispatchReport | null,
   held: ReadonlyMap<string, AccountHold> = new Map(),
 ): (index: number) => RowOutcome {
-  // A typed array rather than a Map: a million rows (README, Performance).
+  // A typed array rather than a Map: a million rows (bench/README.md).
   const requestOf = new Uint32Array(rows.length);
   settlement.requests.forEach((request, at) => {
     for (const row of request.numbers) requestOf[row.index] = at + 1;

@@ -2,7 +2,7 @@
  * Starting the thread that reads a workbook (workbook-reader.ts), early where the command line
  * names one: the thread spends its first ~0.1 s starting node and loading its script (the
  * readers, SheetJS among them, bundled in), which then overlaps portin loading its own code and parsing the command
- * line, rather than following them (README, Performance, Start-up). The thread only loads until
+ * line, rather than following them (bench/README.md, Start-up). The thread only loads until
  * it is handed a workbook (workbook.ts), so a guess that turns out wrong costs some CPU, never a result.
  */
 import { setFlagsFromString } from "node:v8";
@@ -56,7 +56,7 @@ function startReaderThread(): Worker {
   // collection to allocate all of them straight into its old generation ("allocation-site
   // pretenuring"), which then fills with garbage: with the rows parsed by saxes
   // (worksheet-rows.ts) a 200,000-row, 27-column plan peaked at 268-271 MB with it on against
-  // 232-257 MB off (README, Performance, Workbooks). The flag is the
+  // 232-257 MB off (bench/README.md, Workbooks). The flag is the
   // process's, set before the thread starts; it stays off for the rest of a run that reads a workbook.
   setFlagsFromString("--no-allocation-site-pretenuring");
   // node:worker_threads is loaded here, not with this module, which every command loads: a run

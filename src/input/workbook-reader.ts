@@ -233,7 +233,7 @@ class Batches {
    * batches it has not read leave room for these bytes. Bounded by bytes, a narrow sheet's small
    * batches run further ahead: the thread reads on while the main thread is slow on some rows
    * (the first row of each exchange asks libphonenumber-js, validate/nanp.ts), rather than
-   * waiting, then leaving the main thread waiting (README, Performance, Workbooks).
+   * waiting, then leaving the main thread waiting (bench/README.md, Workbooks).
    */
   flush(): void {
     if (this.rows === 0) return;

@@ -100,7 +100,7 @@ export async function openWorkbook(path: string, sheetName: string | undefined, 
 /**
  * The data rows, a batch of the thread's records decoded at a time. An iterator of its own
  * rather than an async generator: a row already decoded is handed on without a generator's
- * turn, which cost a tenth of reading a narrow workbook (README, Performance, Workbooks).
+ * turn, which cost a tenth of reading a narrow workbook (bench/README.md, Workbooks).
  */
 function dataRows(path: string, reader: ReaderThread, sent: readonly boolean[]): AsyncIterable<SheetRow> {
   return { [Symbol.asyncIterator]: () => new DataRows(path, reader, sent) };

@@ -132,7 +132,7 @@ export function createClient(options: ClientOptions): ServiceClient {
   // One got instance per method, retry policy and body, with those options merged into its
   // defaults once: got merges every option a call passes into a fresh copy of its defaults,
   // which for a retry policy and a header on every POST was CPU that dispatch at concurrency
-  // 64 runs short of (README, Performance).
+  // 64 runs short of (bench/README.md).
   const instances = new Map<string, Got>();
   const instanceFor = (method: "GET" | "POST", idempotent: boolean, body: boolean): Got => {
     const key = `${method} ${String(idempotent)} ${String(body)}`;
