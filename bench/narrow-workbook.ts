@@ -14,7 +14,7 @@ import { spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { once } from "node:events";
 import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, extname, join } from "node:path";
 import { stringify } from "csv-stringify/sync";
 import { ZipFile } from "yazl";
 import { mixedRowCells } from "./mixed.js";
@@ -132,21 +132,23 @@ export async function writeBookParts(path: string, sheet: Buffer, strings: strin
 
 /**
  * The issue's rows as LibreOffice saves them, a shape this bench did not design: the rows
- * written as CSV, opened and saved as .xlsx by LibreOffice (numbers as number cells, every
- * string shared, a style and its attributes on every cell), unless it is already there. Null
- * when LibreOffice (`soffice`) is not installed: the bench then says it was left out.
+ * written as CSV, opened and saved by LibreOffice as `path`'s extension says, .xlsx (numbers as
+ * number cells, every string shared, a style and its attributes on every cell), .xls or .ods,
+ * unless it is already there. Null when LibreOffice (`soffice`) is not installed: the bench
+ * then says it was left out.
  */
 export function ensureLibreOfficeBook(path: string, rows: number): string | null {
   if (existsSync(path)) return path;
   if (spawnSync("soffice", ["--version"], { stdio: "ignore" }).status !== 0) return null;
+  const format = extname(path).slice(1);
   const dir = mkdtempSync(join(tmpdir(), "portin-bench-lo-"));
   try {
-    const csv = join(dir, basename(path).replace(/\.xlsx$/, ".csv"));
+    const csv = join(dir, basename(path, extname(path)) + ".csv");
     writeFileSync(csv, stringify([[...HEADER], ...Array.from({ length: rows }, (_, i) => { const [number = "", pilot = "", , reference = "", note = ""] = mixedRowCells(ROWS, i); return [number, pilot, reference, note]; })]));
-    const converted = spawnSync("soffice", ["--headless", "--convert-to", "xlsx", "--outdir", dir, csv], { encoding: "utf8" });
+    const converted = spawnSync("soffice", ["--headless", `-env:UserInstallation=file://${join(dir, "profile")}`, "--convert-to", format, "--outdir", dir, csv], { encoding: "utf8" });
     if (converted.status !== 0) throw new Error(`LibreOffice could not convert ${csv}: ${converted.stderr}`);
     mkdirSync(dirname(path), { recursive: true });
-    renameSync(csv.replace(/\.csv$/, ".xlsx"), path);
+    renameSync(csv.replace(/\.csv$/, `.${format}`), path);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

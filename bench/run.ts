@@ -3,7 +3,7 @@
  * measured in one run and printed as one table. Everything runs the built CLI as a user
  * would, against `portin sandbox` in a separate process.
  * Environment: BENCH_RUNS (default 3) runs of each plan and CPU measurement, medians
- * reported with min and max; BENCH_ONLY=plan,narrow,mixed,dispatch,cpu,small,xlsx,xlsx-narrow,startup,memory
+ * reported with min and max; BENCH_ONLY=plan,narrow,mixed,dispatch,cpu,small,xlsx,xlsx-narrow,readers,old-books,startup,memory
  * to run some parts (memory: peak RSS of a re-run and of a `status` against `plan`'s, on
  * BENCH_MEMORY_ROWS rows, default 1,000,000); BENCH_SEED and BENCH_SHAPES (default 2) for the
  * random shapes of `mixed` and `xlsx-narrow`.
@@ -281,6 +281,85 @@ async function benchNarrowXlsx(): Promise<void> {
   );
 }
 
+const READERS = fileURLToPath(new URL("./workbook-readers.js", import.meta.url));
+/** The .xls and .ods: under the 65,536 rows an .xls holds. */
+const OLD_BOOK_ROWS = 50_000;
+
+/**
+ * The workbook readers portin chose between (bench/workbook-readers.ts), each reading the
+ * issue's narrow .xlsx alone, run i of each beside run i of the others: exceljs's streaming
+ * reader, SheetJS's whole-file read, and portin's own reader over yauzl and saxes.
+ */
+async function benchReaders(): Promise<void> {
+  const book = await ensureNarrowBook(join(CACHE_DIR, `${bookName(ISSUE_BOOK)}-${XLSX_ROWS}.xlsx`), ISSUE_BOOK, XLSX_ROWS);
+  const readers = ["exceljs", "sheetjs", "portin"] as const;
+  const runs = new Map<string, Measured[]>(readers.map((reader) => [reader, []]));
+  for (let run = 1; run <= RUNS; run++) {
+    for (const reader of readers) {
+      log(`readers: ${reader} reading the narrow .xlsx, run ${run} of ${RUNS}…`);
+      const measured = check(await measureNode([READERS, reader, book]), `the ${reader} reader`);
+      log(`  ${fmt(measured.wallMs)} ms, ${fmt(measured.maxRssMb)} MB`);
+      runs.get(reader)?.push(measured);
+    }
+  }
+  const exceljs = runs.get("exceljs") ?? [];
+  for (const reader of readers) {
+    const mine = runs.get(reader) ?? [];
+    table.push({
+      measure: `${reader} reading the narrow .xlsx alone, ${fmt(XLSX_ROWS)} rows (wall; peak RSS)`,
+      portin: `${fmt(median(mine.map((p) => p.wallMs)) / 1000, 2)} s; ${fmt(median(mine.map((p) => p.maxRssMb)))} MB`,
+      reference: `exceljs ${fmt(median(exceljs.map((p) => p.wallMs)) / 1000, 2)} s; ${fmt(median(exceljs.map((p) => p.maxRssMb)))} MB`,
+      ratio: spread(mine.map((p, i) => p.wallMs / (exceljs[i]?.wallMs ?? NaN)), (r) => `${fmt(r, 2)}x`),
+      target: "",
+    });
+  }
+  notes.push(
+    `Readers: \`node dist/bench/workbook-readers.js <exceljs|sheetjs|portin> <book>\` on the narrow workbook in the issue's shape, each reader alone touching every cell's value: exceljs's streaming WorkbookReader (default options), SheetJS's readFile with dense: true, portin's own reader (yauzl + saxes, cells as their text).`,
+  );
+}
+
+/**
+ * `plan` of the issue's rows as LibreOffice saves them as .xls and as .ods (OLD_BOOK_ROWS rows;
+ * an .xls holds 65,536), against SheetJS reading the same file alone: portin reads both formats
+ * whole with SheetJS.
+ */
+async function benchOldBooks(): Promise<void> {
+  const defaults = join(CACHE_DIR, "mixed.defaults.json");
+  writeFileSync(defaults, JSON.stringify(MIXED_DEFAULTS, null, 2) + "\n");
+  const results = join(OUT, "old-book.plan.xlsx");
+  for (const format of ["xls", "ods"]) {
+    log(`.${format}: making the ${fmt(OLD_BOOK_ROWS)}-row .${format} with LibreOffice once…`);
+    const book = ensureLibreOfficeBook(join(CACHE_DIR, `narrow-book-libreoffice-${OLD_BOOK_ROWS}.${format}`), OLD_BOOK_ROWS);
+    if (book === null) {
+      notes.push(`.${format}: left out, LibreOffice's soffice is not installed.`);
+      continue;
+    }
+    const floors: Measured[] = [];
+    const plans: Measured[] = [];
+    await withSandbox(0, async (sandbox) => {
+      for (let run = 1; run <= RUNS; run++) {
+        log(`.${format}, run ${run} of ${RUNS}: SheetJS reading it, then portin plan…`);
+        floors.push(check(await measureNode([READERS, "sheetjs", book]), "the SheetJS reader"));
+        const plan = check(await measureNode([CLI, "plan", book, "--results", results, "--defaults", defaults, ...sandbox.flags]), "portin plan");
+        if (!plan.stderr.includes(`${OLD_BOOK_ROWS} planned`)) throw new Error(`portin plan did not plan every row:\n${plan.stderr}`);
+        log(`  SheetJS ${fmt(floors.at(-1)?.wallMs ?? NaN)} ms, plan ${fmt(plan.wallMs)} ms, ${fmt(plan.maxRssMb)} MB`);
+        plans.push(plan);
+      }
+    });
+    table.push({
+      measure: `plan, narrow .${format} saved by LibreOffice, ${fmt(OLD_BOOK_ROWS)} rows (wall; peak RSS)`,
+      portin: `${fmt(median(plans.map((p) => p.wallMs)) / 1000, 2)} s; ${fmt(median(plans.map((p) => p.maxRssMb)))} MB`,
+      reference: `SheetJS reading it ${fmt(median(floors.map((p) => p.wallMs)) / 1000, 2)} s; ${fmt(median(floors.map((p) => p.maxRssMb)))} MB`,
+      ratio: spread(plans.map((p, i) => p.wallMs / (floors[i]?.wallMs ?? NaN)), (r) => `${fmt(r, 2)}x`),
+      target: "",
+    });
+  }
+  await rm(results, { force: true });
+  notes.push(
+    `Old formats: the narrow workbook's rows (${fmt(OLD_BOOK_ROWS)}) written as CSV and saved by LibreOffice as .xls and .ods; \`plan\` with results as .xlsx against bench/workbook-readers.js sheetjs on the same file, run i beside run i.`,
+  );
+}
+
 /** Sheets sent to one sandbox never share a number: each gets its own range. */
 let nextFirst = 2_000_000;
 async function sendSheet(name: string, rows: number): Promise<string> {
@@ -513,8 +592,8 @@ function render(): string {
 
 mkdirSync(OUT, { recursive: true });
 const started = performance.now();
-// BENCH_ONLY=startup,plan,narrow,mixed,dispatch,cpu,small,xlsx,xlsx-narrow,memory runs some parts, for working on one of them.
-const only = new Set((process.env["BENCH_ONLY"] ?? "startup,plan,narrow,mixed,dispatch,cpu,small,xlsx,xlsx-narrow,memory").split(","));
+// BENCH_ONLY=startup,plan,narrow,mixed,dispatch,cpu,small,xlsx,xlsx-narrow,readers,old-books,memory runs some parts, for working on one of them.
+const only = new Set((process.env["BENCH_ONLY"] ?? "startup,plan,narrow,mixed,dispatch,cpu,small,xlsx,xlsx-narrow,readers,old-books,memory").split(","));
 if (only.has("startup")) await benchStartup();
 if (only.has("plan")) await benchPlan();
 if (only.has("narrow")) await benchNarrow();
@@ -524,6 +603,8 @@ if (only.has("cpu")) await benchCpu();
 if (only.has("small")) await benchSmall();
 if (only.has("xlsx")) await benchXlsx();
 if (only.has("xlsx-narrow")) await benchNarrowXlsx();
+if (only.has("readers")) await benchReaders();
+if (only.has("old-books")) await benchOldBooks();
 if (only.has("memory")) await benchMemory();
 const cpu = cpus()[0]?.model ?? "unknown CPU";
 process.stdout.write(`\nportin benchmark: node ${process.version}, ${cpus().length} x ${cpu}; plan, dispatch and CPU figures are medians of ${RUNS} runs, (min-max) beside them\n\n`);

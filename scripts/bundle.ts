@@ -12,13 +12,11 @@
  * +1 countries' metadata that scripts/nanp-metadata.mjs writes before tsc runs.
  *
  * Each worker thread runs a bundle of its own (THREAD_SCRIPTS below): the thread that reads a
- * workbook, its script with exceljs's streaming reader and the modules that reader requires;
- * the thread that zips a results workbook, its script with yazl.
+ * workbook, its script with yauzl, saxes and SheetJS; the thread that zips a results workbook,
+ * its script with yazl.
  *
  * What stays outside the bundles, loaded from node_modules as before:
  * - the library entry: the rest of dist/src, as tsc built it (package.json `exports`);
- * - exceljs whole, which `portin template` loads to write a workbook (the reading thread's
- *   bundle carries its own copy of the streaming reader);
  * - fs-native-extensions, the journal lock's addon (prebuilt binaries);
  * - pdf-lib (some 700 KB bundled), which only `portin loa` and a sheet attaching a letter portin
  *   made load: every other command would read and compile it at each start.
@@ -38,8 +36,8 @@ const BUNDLE = "dist/src/portin.cjs";
 /**
  * The worker threads' scripts (version.ts builtScript), as tsc wrote them; each becomes a
  * CommonJS bundle beside it, `.cjs` for `.js`, which its thread runs without node's ES module
- * loader. Loading exceljs's reader module by module took the reading thread ~0.25 s before any
- * row (docs/contract.md §8, "Start-up").
+ * loader. The workbook reader's carries yauzl, saxes and SheetJS (this last initialised only
+ * for an .xls or .ods), keeping SheetJS's megabyte out of the bundle every command loads.
  */
 const THREAD_SCRIPTS = ["dist/src/input/workbook-reader.js", "dist/src/results/zip-worker.js"];
 const threadBundle = (script: string): string => script.replace(/\.js$/, ".cjs");
@@ -74,7 +72,7 @@ await build({
   ...ONE_COMMONJS_FILE,
   entryPoints: [CLI],
   outfile: BUNDLE,
-  external: ["fs-native-extensions", "exceljs", "pdf-lib"],
+  external: ["fs-native-extensions", "pdf-lib"],
   ...IMPORT_META_URL,
   // Fewer bytes still; names are kept, so stack traces (--debug) still name functions.
   minifySyntax: true,

@@ -19,7 +19,7 @@ import { VERSION } from "./version.js";
 
 /**
  * Each command's module, loaded only when its name is on the command line: start-up pays
- * for the command that runs, not for every command's dependencies (exceljs, got, zod, …).
+ * for the command that runs, not for every command's dependencies (got, zod, csv-parse, …).
  */
 const LOADERS: Readonly<Record<CommandName, () => Promise<unknown>>> = {
   submit: async () => (await import("./commands/port-in.js")).submitCommand,
@@ -74,7 +74,7 @@ async function main(argv: string[]): Promise<number> {
     });
   };
 
-  // A workbook's reading thread loads exceljs while yargs and the command load (input/reader-start.ts).
+  // A workbook's reading thread loads its script while yargs and the command load (input/reader-start.ts).
   if (readsWorkbook(argv, SHEET_COMMANDS)) startReaderThreadAhead();
   const { default: yargs } = await import("yargs");
   let cli: Argv = withUsersLanguage(yargs(argv))
@@ -85,7 +85,7 @@ async function main(argv: string[]): Promise<number> {
     .strict()
     .demandCommand(1, "name a command: submit, plan, status, report, loa, template, trunks, offerings, providers or sandbox")
     .recommendCommands()
-    // Completes commands, options and their choices in bash and zsh (README.md, Commands).
+    // Completes commands, options and their choices in bash and zsh (docs/contract.md §2).
     .completion("completion", "print a bash/zsh completion script: portin completion >> ~/.bashrc")
     .wrap(Math.min(110, process.stdout.columns || 100))
     .epilogue(

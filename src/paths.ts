@@ -1,8 +1,11 @@
 import { join, parse } from "node:path";
 
-/** Whether a path names an `.xlsx` workbook: read as one (docs/contract.md §3), and its results written as one (§6). */
+/**
+ * Whether a path names a workbook, `.xlsx`, `.xls` (Excel 97-2003) or `.ods` (LibreOffice):
+ * read as one (docs/contract.md §3), and its results written as an `.xlsx` (§6).
+ */
 export function isWorkbookPath(path: string): boolean {
-  return /\.xlsx$/i.test(path);
+  return /\.(xlsx|xls|ods)$/i.test(path);
 }
 
 /** The formats results and reports are written in (docs/contract.md §2, §6), by extension. */
@@ -17,12 +20,12 @@ export function resultsFormat(path: string): ResultsFormat | null {
 }
 
 /**
- * `<input without .csv><suffix>` beside the input (or without .xlsx): where a sheet's results,
+ * `<input without .csv><suffix>` beside the input (or without .xlsx, .xls, .ods): where a sheet's results,
  * journal and defaults live by default (docs/contract.md §2), so they travel with it.
  */
 export function besideInput(input: string, suffix: string): string {
   const { dir, name, ext } = parse(input);
-  const sheetExtension = ext.toLowerCase() === ".csv" || ext.toLowerCase() === ".xlsx";
+  const sheetExtension = ext.toLowerCase() === ".csv" || isWorkbookPath(ext);
   return join(dir, `${sheetExtension ? name : name + ext}${suffix}`);
 }
 

@@ -45,6 +45,9 @@ export interface PortInStatus {
   readonly rejectDetails: readonly RejectDetail[];
   /** Every number of the order, 10 digits each; [] when the answer did not list them. */
   readonly numbersToPort: readonly string[];
+  /** The PortForm's CustomerAccountNumber and CustomerName the order was sent with; "" when the answer did not say. */
+  readonly accountNumber: string;
+  readonly endUserName: string;
 }
 
 /** One entry of a PortInStatus's RejectDetails (`"RJCT CODE"`, `"FLD ABBR"`, `"RJCT REMARKS"`…), "" where absent. */

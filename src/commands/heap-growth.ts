@@ -10,8 +10,8 @@ import { setFlagsFromString } from "node:v8";
  * outlive a young-generation collection or two (~15 KB a request, where node:http's own leave
  * almost nothing), are promoted, and wait there for a full collection. At 1,000,000 rows that
  * garbage took `status` to twice `plan`'s peak though it holds little more. At 1.5x the heap
- * stays within half again of what the run holds, for a few more full collections (README,
- * Performance, Memory). The flag is the process's: set by the CLI's launcher before the
+ * stays within half again of what the run holds, for a few more full collections
+ * (bench/README.md). The flag is the process's: set by the CLI's launcher before the
  * bundle runs, for every command (launcher.ts); never by the library, whose host decides its
  * own heap.
  */

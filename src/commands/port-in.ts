@@ -54,14 +54,14 @@ export interface PortInArgs extends ConnectionArgs {
 function portInOptions(yargs: Argv): Argv<PortInArgs> {
   return withConnectionOptions(
     withSheetOptions(yargs)
-      .positional("input", { type: "string", demandOption: true, coerce: dashMeansStdio, describe: "the sheet: a CSV or .xlsx path, or - for CSV on standard input" })
+      .positional("input", { type: "string", demandOption: true, coerce: dashMeansStdio, describe: "the sheet: a CSV or workbook (.xlsx, .xls, .ods) path, or - for CSV on standard input" })
       .options({
         results: {
           type: "string",
           requiresArg: true,
           coerce: resultsPath("results"),
           describe:
-            "where to write the results: .csv, .xlsx (a workbook) or .jsonl (JSON Lines); - for CSV on stdout [default: <input without .csv>.results.csv; .plan.csv for plan; .sandbox.results.csv on the built-in sandbox; the same ending in .xlsx for an .xlsx input; stdout for stdin]",
+            "where to write the results: .csv, .xlsx (a workbook) or .jsonl (JSON Lines); - for CSV on stdout [default: <input without .csv>.results.csv; .plan.csv for plan; .sandbox.results.csv on the built-in sandbox; the same ending in .xlsx for a workbook input; stdout for stdin]",
         },
         "result-columns": {
           choices: ["last", "first"] as const,

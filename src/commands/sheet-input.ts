@@ -30,7 +30,7 @@ export const SHEET_INPUT = {
   type: "string",
   demandOption: true,
   coerce: dashMeansStdio,
-  describe: "the sheet submit was given: a CSV or .xlsx path, or - for CSV on standard input",
+  describe: "the sheet submit was given: a CSV or workbook (.xlsx, .xls, .ods) path, or - for CSV on standard input",
 } as const;
 
 /** Adds --sheet, --encoding and --expand-ranges. */
@@ -43,7 +43,7 @@ export function withSheetOptions<T>(yargs: Argv<T>): Argv<T & SheetOptions> {
         if (typeof value === "string" && value.trim() !== "") return value;
         throw new UsageError(`--sheet needs a worksheet's name, not "${String(value)}"`);
       },
-      describe: "the worksheet of an .xlsx input to read [default: the first visible one]",
+      describe: "the worksheet of a workbook input to read [default: the first visible one]",
     },
     encoding: {
       type: "string",

@@ -50,7 +50,7 @@ function statusOptions(yargs: Argv): Argv<StatusArgs> {
           requiresArg: true,
           coerce: resultsPath("output"),
           describe:
-            "where to write the status report: .csv, .xlsx or .jsonl; - for CSV on stdout [default: <input without .csv>.status.csv; .sandbox.status.csv on the built-in sandbox; the same ending in .xlsx for an .xlsx input; stdout for stdin]",
+            "where to write the status report: .csv, .xlsx or .jsonl; - for CSV on stdout [default: <input without .csv>.status.csv; .sandbox.status.csv on the built-in sandbox; the same ending in .xlsx for a workbook input; stdout for stdin]",
         },
         "result-columns": {
           choices: ["last", "first"] as const,

@@ -13,7 +13,7 @@ import { UsageError, OutputError } from "../errors.js";
 import type { CommandResult } from "../exit-codes.js";
 import { templateFor } from "../input/template.js";
 import type { CommandIO } from "../io.js";
-import { isWorkbookPath } from "../paths.js";
+import { resultsFormat } from "../paths.js";
 import { describeSystemError } from "../system-error.js";
 import type { PortinCommand } from "./command.js";
 import { COMMAND_LINES } from "./names.js";
@@ -74,7 +74,8 @@ async function run(args: TemplateArgs, io: CommandIO): Promise<CommandResult> {
   if (args.output === "-") io.stdout.write(text);
   else {
     // The workbook writer is loaded only for a workbook, as the reader and the results writer are.
-    const bytes = isWorkbookPath(args.output) ? await (await import("./template-workbook.js")).templateWorkbook(template.header, template.example) : BOM + text;
+    // An .xlsx only: portin reads .xls and .ods (paths.ts isWorkbookPath), but writes neither.
+    const bytes = resultsFormat(args.output) === "xlsx" ? await (await import("./template-workbook.js")).templateWorkbook(template.header, template.example) : BOM + text;
     try {
       // "wx": a template must never replace a sheet someone has filled in.
       await writeFile(args.output, bytes, { flag: "wx", mode: PRIVATE_FILE_MODE });

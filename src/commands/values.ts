@@ -54,7 +54,7 @@ export function nonEmptyPath(option: string) {
  */
 export const dashMeansStdio = (value: unknown): string => (value === "" ? "-" : String(value));
 
-/** Beyond these a typo is likelier than a wish: 64 in flight already saturates a core (see README, Performance). */
+/** Beyond these a typo is likelier than a wish: 64 in flight already saturates a core (bench/README.md). */
 export const MAX_CONCURRENCY = 256;
 export const MAX_RETRIES = 20;
 

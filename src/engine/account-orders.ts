@@ -6,25 +6,21 @@
  * whose order is Closed is asked too: COMPLETED is already ported, REJECTED or CANCELLED
  * leaves it free. Each question goes through port-in-status.ts (bounded, with a breaker).
  */
-import { portInPhase } from "../catalog/account.js";
+import { formatRejectDetails, portInPhase } from "../catalog/account.js";
 import type { AccountOrder, PortInStatus } from "../catalog/account.js";
 import { AuthError } from "../errors.js";
 import type { CommandIO } from "../io.js";
 import type { Journal } from "../journal/journal.js";
-import { stateOf, unhandled } from "../journal/prior.js";
-import type { NumberState, PriorState } from "../journal/prior.js";
+import { stateOf } from "../journal/prior.js";
+import type { EndedOrder, PriorState } from "../journal/prior.js";
 import type { ServiceClient } from "../service/client.js";
-import type { CheckedRow } from "../validate/types.js";
+import type { CheckedRow, ValidRow } from "../validate/types.js";
+import { rowFingerprint } from "../group/fingerprint.js";
 import { terminalSafe } from "../terminal-text.js";
 import { StatusAsker } from "./port-in-status.js";
 import type { Asked } from "./port-in-status.js";
-
-/** What the account says of a number the journal does not hold as submitted. */
-export type AccountHold =
-  /** An open order holds it; `ticket` "" when PortInStatus could not name it (yet): `why` says why. */
-  | { readonly kind: "open"; readonly orderId: string; readonly ticket: string; readonly status: string; readonly why: string }
-  /** A Closed order ported it in: PortInStatus says COMPLETED. */
-  | { readonly kind: "ported"; readonly orderId: string; readonly ticket: string; readonly status: string };
+import { rowNowOf, verdictOf } from "./verdict.js";
+import type { AccountHold } from "./verdict.js";
 
 export interface AccountCheck {
   /** By number (10 digits). A number absent is free as far as the account knows. */
@@ -44,15 +40,28 @@ export interface AccountCheckOptions {
    * knows its story (sent, rejected, or its order ended), which the Closed order only repeats.
    */
   readonly askClosed?: (number: string) => boolean;
+  /**
+   * Whether an open order's number is worth a PortInStatus: an order holding none that is, is
+   * not asked (its numbers' own questions will name it); default every one.
+   */
+  readonly askOpen?: (number: string) => boolean;
   readonly concurrency: number;
   readonly signal: AbortSignal;
+  /** The run's one breaker for every PortInStatus question (port-in-status.ts); one of its own when absent. */
+  readonly asker?: StatusAsker;
 }
 
 /** The message of a row an order on the account holds (docs/contract.md §5). */
 export function accountHoldMessage(hold: AccountHold): string {
-  if (hold.kind === "ported") return `already ported in ${hold.ticket}; not sent`;
-  if (hold.ticket !== "") return `already in open order ${hold.ticket} placed outside this journal; not sent`;
-  return `already in open order ${hold.orderId} of the account's order list, placed outside this journal (its ticket is not known yet: ${hold.why}); not sent`;
+  switch (hold.kind) {
+    case "ported":
+      return `already ported in ${hold.ticket}; not sent`;
+    case "rejected":
+      return `its order ${hold.ticket}, placed outside this journal, was rejected by the losing carrier`;
+    case "open":
+      if (hold.ticket !== "") return `already in open order ${hold.ticket} placed outside this journal; not sent`;
+      return `already in open order ${hold.orderId} of the account's order list, placed outside this journal (its ticket is not known yet: ${hold.why}); not sent`;
+  }
 }
 
 /**
@@ -61,19 +70,25 @@ export function accountHoldMessage(hold: AccountHold): string {
  * `unavailable` saying why (the pending-port-in answer of §4 still protects them).
  */
 export async function checkAccountOrders(numbers: Iterable<string>, options: AccountCheckOptions): Promise<AccountCheck> {
+  const asker = options.asker ?? new StatusAsker({ concurrency: options.concurrency, signal: options.signal });
+  const askedBefore = asker.asked;
   let orders: AccountOrder[];
   try {
-    orders = await options.client.portInOrders();
+    // Under the run's breaker: a service failing the list is likely failing PortInStatus too, and
+    // the list's retries wait no longer than a question's.
+    orders = await asker.watched((watch) => options.client.portInOrders(watch));
   } catch (error) {
     if (error instanceof AuthError) throw error;
     return { holds: new Map(), requests: 1, unavailable: error instanceof Error ? error.message : String(error), unread: [] };
   }
   const { open, closed } = ordersHolding(numbers, orders, options.askClosed);
-  const asker = new StatusAsker({ concurrency: options.concurrency, signal: options.signal });
+  // Watched, as every question is: each failed attempt counts toward the breaker, and no retry waits longer than its limit.
   const ask = (byOrder: ReadonlyMap<string, readonly string[]>): Promise<Map<string, Asked>> =>
-    asker.run(byOrder.keys(), (orderId) => options.client.portInStatus((byOrder.get(orderId) as readonly string[])[0] as string));
+    asker.run(byOrder.keys(), (orderId, watch) => options.client.portInStatus((byOrder.get(orderId) as readonly string[])[0] as string, watch));
   // Open orders first: they are what keeps a number from being sent twice.
-  const openAnswers = await ask(open);
+  const askOpen = options.askOpen ?? (() => true);
+  const openAsked = new Map([...open].filter(([, held]) => held.some(askOpen)));
+  const openAnswers = await ask(openAsked);
   const closedAnswers = await ask(closed);
 
   const holds = new Map<string, AccountHold>();
@@ -87,18 +102,32 @@ export async function checkAccountOrders(numbers: Iterable<string>, options: Acc
       orderId,
       ticket: live ? status.ticketId : "",
       status: live ? status.status : "",
-      why: whyNoTicket(answer, status),
+      why: openAsked.has(orderId) ? whyNoTicket(answer, status) : "not asked: PortInStatus is asked about its numbers themselves",
     };
     for (const number of held) holds.set(number, hold);
   }
   for (const [orderId, held] of closed) {
     const answer = closedAnswers.get(orderId);
-    if (answer?.kind !== "found" || portInPhase(answer.status.status) !== "completed") continue;
-    const hold: AccountHold = { kind: "ported", orderId, ticket: answer.status.ticketId, status: answer.status.status };
-    for (const number of held) holds.set(number, hold);
+    if (answer?.kind !== "found") continue;
+    const hold = closedHold(orderId, answer.status, answer.at);
+    if (hold !== null) for (const number of held) holds.set(number, hold);
   }
   const unread = orders.flatMap((order) => order.unread.map((text) => ({ orderId: order.orderId, text })));
-  return { holds, requests: 1 + asker.asked, unavailable: null, unread };
+  return { holds, requests: 1 + asker.asked - askedBefore, unavailable: null, unread };
+}
+
+/**
+ * What a Closed order says of its numbers: ported when COMPLETED; rejected when the losing
+ * carrier rejected it, which a journal rebuilt from the account must not forget (docs/contract.md
+ * §5); nothing after any other end (CANCELLED, …): its numbers are free.
+ */
+function closedHold(orderId: string, status: PortInStatus, at: string): AccountHold | null {
+  const { ticketId: ticket, status: word } = status;
+  const phase = portInPhase(word);
+  if (phase === "completed") return { kind: "ported", orderId, ticket, status: word };
+  if (phase !== "ended" || ticket === "" || !/^rejected$/i.test(word.trim())) return null;
+  const order = { ticket, status: word, reason: status.rejectReason, summary: status.rejectSummary, details: formatRejectDetails(status.rejectDetails), at };
+  return { kind: "rejected", orderId, ticket, status: word, order, sentWith: { accountNumber: status.accountNumber, endUserName: status.endUserName } };
 }
 
 function whyNoTicket(answer: Asked | undefined, status: PortInStatus | null): string {
@@ -176,44 +205,35 @@ export async function readAccount(
   service: { readonly client: AccountCheckOptions["client"] },
   io: Pick<CommandIO, "stderr" | "signal">,
   concurrency: number,
-  /** Whether numbers sent without a learned outcome are looked up too: `status` asks PortInStatus about them by number anyway. */
-  unsure = true,
+  /**
+   * Whether an order holding only numbers sent without a learned outcome is asked about: not
+   * by `status`, which asks PortInStatus about them by number anyway. Such numbers are looked
+   * up in the list either way, so that both commands name the order that holds them.
+   */
+  askAboutUnsure = true,
+  /** The run's one breaker for every PortInStatus question. */
+  asker?: StatusAsker,
 ): Promise<ReadonlyMap<string, AccountHold>> {
-  const skip = (number: string): boolean => {
-    const state = stateOf(prior, number);
-    switch (state.kind) {
-      case "submitted":
-        return true;
-      case "pending":
-      case "unknown":
-        return !unsure;
-      case "rejected":
-      case "none":
-        return false;
-      default:
-        return unhandled(state);
-    }
-  };
+  // What the journal alone says of each number (verdict.ts): a submitted one needs no look-up.
+  const journalVerdict = (number: string) => verdictOf({ state: stateOf(prior, number) });
   const numbers = function* (): Generator<string> {
-    for (const row of rows) if (row.valid && !skip(row.number)) yield row.number;
+    for (const row of rows) if (row.valid && journalVerdict(row.number).kind !== "submitted") yield row.number;
   };
   // Closed orders are asked about only for numbers the journal says nothing of: it knows of a
   // rejection, and an unsure number's PortInStatus answers for it.
   const untold = (number: string): boolean => {
-    const state = stateOf(prior, number);
-    switch (state.kind) {
-      case "submitted":
-      case "none":
-        return true;
-      case "pending":
-      case "unknown":
-      case "rejected":
-        return false;
-      default:
-        return unhandled(state);
-    }
+    const verdict = journalVerdict(number);
+    return verdict.kind === "submitted" || (verdict.kind === "send" && verdict.rejection === null);
   };
-  const checked = await checkAccountOrders(numbers(), { client: service.client, concurrency, signal: io.signal, askClosed: untold });
+  const askOpen = askAboutUnsure ? undefined : (number: string): boolean => journalVerdict(number).kind !== "unsure";
+  const checked = await checkAccountOrders(numbers(), {
+    client: service.client,
+    concurrency,
+    signal: io.signal,
+    askClosed: untold,
+    ...(askOpen === undefined ? {} : { askOpen }),
+    ...(asker === undefined ? {} : { asker }),
+  });
   if (checked.unavailable !== null) {
     io.stderr.write(
       `portin: could not read the account's order list (${checked.unavailable}); going on without it: a number the service refuses as already pending is asked about, never sent twice\n`,
@@ -238,27 +258,43 @@ function unreadNotice(unread: AccountCheck["unread"]): string {
 
 /**
  * Each number an order holds under a known ticket, recorded as submitted, so later runs and
- * `status` follow it: `outside` this journal unless an earlier run of it sent the number.
+ * `status` follow it: `outside` this journal unless an earlier run of it sent the number. A
+ * number the journal already holds as submitted is not recorded again. A number the journal
+ * knew nothing of, whose order the losing carrier rejected, is recorded submitted and then
+ * `ended` (docs/contract.md §5), with its row's fingerprint when the row is what the order was
+ * sent with, "" when not: the next run then keeps it `rejected` until the row changes.
  */
-export async function recordHolds(holds: ReadonlyMap<string, AccountHold>, journal: Pick<Journal, "confirmed" | "prior">): Promise<void> {
+export async function recordHolds(holds: ReadonlyMap<string, AccountHold>, journal: Pick<Journal, "confirmed" | "ended" | "prior">, rows: readonly CheckedRow[]): Promise<void> {
   const records: Promise<void>[] = [];
+  const rejected = new Map<string, { readonly order: EndedOrder; readonly numbers: { number: string; fingerprint: string }[] }>();
+  let rowOf: Map<string, ValidRow> | null = null;
   for (const [number, hold] of holds) {
-    if (hold.ticket !== "") records.push(journal.confirmed(number, hold.ticket, hold.status, !sentByThisJournal(stateOf(journal.prior, number))));
+    const verdict = verdictOf({ state: stateOf(journal.prior, number), hold });
+    if (hold.kind === "rejected") {
+      if ((verdict.kind !== "rejected" && verdict.kind !== "send") || verdict.rejection?.order !== hold.order) continue;
+      rowOf ??= validRowsByNumber(rows);
+      const row = rowOf.get(number);
+      const asSent = row !== undefined && !rowNowOf(row).differsFrom(hold.sentWith);
+      const entry = rejected.get(hold.ticket) ?? { order: hold.order, numbers: [] };
+      entry.numbers.push({ number, fingerprint: asSent ? rowFingerprint(row) : "" });
+      rejected.set(hold.ticket, entry);
+      records.push(journal.confirmed(number, hold.ticket, hold.status, true));
+      continue;
+    }
+    // A number the journal holds as submitted keeps its own ticket (verdict.ts).
+    if (verdict.kind !== "held" || hold.ticket === "") continue;
+    // An order holding a number an earlier run of this journal sent without learning the outcome is that run's own.
+    records.push(journal.confirmed(number, hold.ticket, hold.status, verdict.earlierRun === null));
+  }
+  // After the numbers' `confirmed` records: an `ended` record ends only an order the journal holds them in.
+  for (const { order, numbers } of rejected.values()) {
+    records.push(journal.ended({ ticket: order.ticket, status: order.status, reason: order.reason, summary: order.summary, details: order.details, numbers }));
   }
   await Promise.all(records);
 }
 
-/** Whether an earlier run of this journal sent the number without learning the outcome: an order holding it is that run's own. */
-function sentByThisJournal(state: NumberState): boolean {
-  switch (state.kind) {
-    case "pending":
-    case "unknown":
-      return true;
-    case "submitted":
-    case "rejected":
-    case "none":
-      return false;
-    default:
-      return unhandled(state);
-  }
+function validRowsByNumber(rows: readonly CheckedRow[]): Map<string, ValidRow> {
+  const byNumber = new Map<string, ValidRow>();
+  for (const row of rows) if (row.valid && !byNumber.has(row.number)) byNumber.set(row.number, row);
+  return byNumber;
 }

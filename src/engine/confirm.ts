@@ -6,10 +6,11 @@
  */
 import { portInPhase } from "../catalog/account.js";
 import type { PortInStatus } from "../catalog/account.js";
-import { stateOf, unhandled } from "../journal/prior.js";
-import type { NumberState, PriorState } from "../journal/prior.js";
+import { stateOf } from "../journal/prior.js";
+import type { PriorState } from "../journal/prior.js";
 import type { AttemptWatch } from "../service/client.js";
 import { askByNumber, StatusAsker } from "./port-in-status.js";
+import { verdictOf } from "./verdict.js";
 
 /** What PortInStatus said about one unsure number. */
 export type Confirmation =
@@ -30,6 +31,8 @@ export interface ConfirmOptions {
   /** The run's --concurrency: checks in flight at once. */
   readonly concurrency: number;
   readonly signal: AbortSignal;
+  /** The run's one breaker for every PortInStatus question (port-in-status.ts); one of its own when absent. */
+  readonly asker?: StatusAsker;
 }
 
 /**
@@ -42,29 +45,15 @@ export function unsureRequests(numbers: Iterable<string>, prior: PriorState | nu
   const seen = new Set<string>();
   for (const number of numbers) {
     if (seen.has(number)) continue;
-    const request = unsureRequest(stateOf(prior, number));
-    if (request === undefined) continue;
+    const verdict = verdictOf({ state: stateOf(prior, number) });
+    if (verdict.kind !== "unsure") continue;
+    const request = verdict.state.requestId;
     seen.add(number);
     const group = byRequest.get(request);
     if (group) group.push(number);
     else byRequest.set(request, [number]);
   }
   return [...byRequest.values()];
-}
-
-/** The request that last carried a number an earlier run left unsure; undefined for any other state. */
-function unsureRequest(state: NumberState): string | undefined {
-  switch (state.kind) {
-    case "pending":
-    case "unknown":
-      return state.requestId;
-    case "submitted":
-    case "rejected":
-    case "none":
-      return undefined;
-    default:
-      return unhandled(state);
-  }
 }
 
 /**
@@ -78,7 +67,7 @@ function unsureRequest(state: NumberState): string | undefined {
  * simply ask again.
  */
 export async function confirmNumbers(requests: readonly (readonly string[])[], options: ConfirmOptions): Promise<Map<string, Confirmation>> {
-  const asker = new StatusAsker({ concurrency: options.concurrency, signal: options.signal });
+  const asker = options.asker ?? new StatusAsker({ concurrency: options.concurrency, signal: options.signal });
   const answers = await askByNumber(requests, asker, options.portInStatus);
   const confirmations = new Map<string, Confirmation>();
   const records: Promise<void>[] = [];

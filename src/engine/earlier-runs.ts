@@ -4,19 +4,20 @@
  * its row changes; one an earlier run left unsure is first confirmed with PortInStatus
  * (confirm.ts) and then `skipped`, `unknown`, or planned again.
  */
-import { stateOf, unhandled } from "../journal/prior.js";
-import type { EarlierRejection, EndedOrder, NumberState, PriorState, Submitted } from "../journal/prior.js";
+import { stateOf } from "../journal/prior.js";
+import type { EarlierRejection, EndedOrder, PriorState, Submitted } from "../journal/prior.js";
 import { rowFingerprint } from "../group/fingerprint.js";
 import { rowOutcome, saysNotPortable } from "../results/row-outcome.js";
 import type { OutcomeSubject, RowOutcome } from "../results/row-outcome.js";
 import { describeOperation } from "../catalog/operations.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
 import { accountHoldMessage } from "./account-orders.js";
-import type { AccountHold } from "./account-orders.js";
 import { inFlightMessage } from "./running-submit.js";
 import type { RunningSubmit } from "./running-submit.js";
 import { confirmNumbers, unsureRequests } from "./confirm.js";
 import type { Confirmation, ConfirmOptions } from "./confirm.js";
+import { rowNowOf, verdictOf } from "./verdict.js";
+import type { AccountHold, RowNow, UnsureState, Verdict } from "./verdict.js";
 
 export interface EarlierRuns {
   /** The row's outcome without sending it, or null when it is to be planned and sent. */
@@ -44,27 +45,23 @@ export async function reviewEarlierRuns(prior: PriorState | null, rows: readonly
   const account = options.account ?? NO_ACCOUNT;
   if (prior === null && account.size === 0) return { settle: () => null, resendNote: () => null };
   const unchanged = sentRowMemo(rows.length);
-  const valid = function* (): Generator<string> {
-    // A number an order on the account holds needs no PortInStatus of its own.
+  const unsure = function* (): Generator<string> {
+    // Only a number whose verdict waits on PortInStatus: not one an order on the account holds.
     // Nor one a running `submit` has in flight: its answer is on the way (docs/contract.md §5).
-    for (const row of rows) if (row.valid && !account.has(row.number) && options.running?.numbers.has(row.number) !== true) yield row.number;
+    for (const row of rows) {
+      if (!row.valid || options.running?.numbers.has(row.number) === true) continue;
+      if (verdictOf({ state: stateOf(prior, row.number), hold: account.get(row.number) }).kind === "unsure") yield row.number;
+    }
   };
-  const confirmations = await confirmNumbers(unsureRequests(valid(), prior), options);
+  const confirmations = await confirmNumbers(unsureRequests(unsure(), prior), options);
+  const verdictFor = (row: ValidRow): Verdict =>
+    verdictOf({ state: stateOf(prior, row.number), hold: account.get(row.number), row: rowNow(row, unchanged), retryRejected: options.retryRejected });
   return {
-    settle: (row) => settleRow(row, stateOf(prior, row.number), account, confirmations, options, unchanged),
+    settle: (row) => outcomeOf(row, verdictFor(row), confirmations, options),
     resendNote: (row) => {
-      const state = stateOf(prior, row.number);
-      switch (state.kind) {
-        case "rejected":
-          return state.order === undefined ? null : `resubmitted after ${endedText(state.order)}`;
-        case "submitted":
-        case "pending":
-        case "unknown":
-        case "none":
-          return null;
-        default:
-          return unhandled(state);
-      }
+      const verdict = verdictFor(row);
+      const order = verdict.kind === "send" ? verdict.rejection?.order : undefined;
+      return order === undefined ? null : `resubmitted after ${endedText(order)}`;
     },
   };
 }
@@ -72,7 +69,7 @@ export async function reviewEarlierRuns(prior: PriorState | null, rows: readonly
 /**
  * What PortInStatus showed of an unsure number that has no live order. When the only order
  * it shows is the one the number was sent again after, that is no news: the resend never
- * took (docs/contract.md §5), and `status` says the same (learn-status.ts).
+ * took (docs/contract.md §5), and `status` says the same (status-words.ts).
  */
 export function absentText(confirmation: { readonly status?: string; readonly ticket?: string }, after: string | undefined): string {
   if (confirmation.status === undefined) return "PortInStatus finds no port-in for it";
@@ -88,6 +85,10 @@ function endedText(order: EndedOrder): string {
 
 /** Whether `row` is still the row sent under `fingerprint` (group/fingerprint.ts). */
 type Unchanged = (row: ValidRow, fingerprint: string) => boolean;
+
+function rowNow(row: ValidRow, unchanged: Unchanged): RowNow {
+  return rowNowOf(row, (fingerprint) => !unchanged(row, fingerprint));
+}
 
 /**
  * Unchanged, worked out once a row: a settled row's outcome is worked out again each time it is
@@ -106,39 +107,29 @@ function sentRowMemo(rows: number): Unchanged {
   };
 }
 
-/** The order on the account comes before any earlier rejection; the number's own state after (docs/contract.md §5). */
-function settleRow(
-  row: ValidRow,
-  state: NumberState,
-  account: ReadonlyMap<string, AccountHold>,
-  confirmations: ReadonlyMap<string, Confirmation>,
-  options: ReviewOptions,
-  unchanged: Unchanged,
-): RowOutcome | null {
+/** The verdict (verdict.ts) in submit's words; null for a row to plan and send (docs/contract.md §5). */
+function outcomeOf(row: ValidRow, verdict: Verdict, confirmations: ReadonlyMap<string, Confirmation>, options: ReviewOptions): RowOutcome | null {
   const base: OutcomeSubject = { number: row.number, numberType: row.numberKind, operation: describeOperation(row.operation), sequence: null };
   // Being sent right now by the `submit` holding the journal: neither planned nor asked about (docs/contract.md §5).
-  if (state.kind !== "submitted" && options.running?.numbers.has(row.number) === true) {
+  if (verdict.kind !== "submitted" && options.running?.numbers.has(row.number) === true) {
     return rowOutcome(base, { status: "skipped", ticket: "", httpStatus: null, message: inFlightMessage(options.running) });
   }
-  const hold = account.get(row.number);
-  switch (state.kind) {
+  switch (verdict.kind) {
     case "submitted":
-      return fromSubmitted(base, row, state, unchanged);
-    case "pending":
-    case "unknown":
-      return hold ? fromHold(base, hold, true) : fromConfirmation(base, state, confirmations.get(row.number), options);
+      return fromSubmitted(base, verdict.submitted, verdict.changed);
+    case "held":
+      return fromHold(base, verdict.hold, verdict.earlierRun !== null);
+    case "unsure":
+      return fromConfirmation(base, verdict.state, confirmations.get(row.number), options);
     case "rejected":
-      return hold ? fromHold(base, hold, false) : fromRejected(base, row, state, options, unchanged);
-    case "none":
-      return hold ? fromHold(base, hold, false) : null;
-    default:
-      return unhandled(state);
+      return fromRejected(base, verdict.rejection);
+    case "send":
+      return null;
   }
 }
 
-function fromSubmitted(base: OutcomeSubject, row: ValidRow, submitted: Submitted, unchanged: Unchanged): RowOutcome {
-  // The order holds the row as it was sent: an edit since changes nothing at the service (docs/contract.md §5).
-  if (submitted.fingerprint !== undefined && !unchanged(row, submitted.fingerprint)) {
+function fromSubmitted(base: OutcomeSubject, submitted: Submitted, changed: boolean): RowOutcome {
+  if (changed) {
     return rowOutcome(base, { status: "skipped", ticket: submitted.ticket, httpStatus: null, message: `row changed since it was submitted in ${submitted.ticket || "an earlier run"}; that order holds the old values` });
   }
   const message = submitted.outside
@@ -147,21 +138,26 @@ function fromSubmitted(base: OutcomeSubject, row: ValidRow, submitted: Submitted
   return rowOutcome(base, { status: "skipped", ticket: submitted.ticket, httpStatus: null, message });
 }
 
-/** Held by an order on the account that this journal did not place, or that an earlier run of it sent (`earlierRun`) without learning the outcome. */
+/**
+ * Held by an order on the account that this journal did not place, or that an earlier run of
+ * it sent (`earlierRun`) without learning the outcome. Never sent; when PortInStatus gives no
+ * ticket for the order, the row is `unknown` (exit 1), not `skipped`: nothing says the order
+ * will ever port, and only the service can say what it is (docs/contract.md §5).
+ */
 function fromHold(base: OutcomeSubject, hold: AccountHold, earlierRun: boolean): RowOutcome {
-  const message =
-    earlierRun && hold.ticket !== ""
-      ? `accepted by an earlier run (confirmed by PortInStatus: ${hold.status}); not sent again`
-      : earlierRun
-        ? `accepted by an earlier run: the account's order list shows it in open order ${hold.orderId} (${hold.kind === "open" ? hold.why : ""}); not sent again`
-        : accountHoldMessage(hold);
+  if (hold.ticket === "") {
+    const held = earlierRun
+      ? `accepted by an earlier run: the account's order list shows it in open order ${hold.orderId} (${hold.kind === "open" ? hold.why : ""}); not sent again`
+      : accountHoldMessage(hold);
+    const message = `${held}: run again later, and if PortInStatus still gives no ticket, ask the service about order ${hold.orderId}`;
+    return rowOutcome(base, { status: "unknown", ticket: "", httpStatus: null, message, next: "ask-about-order" });
+  }
+  const message = earlierRun ? `accepted by an earlier run (confirmed by PortInStatus: ${hold.status}); not sent again` : accountHoldMessage(hold);
   return rowOutcome(base, { status: "skipped", ticket: hold.ticket, httpStatus: null, message });
 }
 
-function fromRejected(base: OutcomeSubject, row: ValidRow, rejected: EarlierRejection, options: ReviewOptions, unchanged: Unchanged): RowOutcome | null {
-  // The service would answer an unchanged row the same way: resending it every run (a cron
-  // job every 20 minutes) only repeats the rejection. A changed row is the user's fix.
-  if (options.retryRejected || !unchanged(row, rejected.fingerprint)) return null;
+/** Rejected earlier, its row unchanged since. */
+function fromRejected(base: OutcomeSubject, rejected: EarlierRejection): RowOutcome {
   if (rejected.order) {
     const { order } = rejected;
     const details = order.details === "" ? "" : ` (${order.details})`;
@@ -189,7 +185,7 @@ function fromRejected(base: OutcomeSubject, row: ValidRow, rejected: EarlierReje
 /** A number an earlier run sent without learning the outcome, settled by what PortInStatus said of it (confirm.ts). */
 function fromConfirmation(
   base: OutcomeSubject,
-  unsure: Extract<NumberState, { readonly kind: "pending" | "unknown" }>,
+  unsure: UnsureState,
   confirmation: Confirmation | undefined,
   options: ReviewOptions,
 ): RowOutcome | null {

@@ -7,7 +7,7 @@ import { newRequestId } from "../journal/journal.js";
 import { stateOf } from "../journal/prior.js";
 import type { PortRequest } from "../group/requests.js";
 import { dispatch } from "../send/dispatch.js";
-import type { DispatchProgress, DispatchReport } from "../send/dispatch.js";
+import type { DispatchOptions, DispatchProgress, DispatchReport } from "../send/dispatch.js";
 import type { RunProgress } from "./progress.js";
 import { buildBody } from "../service/body.js";
 import type { ServiceClient } from "../service/client.js";
@@ -19,6 +19,8 @@ export interface ExecuteOptions {
   readonly rate: number | null;
   readonly signal: AbortSignal;
   readonly progress?: RunProgress | null;
+  /** Of a rejected request's other numbers, those an order already holds (pending-answers.ts). */
+  readonly othersHeld?: DispatchOptions["othersHeld"];
 }
 
 export function execute(requests: readonly PortRequest[], options: ExecuteOptions): Promise<DispatchReport> {
@@ -35,6 +37,7 @@ export function execute(requests: readonly PortRequest[], options: ExecuteOption
     ratePerSecond: options.rate,
     signal: options.signal,
     ...(options.progress == null ? {} : { progress: countInto(options.progress) }),
+    ...(options.othersHeld === undefined ? {} : { othersHeld: options.othersHeld }),
   });
 }
 

@@ -9,7 +9,7 @@ import type { OutcomeVerdict, RowOutcome } from "../results/row-outcome.js";
 import type { DispatchReport, StopReason } from "../send/dispatch.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
 import { accountHoldMessage } from "./account-orders.js";
-import type { AccountHold } from "./account-orders.js";
+import type { AccountHold } from "./verdict.js";
 import type { Settlement } from "./settle.js";
 
 const PLANNED: OutcomeVerdict = { status: "planned", httpStatus: null, message: "", ticket: "" };
@@ -24,7 +24,7 @@ export function rowOutcomes(
   report: DispatchReport | null,
   held: ReadonlyMap<string, AccountHold> = new Map(),
 ): (index: number) => RowOutcome {
-  // A typed array rather than a Map: a million rows (README, Performance).
+  // A typed array rather than a Map: a million rows (bench/README.md).
   const requestOf = new Uint32Array(rows.length);
   settlement.requests.forEach((request, at) => {
     for (const row of request.numbers) requestOf[row.index] = at + 1;

@@ -35,8 +35,12 @@ export const BREAK_AFTER_FAILURES = 8;
 export const SLOW_BREAK_AFTER_FAILURES = 4;
 export const SLOW_BREAK_AFTER_MS = 20_000;
 
-/** Longest wait before a question's next attempt: a longer backoff or Retry-After is cut to it. */
-export const RETRY_WAIT_LIMIT_MS = 4_000;
+/**
+ * Longest wait before a question's next attempt: a longer backoff or Retry-After is cut to it.
+ * With the default 5 retries a question that never gets an answer costs 1 + 2 + 2 + 2 + 2 s,
+ * and a run whose only question is one order's under 15 s (docs/contract.md §5).
+ */
+export const RETRY_WAIT_LIMIT_MS = 2_000;
 
 export const UNAVAILABLE = "not checked: PortInStatus unavailable";
 
@@ -47,7 +51,9 @@ export interface AskerOptions {
 }
 
 /**
- * Runs questions with bounded concurrency and one breaker across every batch it is given.
+ * Runs questions with bounded concurrency and one breaker across every batch it is given: a
+ * run makes one, so that a PortInStatus found down by the account check is not found down
+ * again, question by question, by the checks after it (docs/contract.md §5).
  * Throws AuthError, once the questions in flight are done, when the credentials were refused.
  */
 export class StatusAsker {
@@ -75,6 +81,8 @@ export class StatusAsker {
    */
   async run<K>(keys: Iterable<K>, ask: (key: K, watch: AttemptWatch) => Promise<PortInStatus | null>, settled: (key: K) => boolean = () => false): Promise<Map<K, Asked>> {
     const answers = new Map<K, Asked>();
+    // One asker serves a run's every batch: the time between batches without a failure is no silence.
+    if (this.failures === 0) this.answeredAt = null;
     // Once a question ends while attempts are failing, one question at a time: a service coming
     // back is found as soon (an answer resets `failures`, and the width with it), and a down one
     // costs fewer requests.
@@ -87,24 +95,12 @@ export class StatusAsker {
       if (this.open || this.options.signal.aborted || refusals.length > 0 || settled(key)) return;
       this.asked += 1;
       this.answeredAt ??= Date.now();
-      let told = false;
-      const watch: AttemptWatch = {
-        failed: (waitMs) => {
-          told = true;
-          this.failedAttempt();
-          return this.open || this.options.signal.aborted ? 0 : Math.min(waitMs, RETRY_WAIT_LIMIT_MS);
-        },
-      };
       try {
-        const status = await ask(key, watch);
-        this.failures = 0;
-        this.answeredAt = Date.now();
+        const status = await this.watched((watch) => ask(key, watch));
         const at = new Date().toISOString();
         answers.set(key, status === null ? { kind: "missing", at } : { kind: "found", status, at });
       } catch (error) {
         if (error instanceof AuthError) refusals.push(error);
-        // A failure no attempt told of (an answer that is not a PortInStatus) is one failed attempt.
-        else if (!told) this.failedAttempt();
         answers.set(key, { kind: "failed", reason: error instanceof Error ? error.message : String(error), at: new Date().toISOString() });
       }
       queue.concurrency = width();
@@ -124,6 +120,34 @@ export class StatusAsker {
     const why = this.options.signal.aborted ? `not checked: run interrupted by ${String(this.options.signal.reason)}` : this.open ? UNAVAILABLE : "not checked";
     for (const key of all) if (!answers.has(key) && !settled(key)) answers.set(key, { kind: "failed", reason: why, at: "" });
     return answers;
+  }
+
+  /**
+   * One request under the breaker: each failed attempt counts, no retry waits longer than
+   * RETRY_WAIT_LIMIT_MS, none is made once the breaker is open, and an answer resets the count.
+   * For the questions `run` asks, and for the account's order list read before them, which
+   * the same service answers (account-orders.ts).
+   */
+  async watched<T>(ask: (watch: AttemptWatch) => Promise<T>): Promise<T> {
+    this.answeredAt ??= Date.now();
+    let told = false;
+    const watch: AttemptWatch = {
+      failed: (waitMs) => {
+        told = true;
+        this.failedAttempt();
+        return this.open || this.options.signal.aborted ? 0 : Math.min(waitMs, RETRY_WAIT_LIMIT_MS);
+      },
+    };
+    try {
+      const answer = await ask(watch);
+      this.failures = 0;
+      this.answeredAt = Date.now();
+      return answer;
+    } catch (error) {
+      // A failure no attempt told of (an answer that is not what was asked for) is one failed attempt.
+      if (!told && !(error instanceof AuthError)) this.failedAttempt();
+      throw error;
+    }
   }
 
   private failedAttempt(): void {

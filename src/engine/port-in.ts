@@ -20,9 +20,10 @@ import type { ResultColumnsAt } from "../results/encoder.js";
 import type { DispatchReport, StopReason } from "../send/dispatch.js";
 import type { ServiceClient } from "../service/client.js";
 import { readAccount, recordHolds } from "./account-orders.js";
-import type { AccountHold } from "./account-orders.js";
+import type { AccountHold } from "./verdict.js";
 import { execute } from "./execute.js";
-import { resolvePendingAnswers } from "./pending-answers.js";
+import { PendingAnswers } from "./pending-answers.js";
+import { StatusAsker } from "./port-in-status.js";
 import { rowOutcomes } from "./outcomes.js";
 import { settleRows } from "./settle.js";
 import { runningSubmit } from "./running-submit.js";
@@ -124,8 +125,11 @@ async function portIn(options: PortInOptions, service: Service, io: CommandIO): 
       for (const row of prepared.rows) if (row.valid) valid++;
       service.client.connect(Math.min(options.concurrency, valid));
     }
-    const account = options.orderCheck === false ? null : await readAccount(prepared.rows, prior, service, io, options.concurrency);
-    if (account !== null && journal !== null) await recordHolds(account, journal);
+    // One breaker for every PortInStatus question of the run: the account check's, the unsure
+    // numbers' and the pending answers' (port-in-status.ts).
+    const asker = new StatusAsker({ concurrency: options.concurrency, signal: io.signal });
+    const account = options.orderCheck === false ? null : await readAccount(prepared.rows, prior, service, io, options.concurrency, true, asker);
+    if (account !== null && journal !== null) await recordHolds(account, journal, prepared.rows);
     const settlement = await settleRows(prepared.rows, prior, {
       ...(account === null ? {} : { account }),
       portInStatus: (number, watch) => service.client.portInStatus(number, watch),
@@ -133,6 +137,7 @@ async function portIn(options: PortInOptions, service: Service, io: CommandIO): 
       record: journal ? (number, ticket, status) => journal.confirmed(number, ticket, status) : null,
       concurrency: options.concurrency,
       signal: io.signal,
+      asker,
       retryUnknown: options.retryUnknown,
       retryRejected: options.retryRejected,
       maxPerRequest: options.maxPerRequest,
@@ -144,11 +149,11 @@ async function portIn(options: PortInOptions, service: Service, io: CommandIO): 
     let held: ReadonlyMap<string, AccountHold> = new Map();
     if (options.command === "submit") {
       if (progress !== null) Object.assign(progress, { phase: "sending", requests: settlement.requests.length });
-      sent = await execute(settlement.requests, { client: service.client, journal, concurrency: options.concurrency, rate: options.rate, signal: io.signal, progress });
+      const pending = new PendingAnswers({ client: service.client, journal, concurrency: options.concurrency, signal: io.signal, asker });
+      const othersHeld = (named: ReadonlyMap<string, string>, others: readonly string[]) => pending.othersHeld(named, others);
+      sent = await execute(settlement.requests, { client: service.client, journal, concurrency: options.concurrency, rate: options.rate, signal: io.signal, progress, othersHeld });
       // Refused credentials stopped the run: asking would only be refused too.
-      if (sent.stopped?.kind !== "auth") {
-        held = await resolvePendingAnswers(sent, { client: service.client, journal, concurrency: options.concurrency, signal: io.signal }).catch(() => held);
-      }
+      held = sent.stopped?.kind === "auth" ? pending.holds : await pending.resolve(sent).catch(() => pending.holds);
     }
     if (progress !== null) progress.phase = "writing";
     const outcomeOf = rowOutcomes(prepared.rows, settlement, sent, held);

@@ -3,7 +3,7 @@
  * ask PortInStatus about unsure numbers), then the requests the remaining valid rows make.
  */
 import { describeOperation } from "../catalog/operations.js";
-import { stateOf, unhandled } from "../journal/prior.js";
+import { stateOf } from "../journal/prior.js";
 import type { PriorState } from "../journal/prior.js";
 import { groupRequests } from "../group/requests.js";
 import type { PortRequest } from "../group/requests.js";
@@ -12,6 +12,7 @@ import type { OutcomeSubject, RowOutcome } from "../results/row-outcome.js";
 import type { CheckedRow, InvalidRow, ValidRow } from "../validate/types.js";
 import { reviewEarlierRuns } from "./earlier-runs.js";
 import type { ReviewOptions } from "./earlier-runs.js";
+import { verdictOf } from "./verdict.js";
 
 export interface Settlement {
   /**
@@ -63,23 +64,15 @@ export async function settleRows(rows: readonly CheckedRow[], prior: PriorState 
  * would otherwise make every nightly run after the port date exit 1.
  */
 function submittedEarlier(row: InvalidRow, prior: PriorState | null): RowOutcome | null {
-  const state = stateOf(prior, row.number);
-  switch (state.kind) {
-    case "submitted":
-      return rowOutcome(invalidSubject(row), {
-        status: "skipped",
-        ticket: state.ticket,
-        httpStatus: null,
-        message: `submitted by an earlier run; not sent again (the row as it stands would be invalid: ${row.reason})`,
-      });
-    case "pending":
-    case "unknown":
-    case "rejected":
-    case "none":
-      return null;
-    default:
-      return unhandled(state);
-  }
+  // The row as it stands is not what was sent, and says nothing of the order: taken as sent.
+  const verdict = verdictOf({ state: stateOf(prior, row.number) });
+  if (verdict.kind !== "submitted") return null;
+  return rowOutcome(invalidSubject(row), {
+    status: "skipped",
+    ticket: verdict.submitted.ticket,
+    httpStatus: null,
+    message: `submitted by an earlier run; not sent again (the row as it stands would be invalid: ${row.reason})`,
+  });
 }
 
 function invalidSubject(row: InvalidRow): OutcomeSubject {

@@ -21,6 +21,7 @@ import type { ResultColumnsAt } from "../results/encoder.js";
 import { recordHolds, readAccount } from "./account-orders.js";
 import { learnStatuses } from "./learn-status.js";
 import type { Service } from "./port-in.js";
+import { StatusAsker } from "./port-in-status.js";
 import { prepare } from "./prepare.js";
 import { resultsOptionsFor, writeResults } from "./write.js";
 import { monotonicMs } from "../monotonic.js";
@@ -69,13 +70,16 @@ async function statusRun(options: StatusOptions, service: Service, io: CommandIO
     // Locked like a submit: the records status appends rest on what it read, which a run in between could change.
     if (options.state !== null && existsSync(options.state)) journal = await openJournal(options.state, service.identity, journalOptions);
     // A lost journal, or numbers it does not hold, are rebuilt from the account (docs/contract.md §5).
-    const account = await readAccount(prepared.rows, journal?.prior ?? null, service, io, options.concurrency, false);
+    // One breaker for every PortInStatus question of the check, the account's and the journal's (port-in-status.ts).
+    const asker = new StatusAsker({ concurrency: options.concurrency, signal: io.signal });
+    const account = await readAccount(prepared.rows, journal?.prior ?? null, service, io, options.concurrency, false, asker);
     if (journal === null && options.state !== null && [...account.values()].some((hold) => hold.ticket !== "")) {
       journal = await openJournal(options.state, service.identity, journalOptions);
     }
-    if (journal !== null) await recordHolds(account, journal);
+    if (journal !== null) await recordHolds(account, journal, prepared.rows);
     const learned = await learnStatuses(prepared.rows, journal?.prior ?? null, {
       account,
+      asker,
       client: service.client,
       concurrency: options.concurrency,
       signal: io.signal,

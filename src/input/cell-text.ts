@@ -1,8 +1,7 @@
 /**
- * A workbook cell's value, as exceljs's streaming reader gives it (and worksheet-rows.ts, which
- * reads a worksheet's cells by its rules), turned into the text a CSV
- * export would have held had Excel not mangled it (docs/contract.md §3, "Workbooks"): numbers
- * exactly, dates as YYYY-MM-DD, formulas as their saved result. Pure.
+ * A workbook cell's value (CellValue, portin's own, whichever reader read it) turned into the
+ * text a CSV export would have held had Excel not mangled it (docs/contract.md §3,
+ * "Workbooks"): numbers exactly, dates as YYYY-MM-DD, formulas as their saved result. Pure.
  */
 
 /** A cell that cannot be used where it is sent (an error value, a formula without a result): its text, and why; the caller names the cell. */
@@ -61,8 +60,8 @@ const DAY_ZERO_1904 = "1904-01-01";
 const EXCEL_EPOCH_MS = Date.UTC(1899, 11, 30);
 
 /**
- * exceljs turns a date-formatted number into a Date at UTC midnight plus the day's fraction
- * (Excel's serial dates have no time zone). A whole day reads `YYYY-MM-DD`; a time alone
+ * A date-formatted number is a Date at UTC midnight plus the day's fraction (Excel's serial
+ * dates have no time zone). A whole day reads `YYYY-MM-DD`; a time alone
  * (Excel's day 0) reads `HH:MM`, the form `RequestedPortTime` takes; both read
  * `YYYY-MM-DD HH:MM`. Seconds appear only when there are some.
  */
@@ -79,73 +78,75 @@ export function dateText(date: Date, date1904 = false): string {
   return midnight ? day : `${day} ${time}`;
 }
 
-/** A serial date (a formula's result, which exceljs leaves a number) as a Date. */
+/** A serial date as a Date. */
 export function serialDate(serial: number, date1904: boolean): Date {
-  // To the millisecond, as exceljs's own excelToDate: dateText then rounds to the second.
+  // To the millisecond: dateText then rounds to the second.
   return new Date(Math.round(EXCEL_EPOCH_MS + (serial + (date1904 ? 1462 : 0)) * 86_400_000));
 }
 
 /**
  * Whether a number format shows a date or time: `yyyy-mm-dd`, `h:mm`, `YYYY`, but not `0.00` or
- * `"m"0` (quoted text and [colour] sections do not count). exceljs's own test, but in either
- * case, as Excel reads a format: exceljs's misses `YYYY` and `DD` alone.
+ * `"m"0` (quoted text and [colour] sections do not count), in either case, as Excel reads a
+ * format (`YYYY`, `DD`).
  */
 export function isDateFormat(format: string | undefined): boolean {
   if (format === undefined || format === "") return false;
   return /[ymdhsb]/i.test(format.replace(/\[[^\]]*]/g, "").replace(/"[^"]*"/g, ""));
 }
 
-interface RichTextRun {
-  readonly text?: unknown;
+/**
+ * A string of an .xlsx as Excel shows it: ECMA-376's ST_Xstring writes a character XML cannot
+ * carry (a carriage return Excel keeps in a cell) as `_x000D_`, and a literal `_x…_` with its
+ * `_` written `_x005F_`. Only text holding `_x` is rewritten: a sheet has millions of strings.
+ */
+export function unescapeXstring(text: string): string {
+  return text.includes("_x") ? text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, code: string) => String.fromCharCode(parseInt(code, 16))) : text;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null;
+/** An error value a cell holds, as the sheet shows it: `#N/A`, `#REF!`. */
+export interface CellError {
+  readonly kind: "error";
+  readonly text: string;
 }
 
-/** Where a cell's number format is read: the cell itself (exceljs resolves it from the workbook's styles). */
-export interface FormatSource {
-  readonly numFmt?: string | undefined;
+/** A formula the file keeps without a saved result: a script or an export wrote it and nothing calculated it. */
+export interface UncalculatedFormula {
+  readonly kind: "uncalculated";
 }
 
 /**
- * The text of one cell value. The format is read only for a formula's numeric result, which
- * exceljs does not turn into a Date itself; `date1904` is the workbook's date system.
+ * A workbook cell's value as portin reads it, whatever the file's format (worksheet-rows.ts for
+ * .xlsx, workbook-sheetjs.ts for .xls and .ods): a formula is its saved result, shared and
+ * rich text is its text, a hyperlink its shown text, and a number whose format shows a date or
+ * time is a Date (UTC, Excel's serial dates having no zone).
  */
-export function cellText(value: unknown, format: FormatSource, date1904: boolean): CellText {
-  if (value === null || value === undefined) return "";
+export type CellValue = string | number | boolean | Date | CellError | UncalculatedFormula;
+
+export const UNCALCULATED: UncalculatedFormula = Object.freeze({ kind: "uncalculated" });
+
+export function cellError(text: string): CellError {
+  return { kind: "error", text };
+}
+
+/** A number cell's value: a Date when its number format shows a date or time, else the number. */
+export function numberValue(number: number, format: string | undefined, date1904: boolean): number | Date {
+  return Number.isFinite(number) && isDateFormat(format) ? serialDate(number, date1904) : number;
+}
+
+/** The text of one cell value; `date1904` is the workbook's date system, which day 0 of a time alone depends on. */
+export function cellText(value: CellValue | undefined, date1904: boolean): CellText {
+  if (value === undefined) return "";
   if (typeof value === "string") return isMangledNumber(value) ? { text: value, problem: mangled(value) } : value;
   if (typeof value === "number") return Number.isFinite(value) ? numberText(value) : { text: "", problem: "holds no number Excel can store" };
   if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
   if (value instanceof Date) return dateText(value, date1904);
-  if (!isObject(value)) return { text: "", problem: "holds a value portin cannot read" };
-  // A formula; a shared formula's copies carry an empty `formula` and the master's `sharedFormula`.
-  if ("formula" in value || "sharedFormula" in value || "result" in value) return formulaText(value["result"], format, date1904);
-  if (Array.isArray(value["richText"])) {
-    return cellText((value["richText"] as RichTextRun[]).map((run) => (typeof run.text === "string" ? run.text : "")).join(""), format, date1904);
-  }
-  // A hyperlink: its shown text, which may itself be rich text.
-  if ("hyperlink" in value || "text" in value) return cellText(value["text"], format, date1904);
-  if (typeof value["error"] === "string") return { text: value["error"], problem: `holds ${value["error"]}, an error in the source sheet: fix the formula or the value` };
-  return { text: "", problem: "holds a value portin cannot read" };
+  if (value.kind === "error") return { text: value.text, problem: `holds ${value.text}, an error in the source sheet: fix the formula or the value` };
+  // A workbook written by a program that does not calculate (a script, an export) keeps the
+  // formula alone: there is no value to send, and guessing one would be worse.
+  return { text: "", problem: "is a formula without a saved result (open the workbook in Excel and save it, or type the value)" };
 }
 
 /** Excel's own words for what happened, and the way to keep it from happening again. */
 function mangled(text: string): string {
   return `holds the text ${JSON.stringify(text)}: Excel showed a long number in scientific notation and the digits were lost when it was saved as text; format the column as Text, type the numbers again, and save`;
-}
-
-function formulaText(result: unknown, format: FormatSource, date1904: boolean): CellText {
-  if (result === undefined || result === null) {
-    // A workbook written by a program that does not calculate (a script, an export) keeps the
-    // formula alone: there is no value to send, and guessing one would be worse.
-    return { text: "", problem: "is a formula without a saved result (open the workbook in Excel and save it, or type the value)" };
-  }
-  if (typeof result === "number") {
-    // An error result (`#N/A`) reaches here as an `{ error }` value (worksheet-rows.ts); a NaN is no number Excel stores.
-    if (!Number.isFinite(result)) return { text: "", problem: "holds an error in the source sheet: fix the formula or the value" };
-    if (isDateFormat(format.numFmt)) return dateText(serialDate(result, date1904), date1904);
-    return numberText(result);
-  }
-  return cellText(result, format, date1904);
 }

@@ -1,8 +1,8 @@
 /**
  * Starting the thread that reads a workbook (workbook-reader.ts), early where the command line
- * names one: the thread spends its first ~0.1 s starting node and loading its script (exceljs's
- * reader bundled in), which then overlaps portin loading its own code and parsing the command
- * line, rather than following them (README, Performance, Start-up). The thread only loads until
+ * names one: the thread spends its first ~0.1 s starting node and loading its script (the
+ * readers, SheetJS among them, bundled in), which then overlaps portin loading its own code and parsing the command
+ * line, rather than following them (bench/README.md, Start-up). The thread only loads until
  * it is handed a workbook (workbook.ts), so a guess that turns out wrong costs some CPU, never a result.
  */
 import { setFlagsFromString } from "node:v8";
@@ -10,7 +10,7 @@ import type { Worker } from "node:worker_threads";
 import { isWorkbookPath } from "../paths.js";
 import { builtScript } from "../version.js";
 
-/** The reading thread's script, workbook-reader.ts bundled with exceljs's reader by the build (scripts/bundle.ts). */
+/** The reading thread's script, workbook-reader.ts bundled with the libraries it reads with by the build (scripts/bundle.ts). */
 const READER = builtScript("input/workbook-reader.cjs");
 
 /** The options of a command reading a sheet whose value may be a workbook that is not the sheet. */
@@ -54,10 +54,9 @@ function startReaderThread(): Worker {
   // Reading a workbook makes objects for every cell (the XML parser's tags, then each row's
   // cells) and drops them a row later. V8 at times learns from the few that outlive a
   // collection to allocate all of them straight into its old generation ("allocation-site
-  // pretenuring"), which then fills with garbage: with exceljs's cell objects the reading
-  // thread's heap peaked at 170-220 MB instead of 70 in one run of three, and with the rows
-  // parsed by saxes (worksheet-rows.ts) a 200,000-row, 27-column plan still peaked at 268-271
-  // MB with it on against 232-257 MB off (README, Performance, Workbooks). The flag is the
+  // pretenuring"), which then fills with garbage: with the rows parsed by saxes
+  // (worksheet-rows.ts) a 200,000-row, 27-column plan peaked at 268-271 MB with it on against
+  // 232-257 MB off (bench/README.md, Workbooks). The flag is the
   // process's, set before the thread starts; it stays off for the rest of a run that reads a workbook.
   setFlagsFromString("--no-allocation-site-pretenuring");
   // node:worker_threads is loaded here, not with this module, which every command loads: a run

@@ -172,11 +172,11 @@ export async function openSheet(path: string, options: OpenSheetOptions = {}): P
 
 async function openRows(path: string, options: OpenSheetOptions): Promise<ReadSheet> {
   if (isWorkbookPath(path)) {
-    // Loaded only for a workbook: exceljs takes ~0.4 s and 30 MB to load, which a CSV run need not pay.
+    // Loaded only for a workbook: a CSV run need not load its reading thread.
     const { openWorkbook } = await import("./workbook.js");
     return openWorkbook(path, options.sheet, options.columns);
   }
-  if (options.sheet !== undefined) throw new UsageError(`--sheet names a worksheet of an .xlsx workbook, and ${path === "-" ? "standard input" : path} is read as CSV`);
+  if (options.sheet !== undefined) throw new UsageError(`--sheet names a worksheet of a workbook (.xlsx, .xls, .ods), and ${path === "-" ? "standard input" : path} is read as CSV`);
   const fromStdin = path === "-";
   const source = fromStdin ? STDIN_SOURCE : path;
   const baseDir = fromStdin ? process.cwd() : dirname(resolve(path));

@@ -22,7 +22,7 @@ export function isTotalsRow(row: SheetRow, numberAt: number): boolean {
  * The rows, less the totals rows at the end (a totals row with data rows after it is no
  * totals row, and stays, to be judged as any row). Those left out are added to `leftOut` once
  * the rows are read. An iterator of its own rather than an async generator: a generator's turn
- * a row, on top of the reader's, was a tenth of reading a narrow workbook (README, Performance).
+ * a row, on top of the reader's, was a tenth of reading a narrow workbook (bench/README.md).
  */
 export function withoutTotalsRows(rows: AsyncIterable<SheetRow>, numberAt: number, leftOut: SheetRow[]): AsyncIterable<SheetRow> {
   return {

@@ -1,9 +1,8 @@
 /**
- * What a file named `.xlsx` is, told from its first and last bytes before exceljs streams it
- * (docs/contract.md §3, "Workbooks"). A streaming unzip reads entries front to back and never
- * reaches the zip's directory at the end, so a workbook cut short could read as a shorter
- * sheet; and it fails on a password-protected workbook with a message about zip signatures.
- * Both are told apart here, in one line each, before any row is read.
+ * What a file named as a workbook is, told from its first and last bytes before it is read
+ * (docs/contract.md §3, "Workbooks"): a zip (an .xlsx, or an .ods), or an OLE compound file (an
+ * .xls). A password-protected workbook, a zip cut short and a file that is neither are each
+ * refused here, in one line, before any row is read.
  */
 import { open } from "node:fs/promises";
 import { InputError } from "../errors.js";
@@ -29,10 +28,18 @@ const OLE_DIRECTORY_BYTES = 4096;
 
 const nothingSent = "nothing was sent";
 
-/** The refusal of a workbook that cannot be read through, `why` in parentheses. */
-export function damagedWorkbook(path: string, why: string): string {
-  return `${path}: cannot be read as an .xlsx workbook (${why}); it may be damaged: save it again from Excel; ${nothingSent}`;
+/** The refusal of a workbook that cannot be read through, `why` in parentheses; `format` is what it was read as (".xlsx"). */
+export function damagedWorkbook(path: string, why: string, format = formatOf(path)): string {
+  return `${path}: cannot be read as an ${format} workbook (${why}); it may be damaged: save it again from ${format === ".ods" ? "LibreOffice" : "Excel"}; ${nothingSent}`;
 }
+
+/** What a workbook's name says it is: ".xlsx", ".xls" or ".ods". */
+function formatOf(path: string): string {
+  return /\.(xls|ods)$/i.exec(path)?.[0].toLowerCase() ?? ".xlsx";
+}
+
+/** How a workbook's bytes are kept: a zip (.xlsx, .ods) or an OLE compound file (.xls). */
+export type WorkbookContainer = "zip" | "ole";
 
 /** What a refusal of the first sheet adds when the workbook has others: their names and --sheet. */
 export function otherSheetsHint(others: readonly string[]): string {
@@ -40,8 +47,8 @@ export function otherSheetsHint(others: readonly string[]): string {
   return `; if the numbers are on another sheet, name it with --sheet (the workbook also has ${others.map((name) => JSON.stringify(name)).join(", ")})`;
 }
 
-/** Throws InputError unless `path` looks like a whole .xlsx workbook. */
-export async function checkWorkbookFile(path: string): Promise<void> {
+/** Which container `path` is; throws InputError unless it looks like a whole workbook. */
+export async function checkWorkbookFile(path: string): Promise<WorkbookContainer> {
   let file;
   try {
     file = await open(path, "r");
@@ -52,15 +59,20 @@ export async function checkWorkbookFile(path: string): Promise<void> {
     const { size } = await file.stat();
     if (size === 0) throw new InputError(`${path}: the file is empty; it needs a worksheet with a header row and a number column`);
     const head = await readAt(file, 0, Math.min(size, 512));
-    if (head.subarray(0, OLE.length).equals(OLE)) throw new InputError(await oleRefusal(path, file, head));
+    if (head.subarray(0, OLE.length).equals(OLE)) {
+      const refusal = await oleRefusal(path, file, head);
+      if (refusal !== null) throw new InputError(refusal);
+      return "ole";
+    }
     if (!head.subarray(0, ZIP_LOCAL.length).equals(ZIP_LOCAL)) {
-      throw new InputError(`${path}: not an .xlsx workbook (it does not begin as one; a CSV file must be named .csv); ${nothingSent}`);
+      throw new InputError(`${path}: not an ${formatOf(path)} workbook (it does not begin as one; a CSV file must be named .csv); ${nothingSent}`);
     }
     const tailLength = Math.min(size, ZIP_END_SEARCH);
     const tail = await readAt(file, size - tailLength, tailLength);
     if (tail.lastIndexOf(ZIP_END) < 0) {
       throw new InputError(`${path}: the workbook is cut short or damaged (its zip directory is missing); save it again from Excel or copy it again; ${nothingSent}`);
     }
+    return "zip";
   } finally {
     await file.close();
   }
@@ -72,8 +84,11 @@ async function readAt(file: Awaited<ReturnType<typeof open>>, position: number, 
   return buffer.subarray(0, bytesRead);
 }
 
-/** Which OLE file it is, from the names in its directory (MS-CFB: sector shift at 0x1E, first directory sector at 0x30). */
-async function oleRefusal(path: string, file: Awaited<ReturnType<typeof open>>, head: Buffer): Promise<string> {
+/**
+ * Why an OLE file cannot be read, from the names in its directory (MS-CFB: sector shift at
+ * 0x1E, first directory sector at 0x30); null for an .xls workbook, which can.
+ */
+async function oleRefusal(path: string, file: Awaited<ReturnType<typeof open>>, head: Buffer): Promise<string | null> {
   let directory: Buffer = Buffer.alloc(0);
   if (head.length >= 0x34) {
     const sectorSize = 2 ** head.readUInt16LE(0x1e);
@@ -84,8 +99,6 @@ async function oleRefusal(path: string, file: Awaited<ReturnType<typeof open>>, 
   if (directory.includes(ENCRYPTED_STREAM)) {
     return `${path}: the workbook is password-protected (encrypted), so it cannot be read; save a copy without a password (File > Info > Protect Workbook > Encrypt with Password, clear it) and run that; ${nothingSent}`;
   }
-  if (XLS_STREAMS.some((name) => directory.includes(name))) {
-    return `${path}: an Excel 97-2003 workbook (.xls) under an .xlsx name; save it as "Excel Workbook (.xlsx)" and run that; ${nothingSent}`;
-  }
-  return `${path}: not an .xlsx workbook (an OLE compound file: password-protected, or an older Office format); save it as "Excel Workbook (.xlsx)" without a password; ${nothingSent}`;
+  if (XLS_STREAMS.some((name) => directory.includes(name))) return null;
+  return `${path}: not a workbook portin reads (an OLE compound file, but no Excel workbook in it: an older Office format); save it as "Excel Workbook (.xlsx)"; ${nothingSent}`;
 }

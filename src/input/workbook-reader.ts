@@ -1,32 +1,36 @@
 /**
- * The thread that reads a workbook (docs/contract.md §3, "Workbooks"): exceljs's streaming
- * reader for the zip and the workbook's parts, worksheet-rows.ts for the sheet's rows, on a
- * worker thread of its own, so that unzipping and parsing the XML (most of a workbook's
- * reading) run beside the validation on the main thread, and the parser's many short-lived
- * objects stay out of the heap that holds the run's rows (README, Performance, Workbooks).
- * workbook.ts starts it and turns what it posts into a Sheet.
+ * The thread that reads a workbook (docs/contract.md §3, "Workbooks"): workbook-xlsx.ts for an
+ * .xlsx, workbook-sheetjs.ts for an .xls or .ods, on a worker thread of its own, so that
+ * unzipping and parsing (most of a workbook's reading) run beside the validation on the main
+ * thread, and the parser's many short-lived objects stay out of the heap that holds the run's
+ * rows. Its bundle (scripts/bundle.ts) also keeps SheetJS, a megabyte of script, out of the
+ * bundle every command loads. workbook.ts starts it and turns what it posts into a Sheet.
  *
  * It finds the worksheet, posts the header row's text, then the data rows in batches of
  * records (row-record.ts), each row's cells already as a CSV export would hold them (cell-text.ts),
  * with the cells that cannot be used named. It runs at most a few megabytes of records ahead of
  * the main thread's reading, so a long sheet never piles up in memory.
  */
-import { createReadStream } from "node:fs";
 import { parentPort } from "node:worker_threads";
-import ExcelJsWorkbookReader from "exceljs/lib/stream/xlsx/workbook-reader.js";
-import { describeSystemError, isTemporaryFileTrouble, temporaryFileTrouble } from "../system-error.js";
+import { describeSystemError } from "../system-error.js";
 import { columnLetters, sheetPrefix } from "./cell-ref.js";
 import { cellText } from "./cell-text.js";
 import { MAX_CELL_CHARS } from "./limits.js";
 import { RecordWriter } from "./row-record.js";
+import { openBook } from "./workbook-open.js";
+import type { BookSheet, OpenBook } from "./workbook-book.js";
 import { damagedWorkbook, otherSheetsHint } from "./workbook-file.js";
+import type { WorkbookContainer } from "./workbook-file.js";
+import { TooLargeBook } from "./workbook-sheetjs.js";
 import { HEADER_VERDICT } from "./header-verdict.js";
-import { eachSheetRow, SheetDamage } from "./worksheet-rows.js";
-import type { SheetRow, WorkbookParts } from "./worksheet-rows.js";
+import { SheetDamage } from "./worksheet-rows.js";
+import type { SheetRow } from "./worksheet-rows.js";
 
 /** What workbook.ts gives the thread, as its first message. */
 export interface ReaderData {
   readonly path: string;
+  /** What workbook-file.ts found the file to be. */
+  readonly container: WorkbookContainer;
   /** `--sheet`, or undefined for the first visible worksheet. */
   readonly sheetName: string | undefined;
   /**
@@ -64,82 +68,40 @@ export type ReaderMessage =
 /** A batch's first buffer: 1,000 rows of a wide sheet; a wider one grows it. */
 const BATCH_BYTES = 512 * 1024;
 
-/** What portin reads of exceljs's streaming reader; its typings leave out sheet names, the workbook model and the parts a sheet refers to. */
-interface StreamedSheet {
-  readonly name: string;
-  /** The worksheet's XML, unzipped; read by worksheet-rows.ts rather than by exceljs's WorksheetReader. */
-  readonly iterator: AsyncIterable<Buffer>;
-}
-interface SheetEntry {
-  readonly name: string;
-  readonly state?: string;
-}
-interface StreamedBook extends AsyncIterable<StreamedSheet> {
-  /** From xl/workbook.xml: the sheets in tab order. */
-  readonly model?: { readonly sheets?: readonly SheetEntry[] };
-  readonly properties?: { readonly model?: { readonly date1904?: boolean } };
-  readonly sharedStrings?: readonly unknown[];
-  readonly styles?: { getStyleModel(id: number): { readonly numFmt?: string } | null | undefined };
-}
-
-const READER_OPTIONS = {
-  worksheets: "emit",
-  sharedStrings: "cache",
-  // Styles tell a date from a number: a date is a number cell with a date format.
-  styles: "cache",
-  // A hyperlink cell's value is its shown text; the link itself is never sent.
-  hyperlinks: "ignore",
-  entries: "ignore",
-} as const;
-
-/**
- * exceljs's streaming reader (ExcelJS.stream.xlsx.WorkbookReader), imported alone rather than
- * through the package's entry: the entry holds all of exceljs, its writers and CSV support
- * among them, 660 modules against the reader's 370. The build bundles this thread's script with
- * the reader's modules into one file (scripts/bundle.ts), which the thread runs: resolving and
- * loading the 370 one by one took it ~0.25 s before any row (README, Performance, Start-up).
- */
-const WorkbookReader = ExcelJsWorkbookReader as new (input: NodeJS.ReadableStream, options: typeof READER_OPTIONS) => StreamedBook;
-
 const nothingSent = "nothing was sent";
 
 /** A refusal the thread posts as it is, rather than as a damaged workbook. */
 class Refusal extends Error {}
 
-/** A failure of portin's own code handling a row, as opposed to exceljs's reading of the file. */
+/** A failure of portin's own code handling a row, as opposed to the reading of the file. */
 class HandlerFailure extends Error {}
 
 /** What the thread posts for a failure: a refusal naming the file, or, for portin's own bug, a failure. */
-function failureMessage(path: string, failure: unknown): ReaderMessage {
-  if (failure instanceof Refusal) return { kind: "refused", message: failure.message };
+function failureMessage(path: string, format: string | undefined, failure: unknown): ReaderMessage {
+  if (failure instanceof Refusal || failure instanceof TooLargeBook) return { kind: "refused", message: failure.message };
   if (failure instanceof HandlerFailure) {
     const cause = failure.cause;
     return cause instanceof Error ? { kind: "failed", message: `${cause.name}: ${cause.message}`, stack: cause.stack } : { kind: "failed", message: String(cause), stack: undefined };
   }
-  // Damage worksheet-rows.ts found itself, or the error reading the sheet's stream it met.
-  const error = failure instanceof SheetDamage && failure.cause !== undefined ? failure.cause : failure;
-  // exceljs keeps a worksheet stored before a part it depends on (the shared strings, the
-  // styles, the workbook) in a temporary file: TMPDIR missing or full is the machine's
-  // trouble, not the workbook's (docs/contract.md §7).
-  if (isTemporaryFileTrouble(error)) return { kind: "refused", message: `${path}: ${temporaryFileTrouble("a worksheet of the workbook", error)}; ${nothingSent}` };
-  const system = (error as { code?: unknown } | null)?.code;
-  const why = typeof system === "string" && system.startsWith("E") ? describeSystemError(error) : error instanceof Error ? error.message : String(error);
-  return { kind: "refused", message: damagedWorkbook(path, why) };
+  // Damage the readers found, or an error reading the file (its cause, when it has a system error's code).
+  const cause = failure instanceof SheetDamage && failure.cause !== undefined ? failure.cause : failure;
+  const system = (cause as { code?: unknown } | null)?.code;
+  const why = typeof system === "string" && system.startsWith("E") ? describeSystemError(cause) : failure instanceof Error ? failure.message : String(failure);
+  return { kind: "refused", message: damagedWorkbook(path, why, format) };
 }
 
-async function read({ path, sheetName, progress, batchRows, ahead, aheadBytes }: ReaderData, post: (message: ReaderMessage) => void): Promise<void> {
-  const input = createReadStream(path);
-  const book = new WorkbookReader(input, READER_OPTIONS);
+async function read({ path, container, sheetName, progress, batchRows, ahead, aheadBytes }: ReaderData, post: (message: ReaderMessage) => void, opened: (book: OpenBook) => void): Promise<void> {
+  const book = await openBook(path, container);
+  opened(book);
   try {
-    const sheet = await findSheet(path, book, sheetName);
-    const date1904 = book.properties?.model?.date1904 === true;
-    const parts: WorkbookParts = { sharedStrings: book.sharedStrings, numberFormat: (style) => book.styles?.getStyleModel(style)?.numFmt ?? undefined, date1904 };
+    const sheet = findSheet(path, book, sheetName);
+    const date1904 = book.date1904;
     // The first sheet may be notes, not the data: a refusal of it names the others and --sheet.
-    const otherSheets = sheetName === undefined ? sheetNames(book).filter((name) => name !== sheet.name) : [];
+    const otherSheets = sheetName === undefined ? book.sheets.map((entry) => entry.name).filter((name) => name !== sheet.name) : [];
     // Until the header row, no batches: each row with a value is offered as the header until
     // the main thread takes one; the rows it passes over are titles.
     const reading: { batches: Batches | null; offered: number } = { batches: null, offered: 0 };
-    await eachRow(sheet, parts, (row) => {
+    await eachRow(book, sheet, (row) => {
       if (reading.batches !== null) {
         reading.batches.add(row);
         return;
@@ -149,7 +111,7 @@ async function read({ path, sheetName, progress, batchRows, ahead, aheadBytes }:
       post({ kind: "header", sheet: sheet.name, otherSheets, ...header });
       reading.offered++;
       if (verdict(progress) === HEADER_VERDICT.header) {
-        reading.batches = new Batches({ progress, batchRows, ahead, aheadBytes }, post, () => input.bytesRead, { width: header.cells.length, prefix: sheetPrefix(sheet.name), date1904 }, path);
+        reading.batches = new Batches({ progress, batchRows, ahead, aheadBytes }, post, () => book.bytesRead(), { width: header.cells.length, prefix: sheetPrefix(sheet.name), date1904 }, path);
       }
     });
     if (reading.offered === 0) {
@@ -157,9 +119,9 @@ async function read({ path, sheetName, progress, batchRows, ahead, aheadBytes }:
     }
     // Without a header the main thread refuses the sheet, naming the rows it passed over.
     reading.batches?.flush();
-    post({ kind: "end", bytesRead: input.bytesRead });
+    post({ kind: "end", bytesRead: book.bytesRead() });
   } finally {
-    input.destroy();
+    book.close();
   }
 }
 
@@ -170,12 +132,12 @@ function verdict(progress: Int32Array): number {
 }
 
 /**
- * Reads the worksheet, handing each row to `onRow` as it is parsed. What `onRow` throws is
- * portin's, not the file's, and so is anything worksheet-rows.ts throws other than the damage it names.
+ * Reads the worksheet, handing each row to `onRow` as it is read. What `onRow` throws is
+ * portin's, not the file's, and so is anything the reader throws other than the damage it names.
  */
-async function eachRow(sheet: StreamedSheet, parts: WorkbookParts, onRow: (row: SheetRow) => void): Promise<void> {
+async function eachRow(book: OpenBook, sheet: BookSheet, onRow: (row: SheetRow) => void): Promise<void> {
   try {
-    await eachSheetRow(sheet.iterator, parts, (row) => {
+    await book.eachRow(sheet, (row) => {
       try {
         onRow(row);
       } catch (error) {
@@ -187,39 +149,21 @@ async function eachRow(sheet: StreamedSheet, parts: WorkbookParts, onRow: (row: 
   }
 }
 
-/** Walks the workbook's worksheets (in file order) to the one wanted: `--sheet`, else the first visible tab. */
-async function findSheet(path: string, book: StreamedBook, sheetName: string | undefined): Promise<StreamedSheet> {
-  const seen: string[] = [];
-  // Not `for await`: leaving that loop would end exceljs's reading of the workbook.
-  const sheets = book[Symbol.asyncIterator]();
-  for (;;) {
-    const next = await sheets.next();
-    if (next.done === true) break;
-    const sheet = next.value;
-    seen.push(sheet.name);
-    // Sheet names are unique regardless of case in Excel.
-    const wanted = sheetName ?? firstVisible(book)?.name ?? sheet.name;
-    if (sheet.name.toLowerCase() === wanted.toLowerCase()) return sheet;
-  }
-  const names = (book.model?.sheets?.map((entry) => entry.name) ?? seen).map((name) => JSON.stringify(name)).join(", ");
+/** The worksheet wanted: `--sheet` (sheet names are unique regardless of case, in Excel and LibreOffice), else the first visible tab. */
+function findSheet(path: string, book: OpenBook, sheetName: string | undefined): BookSheet {
+  const sheet = sheetName === undefined ? (book.sheets.find((entry) => entry.visible) ?? book.sheets[0]) : book.sheets.find((entry) => entry.name.toLowerCase() === sheetName.toLowerCase());
+  if (sheet !== undefined) return sheet;
+  const names = book.sheets.map((entry) => JSON.stringify(entry.name)).join(", ");
   if (sheetName !== undefined) throw new Refusal(`${path}: no worksheet named ${JSON.stringify(sheetName)} (it has ${names || "none"}); name one with --sheet`);
-  throw new Refusal(`${path}: no worksheet to read (it has ${names || "none"}); name one with --sheet; ${nothingSent}`);
-}
-
-function sheetNames(book: StreamedBook): string[] {
-  return (book.model?.sheets ?? []).map((entry) => entry.name);
-}
-
-function firstVisible(book: StreamedBook): SheetEntry | undefined {
-  const entries = book.model?.sheets ?? [];
-  return entries.find((entry) => entry.state === undefined || entry.state === "visible") ?? entries[0];
+  // Every workbook a program saves has a worksheet.
+  throw new SheetDamage("it holds no worksheet");
 }
 
 /** The header: the first row with a value, cut after its last non-blank cell; null for a row without one. */
 function headerOf(row: SheetRow, date1904: boolean): { line: number; cells: string[] } | null {
   const cells: string[] = [];
-  row.eachCell((cell, column) => {
-    const read = cellText(cell.value, cell, date1904);
+  row.eachCell((value, column) => {
+    const read = cellText(value, date1904);
     cells[column - 1] = typeof read === "string" ? read : read.text;
   });
   let width = cells.length;
@@ -261,8 +205,8 @@ class Batches {
     const shape = this.shape;
     const cells = new Array<string>(shape.width).fill("");
     let blank = true;
-    row.eachCell((cell, column) => {
-      const read = cellText(cell.value, cell, shape.date1904);
+    row.eachCell((value, column) => {
+      const read = cellText(value, shape.date1904);
       const text = typeof read === "string" ? read : read.text;
       const unusable = typeof read === "string" ? undefined : read.problem;
       if (unusable === undefined && text.trim() === "") return;
@@ -289,7 +233,7 @@ class Batches {
    * batches it has not read leave room for these bytes. Bounded by bytes, a narrow sheet's small
    * batches run further ahead: the thread reads on while the main thread is slow on some rows
    * (the first row of each exchange asks libphonenumber-js, validate/nanp.ts), rather than
-   * waiting, then leaving the main thread waiting (README, Performance, Workbooks).
+   * waiting, then leaving the main thread waiting (bench/README.md, Workbooks).
    */
   flush(): void {
     if (this.rows === 0) return;
@@ -318,11 +262,10 @@ if (parentPort !== null) {
   const port = parentPort;
   // A batch's buffer moves to the main thread rather than being copied.
   const post = (message: ReaderMessage): void => port.postMessage(message, message.kind === "rows" ? [message.records.buffer as ArrayBuffer] : []);
-  // The thread may start before the command line is parsed (reader-start.ts): exceljs loads
-  // above while portin does, and the workbook to read comes as the first message.
+  // The thread may start before the command line is parsed (reader-start.ts): its script loads
+  // while portin does, and the workbook to read comes as the first message.
   port.once("message", (data: ReaderData) => {
-    // On some damage, unzipper (under exceljs) stops reading without an error; this thread's
-    // event loop then runs dry and it ends without an "end", which workbook.ts reports.
-    read(data, post).catch((error: unknown) => post(failureMessage(data.path, error)));
+    let format: string | undefined;
+    read(data, post, (book) => (format = book.format)).catch((error: unknown) => post(failureMessage(data.path, format, error)));
   });
 }

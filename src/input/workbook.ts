@@ -1,7 +1,7 @@
 /**
- * Opens an `.xlsx` workbook as a Sheet (docs/contract.md §3, "Workbooks"): the first visible
- * worksheet, or the one `--sheet` names, read row by row with exceljs's streaming reader on a
- * thread of its own (workbook-reader.ts), so every CSV rule (header matching, blank rows, one
+ * Opens an `.xlsx`, `.xls` or `.ods` workbook as a Sheet (docs/contract.md §3, "Workbooks"): the
+ * first visible worksheet, or the one `--sheet` names, read row by row on a thread of its own
+ * (workbook-reader.ts), so every CSV rule (header matching, blank rows, one
  * result per data row) holds unchanged. A row's `line` is its Excel row number. Cells become
  * text as a CSV export would hold them had Excel not mangled them (cell-text.ts); a cell that
  * cannot be used where it is sent marks its row, and the validator reports it.
@@ -20,6 +20,7 @@ import { nextRecord } from "./row-record.js";
 import type { ReadSheet, TextFormat } from "./reader.js";
 import type { SheetLayout, SheetRow } from "./types.js";
 import { checkWorkbookFile, damagedWorkbook, otherSheetsHint } from "./workbook-file.js";
+import type { WorkbookContainer } from "./workbook-file.js";
 import type { CellProblem, ReaderData, ReaderMessage } from "./workbook-reader.js";
 
 /**
@@ -38,8 +39,8 @@ export const AHEAD = 64;
 export const AHEAD_BYTES = 2 * 1024 * 1024;
 
 export async function openWorkbook(path: string, sheetName: string | undefined, map: ColumnMap = NO_COLUMN_MAP): Promise<ReadSheet> {
-  await checkWorkbookFile(path);
-  const reader = new ReaderThread(path, sheetName);
+  const container = await checkWorkbookFile(path);
+  const reader = new ReaderThread(path, container, sheetName);
   try {
     const first = await reader.next();
     if (first.kind !== "header") throw reader.failure(first);
@@ -99,7 +100,7 @@ export async function openWorkbook(path: string, sheetName: string | undefined, 
 /**
  * The data rows, a batch of the thread's records decoded at a time. An iterator of its own
  * rather than an async generator: a row already decoded is handed on without a generator's
- * turn, which cost a tenth of reading a narrow workbook (README, Performance, Workbooks).
+ * turn, which cost a tenth of reading a narrow workbook (bench/README.md, Workbooks).
  */
 function dataRows(path: string, reader: ReaderThread, sent: readonly boolean[]): AsyncIterable<SheetRow> {
   return { [Symbol.asyncIterator]: () => new DataRows(path, reader, sent) };
@@ -199,6 +200,7 @@ class ReaderThread {
 
   constructor(
     private readonly path: string,
+    container: WorkbookContainer,
     sheetName: string | undefined,
   ) {
     this.worker = takeReaderThread();
@@ -208,11 +210,11 @@ class ReaderThread {
       const own = typeof error.code === "string" && (error.code.startsWith("ERR_WORKER") || error.code === "ERR_MODULE_NOT_FOUND");
       this.deliver(own ? { kind: "failed", message: `${error.code as string}: ${error.message}`, stack: error.stack } : { kind: "refused", message: damagedWorkbook(path, error.message) });
     });
-    // Ending without an "end" or a refusal: on some damage, unzipper stops reading without an
-    // error, and the thread's event loop runs dry (workbook-reader.ts).
+    // Ending without an "end" or a refusal: the thread's event loop ran dry mid-read, which
+    // only a fault of its own can cause; the file is named all the same.
     this.worker.on("exit", () => this.deliver({ kind: "refused", message: damagedWorkbook(path, "its contents stop part-way") }));
     this.worker.unref();
-    const data: ReaderData = { path, sheetName, progress: this.progress, batchRows: BATCH_ROWS, ahead: AHEAD, aheadBytes: AHEAD_BYTES };
+    const data: ReaderData = { path, container, sheetName, progress: this.progress, batchRows: BATCH_ROWS, ahead: AHEAD, aheadBytes: AHEAD_BYTES };
     this.worker.postMessage(data);
   }
 

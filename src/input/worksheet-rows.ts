@@ -1,52 +1,41 @@
 /**
- * A worksheet's rows, read from the sheet's XML with saxes, the XML parser under exceljs's own
- * streaming reader, rather than through that reader's WorksheetReader (docs/contract.md §3,
- * "Workbooks"). exceljs still reads the workbook around the sheet: the zip, the sheet list, the
- * shared strings and the styles. Its WorksheetReader builds a Row, a Cell, a value object and a
- * copy of the style for every cell, and that was half of reading a narrow sheet (README,
- * Performance, Workbooks); portin needs each cell's value and number format, nothing more.
- *
- * A cell's value is what WorksheetReader gives (its rules, with patches/exceljs+4.4.0.patch),
- * so cell-text.ts reads it as before, and cells come in column order, the last of two in one
- * column kept, as WorksheetReader's Row gives them. Where WorksheetReader was wrong, this is not:
- * - an inline string of several runs (`<is><r><t>…`) reads whole, not as its last run, and
- *   without its phonetic guide (`<rPh>`), which WorksheetReader read instead;
- * - text is decoded once: WorksheetReader decoded inline strings and formulas' string results
- *   a second time, reading the typed text `&lt;` as `<`;
- * - a character split between two of the unzipped chunks reads whole, not as two U+FFFD;
- * - CDATA text is kept;
- * - a row or cell without its optional `r` reference follows the one before it;
- * - a date format is told in either case (`YYYY`, as cell-text.ts tells a formula's), and a
- *   row's style is not lent to its cells: a cell without `s` has style 0, as ECMA-376 says;
- * - a formula whose saved value is empty (`<v></v>`, as openpyxl writes one never calculated)
- *   has no saved result, rather than a NaN read as an error;
- * - an ISO 8601 date cell (`t="d"`) reads as its date, not as the number its year makes;
+ * A worksheet's rows, read from an .xlsx sheet's XML with saxes (docs/contract.md §3,
+ * "Workbooks"); workbook-xlsx.ts reads the zip and the parts a sheet refers to. portin needs
+ * each cell's value and whether its number format shows a date, nothing more, so no object is
+ * made for a cell beyond its value. The rules, each one a fixture or a test holds:
+ * - a shared string is its text; an inline string of several runs (`<is><r><t>…`) reads whole,
+ *   without its phonetic guide (`<rPh>`);
+ * - a formula is its saved value (`<v>`), of the cell's type; one without (`<v>` absent, or
+ *   empty as openpyxl writes one never calculated) is UNCALCULATED;
+ * - a number whose style's format shows a date or time is a Date, in either case of the
+ *   format (`YYYY`); a cell without `s` has style 0, and a row's style is not lent to its cells;
+ * - an ISO 8601 date cell (`t="d"`) reads as its date;
+ * - text is decoded once (the typed text `&lt;` stays `&lt;`), then its ST_Xstring escapes
+ *   (`_x000D_`); a character split between two unzipped chunks reads whole; CDATA text is kept;
+ * - a row or cell without its optional `r` reference follows the one before it; cells come in
+ *   column order, the last of two in one column kept;
  * - a sheet cut short is refused, not read up to the cut.
  */
 import { StringDecoder } from "node:string_decoder";
 import { SaxesParser } from "saxes";
 import type { SaxesTagPlain } from "saxes";
 import { columnLetters, columnNumber } from "./cell-ref.js";
-import { isDateFormat, serialDate } from "./cell-text.js";
+import { cellError, numberValue, UNCALCULATED, unescapeXstring } from "./cell-text.js";
+import type { CellValue } from "./cell-text.js";
 import { MAX_FIELDS } from "./limits.js";
-import type { FormatSource } from "./cell-text.js";
-
-/** One cell: its value as exceljs gives it (cell-text.ts) and its number format. */
-export interface SheetCell extends FormatSource {
-  readonly value: unknown;
-}
 
 /** One worksheet row, valid only while the callback it is handed to runs: it is reused for the next. */
 export interface SheetRow {
+  /** Its row number in the sheet, from 1. */
   readonly number: number;
-  /** The row's cells that hold a value, in the order the sheet stores them, with their 1-based columns. */
-  eachCell(iteratee: (cell: SheetCell, column: number) => void): void;
+  /** The row's cells that hold a value, in column order, with their 1-based columns. */
+  eachCell(iteratee: (value: CellValue, column: number) => void): void;
 }
 
-/** What a worksheet's cells refer to elsewhere in the workbook, as exceljs has read it. */
+/** What a worksheet's cells refer to elsewhere in the workbook (workbook-xlsx.ts). */
 export interface WorkbookParts {
-  /** xl/sharedStrings.xml in order: a string, or exceljs's `{ richText }`. */
-  readonly sharedStrings: readonly unknown[] | undefined;
+  /** The shared strings part in order, each as its text. */
+  readonly sharedStrings: readonly string[];
   /** The number format of a cell style (an `s` attribute), if it has one. */
   numberFormat(style: number): string | undefined;
   /** The workbook counts dates from 1904 (xl/workbook.xml). */
@@ -56,48 +45,36 @@ export interface WorkbookParts {
 /** The worksheet's XML is not what a workbook holds: the file is damaged, not portin. */
 export class SheetDamage extends Error {}
 
-class RowCells implements SheetRow {
+export class RowCells implements SheetRow {
   number = 0;
-  readonly columns: number[] = [];
-  readonly values: unknown[] = [];
-  readonly formats: (string | undefined)[] = [];
-  /** Handed to each callback in turn, rather than an object a cell. */
-  private readonly cell: { value: unknown; numFmt: string | undefined } = { value: undefined, numFmt: undefined };
+  private readonly columns: number[] = [];
+  private readonly values: CellValue[] = [];
 
   start(number: number): void {
     this.number = number;
     this.columns.length = 0;
     this.values.length = 0;
-    this.formats.length = 0;
   }
 
   /** Adds a cell, in column order, replacing one already in its column (rare, so the common case is a push). */
-  add(column: number, value: unknown, format: string | undefined): void {
+  add(column: number, value: CellValue): void {
     const columns = this.columns;
     if (columns.length === 0 || (columns[columns.length - 1] ?? 0) < column) {
       columns.push(column);
       this.values.push(value);
-      this.formats.push(format);
       return;
     }
     const at = columns.findIndex((taken) => taken >= column);
     if (columns[at] === column) {
       this.values[at] = value;
-      this.formats[at] = format;
       return;
     }
     columns.splice(at, 0, column);
     this.values.splice(at, 0, value);
-    this.formats.splice(at, 0, format);
   }
 
-  eachCell(iteratee: (cell: SheetCell, column: number) => void): void {
-    const cell = this.cell;
-    for (let i = 0; i < this.columns.length; i++) {
-      cell.value = this.values[i];
-      cell.numFmt = this.formats[i];
-      iteratee(cell, this.columns[i] ?? 0);
-    }
+  eachCell(iteratee: (value: CellValue, column: number) => void): void {
+    for (let i = 0; i < this.columns.length; i++) iteratee(this.values[i] as CellValue, this.columns[i] ?? 0);
   }
 }
 
@@ -124,16 +101,16 @@ export async function eachSheetRow(xml: AsyncIterable<Buffer>, parts: WorkbookPa
   let valued = false;
   let text = "";
 
-  function cellValue(): unknown {
+  function cellValue(): CellValue | undefined {
     if (formula) {
-      if (!valued || (text === "" && type !== "str")) return { formula: "" };
-      const result = type === "str" ? text : type === "e" ? { error: text } : type === "b" ? parseInt(text, 10) !== 0 : parseFloat(text);
-      return { formula: "", result };
+      if (!valued || (text === "" && type !== "str")) return UNCALCULATED;
+    } else if (!valued) {
+      return undefined;
     }
-    if (!valued) return undefined;
     switch (type) {
       case "s": {
-        const shared = parts.sharedStrings?.[parseInt(text, 10)];
+        if (formula) break;
+        const shared = parts.sharedStrings[parseInt(text, 10)];
         if (shared === undefined) throw new SheetDamage(`cell ${columnLetters(column)}${row.number} refers to shared string ${text}, which the workbook does not hold`);
         return shared;
       }
@@ -144,20 +121,18 @@ export async function eachSheetRow(xml: AsyncIterable<Buffer>, parts: WorkbookPa
       }
       case "inlineStr":
       case "str":
-        return text;
+        return unescapeXstring(text);
       case "e":
-        return { error: text };
+        return cellError(text);
       case "b":
         return parseInt(text, 10) !== 0;
-      default: {
-        const number = parseFloat(text);
-        // A date is a number cell whose style's format shows a date.
-        return style !== 0 && isDateFormat(formatOf(style)) ? serialDate(number, parts.date1904) : number;
-      }
     }
+    // A number, and a date when its style's format shows one.
+    const number = parseFloat(text);
+    return style === 0 ? number : numberValue(number, formatOf(style), parts.date1904);
   }
 
-  // Each style's number format, asked of exceljs once: a sheet has a few styles and millions of cells.
+  // Each style's number format, asked once: a sheet has a few styles and millions of cells.
   const formats: (string | undefined)[] = [];
   const formatOf = (style: number): string | undefined => (style in formats ? formats[style] : (formats[style] = parts.numberFormat(style)));
 
@@ -236,8 +211,7 @@ export async function eachSheetRow(xml: AsyncIterable<Buffer>, parts: WorkbookPa
         if (!inCell) break;
         inCell = false;
         const value = cellValue();
-        if (value === undefined || value === null) break;
-        row.add(column, value, style === 0 ? undefined : formatOf(style));
+        if (value !== undefined) row.add(column, value);
         break;
       }
       case "row":
@@ -262,7 +236,7 @@ export async function eachSheetRow(xml: AsyncIterable<Buffer>, parts: WorkbookPa
     }
   } catch (error) {
     if (parsing) throw error;
-    // Inflating the zip, or reading the temporary file exceljs kept the sheet in.
+    // Inflating the zip, or reading the file.
     throw new SheetDamage(error instanceof Error ? error.message : String(error), { cause: error });
   }
   parser.write(decoder.end());

@@ -21,7 +21,7 @@ export interface PriorState {
   readonly lastStatus: ReadonlyMap<string, KnownStatus>;
   /**
    * The numbers each of `tickets` holds as submitted, by ticket: one pass that builds no state
-   * for each of a million numbers (learn-status.ts records an order's numbers).
+   * for each of a million numbers (status-journal.ts records an order's numbers).
    */
   readonly submittedUnder: (tickets: ReadonlySet<string>) => Map<string, string[]>;
 }
@@ -60,7 +60,7 @@ export interface EarlierRejection {
   /** The part of the service's message about this number; for an ended order, its reason. */
   readonly message: string;
   readonly httpStatus: number | null;
-  /** Of the row as it was sent (plan/fingerprint.ts); "" when not known: any row counts as changed. */
+  /** Of the row as it was sent (group/fingerprint.ts); "" when not known: any row counts as changed. */
   readonly fingerprint: string;
   /** Set when the rejection is the order's end, learned later by `status`, not the service's answer to the POST. */
   readonly order?: EndedOrder;
@@ -110,6 +110,25 @@ export function stateOf(prior: PriorState | null, number: string): NumberState {
 /** The default of an exhaustive `switch` on a NumberState's kind: a kind left out does not compile. */
 export function unhandled(state: never): never {
   throw new Error(`unhandled number state ${JSON.stringify(state)}`);
+}
+
+/**
+ * What the intent that last carried a number said of it: its row's fingerprint as sent and,
+ * for one unsure, the ended order it was sent again after. Undefined for a rejected number:
+ * its rejection keeps its own fingerprint.
+ */
+export function sentOf(state: NumberState): (Sent & Resent) | undefined {
+  switch (state.kind) {
+    case "submitted":
+    case "pending":
+    case "unknown":
+      return state;
+    case "rejected":
+    case "none":
+      return undefined;
+    default:
+      return unhandled(state);
+  }
 }
 
 /** A held state without its number's fingerprint: what the numbers of one request share (number-states.ts). */

@@ -1,11 +1,12 @@
 /**
  * What `portin report` shows (docs/contract.md §2 `report`), worked out from the sheet's rows
  * and the journal's records alone, without a service: each row's status as `status` last
- * learned it (the engine's own row outcome, engine/learn-status.ts), the nights the journal
+ * learned it (the engine's own row outcome, engine/status-source.ts), the nights the journal
  * recorded, the port dates, and the problems grouped by cause. Pure: no I/O.
  */
 import { portInPhase } from "../catalog/account.js";
-import { fromService, sourceOf } from "../engine/learn-status.js";
+import { sourceOf } from "../engine/status-source.js";
+import { fromService } from "../engine/status-words.js";
 import { latestByTicket, nightsOf, statusReadings } from "../journal/history.js";
 import { derivePriorState } from "../journal/prior.js";
 import type { JournalRecord, StatusRecord } from "../journal/records.js";
@@ -142,7 +143,7 @@ function unchecked(ticket: string, message: string): OrderStatus {
 /** A recorded reading, read as `status` reads the service's answer. */
 function fromReading(reading: StatusRecord | undefined): OrderStatus | null {
   if (reading === undefined) return null;
-  const answer = { ticketId: reading.ticket, status: reading.status, portDate: reading.portDate ?? "", rejectReason: reading.reason, rejectSummary: reading.summary, rejectDetails: [], numbersToPort: [] };
+  const answer = { ticketId: reading.ticket, status: reading.status, portDate: reading.portDate ?? "", rejectReason: reading.reason, rejectSummary: reading.summary, rejectDetails: [], numbersToPort: [], accountNumber: "", endUserName: "" };
   // The record keeps RejectDetails as the status report writes them.
   return { ...fromService(answer, reading.at, false), rejectDetails: reading.details };
 }

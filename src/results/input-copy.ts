@@ -14,7 +14,7 @@
  * (xlsx-rows.ts xlsxRowTexts). A workbook's reading leaves the main thread mostly idle, and the
  * results, written only once every row is planned, then copy bytes instead of making 200,000
  * rows' text while nothing else can run: 6.7 s against 7.0 s for a plan of the narrow
- * workbook with workbook results (README, Performance, Workbooks).
+ * workbook with workbook results (bench/README.md, Workbooks).
  *
  * `prepare` (engine/prepare.ts) is handed one and tells it each results row as it reads the
  * sheet; the write stage has it write each row's cells before the row's outcome.

@@ -29,6 +29,8 @@ export type NextStep =
   | "retry-unknown"
   /** unknown: checking PortInStatus failed; a later run checks again. */
   | "run-again-to-check"
+  /** unknown: an open order of the account's order list holds it, and PortInStatus gives no ticket for it: not sent. */
+  | "ask-about-order"
   /** invalid or rejected: the service (or --check-portability) says the number is not portable; no fix of the row helps. */
   | "port-another-way";
 

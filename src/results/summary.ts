@@ -182,6 +182,9 @@ const NEXT_STEPS: Readonly<Record<NextStep, (rows: string, where: string) => str
     "each is checked with PortInStatus first and skipped if the service has it; add --retry-unknown to resend those it lacks",
   "retry-unknown": (rows) => `${rows} unknown (PortInStatus finds no port-in for them): run again with --retry-unknown to send them`,
   "run-again-to-check": (rows) => `${rows} unknown (checking PortInStatus failed, so they were not sent again): run again later to check them`,
+  "ask-about-order": (rows, where) =>
+    `${rows} unknown (an open order of the account's order list holds them, but PortInStatus gives no ticket for it), not sent: ` +
+    `run again later; if PortInStatus still gives none, ask the service about the order result_message names in ${where}`,
 };
 
 function adviceFor(step: NextStep, rows: number, where: string): string {

@@ -8,7 +8,7 @@
  * The worksheet's XML is written here, row by row, into a zip stream (yazl), rather than
  * through exceljs's WorkbookWriter: that builds a cell object per cell and took longer to
  * write 200,000 rows than exceljs takes to read them, against a budget of half of that
- * (README, Performance, Workbooks), and it ignores back-pressure, so its memory grows with a slow disk.
+ * (bench/README.md, Workbooks), and it ignores back-pressure, so its memory grows with a slow disk.
  * A row's cells are made into XML by xlsx-rows.ts; a row whose own cells were made into XML as
  * the sheet was read (input-copy.ts) comes as those bytes, and only its result cells are made
  * here. The parts besides the rows are fixed (xlsx-parts.ts); tests read every file back with exceljs.

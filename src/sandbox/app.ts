@@ -30,6 +30,8 @@ export interface SandboxContext {
   readonly clock: SandboxClock;
   /** `--order-list-down`: the order list answers 500, as a service whose dashboard is down. */
   readonly orderList: { down: boolean };
+  /** A refused POST names only its first refused number, as a service that stops at the first does; default every one. */
+  readonly namesFirstRefusalOnly?: boolean;
 }
 
 /** A POST as received, for RunningSandbox.received(): the parsed body, or the raw text when it is not JSON. */
@@ -183,7 +185,8 @@ function portIn(ctx: SandboxContext, req: IncomingMessage, route: Extract<Route,
 
   const refusals = ctx.ledger.refusals(checked.numbers);
   if (refusals.length > 0) {
-    const body = ticketResponseJson({ ticketMask: "", reply: REPLY.Rejected, message: refusals.join("; ") });
+    const named = ctx.namesFirstRefusalOnly === true ? refusals.slice(0, 1) : refusals;
+    const body = ticketResponseJson({ ticketMask: "", reply: REPLY.Rejected, message: named.join("; ") });
     return { answer: { status: 200, body }, body: raw };
   }
   const accepted = ctx.ledger.accept(route.operation.id, route.operation.path, checked.numbers, checked.body);

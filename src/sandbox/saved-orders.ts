@@ -19,7 +19,7 @@ import { PORTAL_STATUSES } from "./portal.js";
 /** The file's shape; a file of another version is refused rather than misread. */
 const VERSION = 1;
 
-/** Made at the first file read: a sheet's runs on the built-in sandbox have none until one sends (README, Performance, Start-up). */
+/** Made at the first file read: a sheet's runs on the built-in sandbox have none until one sends (bench/README.md, Start-up). */
 const savedFileSchema = once(() => {
   const tenDigits = z.string().regex(/^\d{10}$/);
   const body = z.record(z.string(), z.unknown());

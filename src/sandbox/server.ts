@@ -61,6 +61,8 @@ export interface SandboxOptions {
   orderListDown?: boolean;
   /** Real seconds an accepted order stays out of PortInStatus while the order list shows it (`--status-lag`). Default 0. */
   statusLagSeconds?: number;
+  /** A refused POST names only its first refused number, as some services do. Default false: every one. */
+  namesFirstRefusalOnly?: boolean;
   /**
    * A file that keeps the sandbox's orders between runs (saved-orders.ts): read at start, its
    * calendar then following the real one from the first run's day; written at close() when
@@ -140,7 +142,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   else placeAccountOrders(ledger, account, options.accountFile);
   const heldAtStart = ledger.size;
   const orderList = { down: options.orderListDown ?? false };
-  const ctx: SandboxContext = { account, ledger, faults, credentials: { user, password }, clock, orderList };
+  const ctx: SandboxContext = { account, ledger, faults, credentials: { user, password }, clock, orderList, namesFirstRefusalOnly: options.namesFirstRefusalOnly ?? false };
   const received: ReceivedPost[] = [];
   const keepReceived = options.keepReceived ?? true;
   const served: ServedRequest[] = [];

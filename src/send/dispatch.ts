@@ -60,6 +60,12 @@ export interface DispatchOptions {
   readonly connect?: (count: number) => void;
   /** Told as requests start, end, and are added (a resend): for a progress display. */
   readonly progress?: DispatchProgress;
+  /**
+   * Of a rejected request's numbers its rejection did not name (`others`), those another order
+   * already holds, each with the words its row carries: settled with the rejection instead of
+   * sent again (docs/contract.md §4). Absent: every other number is sent again. Never throws.
+   */
+  readonly othersHeld?: (named: ReadonlyMap<string, string>, others: readonly string[]) => Promise<ReadonlyMap<string, string>>;
 }
 
 export interface DispatchProgress {
@@ -88,41 +94,171 @@ interface Intent {
   readonly durable: Promise<PortinError | null>;
 }
 
+/** A request whose intent was written while it waits for a slot. */
+interface Ahead {
+  readonly request: PortRequest;
+  readonly intent: Intent;
+}
+
 /** The outcome of a request whose intent went ahead of it but which never left: the next run sends it. */
 export const WITHDRAWN = "not sent: the run stopped before this request left; the next run sends it";
 
-export async function dispatch(requests: readonly PortRequest[], options: DispatchOptions): Promise<DispatchReport> {
-  const results = new Map<number, RequestResult>();
-  const rate = new StartRate(options.ratePerSecond);
-  const commits = new Set<Promise<void>>();
-  let stopped: StopReason | null = null;
-  const crash: { error?: unknown; happened: boolean } = { happened: false };
+export function dispatch(requests: readonly PortRequest[], options: DispatchOptions): Promise<DispatchReport> {
+  return new Dispatcher(requests, options).run();
+}
 
-  const resent: PortRequest[] = [];
-  let nextSequence = requests.length + 1;
-
+/**
+ * One run's sending. Its exactly-once rules (docs/contract.md §4), in the order a request
+ * meets them:
+ *
+ * 1. A request's intent is durable in the journal before the request leaves (`writeIntent`,
+ *    then `send` waits for it); a journal that cannot write stops the run.
+ * 2. It leaves only while the run has not stopped, and at the start rate (`mayStart`).
+ * 3. Its outcome is recorded after the answer, in the background (`recordOutcome`): a crash
+ *    before that leaves an intent without an outcome, which a re-run treats as unknown.
+ * 4. A rejection that named some numbers sends the others at once, once (`send`), but for
+ *    those another order turns out to hold (`othersHeld`), which it settles with them.
+ * 5. An intent written ahead of a request that will not leave is withdrawn with a `failed`
+ *    outcome (`withdraw`); stopping withdraws every such intent at once (`stop`).
+ *
+ * The rest is timing: how far intents go ahead of their slot (`run`), and when connections
+ * open (`connectSoon`).
+ */
+class Dispatcher {
+  readonly #requests: readonly PortRequest[];
+  readonly #options: DispatchOptions;
+  readonly #results = new Map<number, RequestResult>();
+  readonly #resent: PortRequest[] = [];
+  readonly #rate: StartRate;
+  /** Outcomes being made durable in the background. */
+  readonly #commits = new Set<Promise<void>>();
   /** Intents written ahead whose request no slot has taken yet. */
-  const waiting = new Set<{ readonly request: PortRequest; readonly intent: Intent }>();
+  readonly #waiting = new Set<Ahead>();
+  // p-queue bounds what is in flight and, through onSizeLessThan, what waits for a slot: at most
+  // `concurrency` requests are queued behind those in flight, so a sheet of millions is not.
+  readonly #queue: PQueue;
+  #nextSequence: number;
+  #stopped: StopReason | null = null;
+  /** A bug (not an outcome: submit never throws for those), thrown once the requests in flight end. */
+  #crash: { readonly error: unknown } | null = null;
+  #connecting = false;
+
+  constructor(requests: readonly PortRequest[], options: DispatchOptions) {
+    this.#requests = requests;
+    this.#options = options;
+    this.#rate = new StartRate(options.ratePerSecond);
+    this.#queue = new PQueue({ concurrency: options.concurrency });
+    this.#nextSequence = requests.length + 1;
+  }
+
+  async run(): Promise<DispatchReport> {
+    const { signal, concurrency } = this.#options;
+    const onAbort = (): void => this.#stop(signalStop(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    let firstToWait = true;
+    for (const request of this.#requests) {
+      await this.#queue.onSizeLessThan(concurrency);
+      if (firstToWait && this.#queue.pending >= concurrency) {
+        // The first request to wait for a slot yields a turn first: the intents of the requests
+        // in flight then make a group commit of their own, and those behind them are built while
+        // its fsync runs rather than before it; the first POSTs leave that much sooner.
+        firstToWait = false;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      if (signal.aborted) this.#stop(signalStop(signal));
+      if (this.#stopped || this.#crash) break;
+      this.#enqueue(request);
+    }
+    await this.#queue.onIdle();
+    signal.removeEventListener("abort", onAbort);
+    await Promise.all(this.#commits);
+    if (this.#crash) throw this.#crash.error;
+    return { results: this.#results, resent: this.#resent, stopped: this.#stopped };
+  }
 
   /**
-   * Stops starting requests, and withdraws the intents written ahead at once rather than as
-   * slots free: a second signal or a kill a moment later then leaves only the requests that
-   * were in flight without an outcome.
+   * A queued request's intent is written as it joins the queue, where writeAhead allows: the
+   * fsync is then done before its slot frees, and the slot sends at once instead of waiting
+   * for it; at most `concurrency` such intents wait (docs/contract.md §4).
    */
-  const stop = (reason: StopReason | null): void => {
-    stopped ??= reason;
-    for (const { request, intent } of waiting) {
-      const commit: Promise<void> = withdraw(request, intent).finally(() => commits.delete(commit));
-      commits.add(commit);
-    }
-    waiting.clear();
-  };
-  const onAbort = () => stop({ kind: "signal", signal: String(options.signal.reason) });
-  options.signal.addEventListener("abort", onAbort, { once: true });
+  #enqueue(request: PortRequest): void {
+    const ahead = this.#options.journal && this.#options.writeAhead?.(request) === true ? { request, intent: this.#writeIntent(request) } : undefined;
+    if (ahead) this.#waiting.add(ahead);
+    this.#queue
+      .add(async () => {
+        // Gone from `waiting`: stop() has withdrawn it.
+        if (ahead && !this.#waiting.delete(ahead)) return;
+        if (await this.#mayStart()) await this.#send(request, true, ahead?.intent);
+        else if (ahead) await this.#withdraw(ahead);
+      })
+      .catch((error: unknown) => {
+        this.#crash ??= { error };
+        this.#stop(null);
+      });
+  }
 
-  const recordOutcome = async (requestId: string, request: PortRequest, result: RequestResult): Promise<void> => {
+  /** Rule 1: the intent goes to the journal (its group commit) before anything else of the request. */
+  #writeIntent(request: PortRequest): Intent {
+    const requestId = this.#options.newRequestId();
+    const { journal } = this.#options;
+    if (!journal) {
+      this.#connectSoon();
+      return { requestId, durable: Promise.resolve(null) };
+    }
+    const numbers = request.numbers.map((row) => row.number);
+    const written = journal.intent(requestId, request.operation.id, numbers, request.numbers.map(rowFingerprint));
+    this.#connectSoon();
+    return { requestId, durable: written.then(() => null, asPortinError) };
+  }
+
+  /** Rule 2: waits for the start rate; false once the run has stopped starting requests. */
+  async #mayStart(): Promise<boolean> {
+    const { signal } = this.#options;
+    await this.#rate.wait(signal);
+    if (signal.aborted) this.#stop(signalStop(signal));
+    return !this.#stopped && !this.#crash;
+  }
+
+  async #send(request: PortRequest, mayResend: boolean, intent: Intent = this.#writeIntent(request)): Promise<void> {
+    const failure = await intent.durable;
+    if (failure !== null) {
+      this.#stop({ kind: "journal", error: failure });
+      return;
+    }
+    const { progress } = this.#options;
+    progress?.started();
+    const outcome = await this.#options.submit(request).finally(() => progress?.finished());
+    let result = resultOf(outcome, request);
+    // Rule 4: a rejected request committed nothing, so its other numbers go again at once, in the
+    // same slot; once per run, so a service that keeps naming numbers cannot keep the run going.
+    let named = result.named;
+    let rest = named === null ? [] : unnamed(request, named);
+    if (named !== null && rest.length > 0 && this.#options.othersHeld !== undefined) {
+      // A service naming one refusal an answer: the order of a number it names may hold the others.
+      const held = await this.#options.othersHeld(named, rest.map((row) => row.number));
+      if (held.size > 0) {
+        named = new Map([...named, ...held]);
+        rest = rest.filter((row) => !held.has(row.number));
+        result = { ...result, named };
+      }
+    }
+    if (mayResend && rest.length > 0) {
+      const again: PortRequest = { ...request, sequence: this.#nextSequence++, numbers: rest };
+      this.#resent.push(again);
+      progress?.added();
+      result = { ...result, resentAs: again };
+    }
+    this.#results.set(request.sequence, result);
+    if (outcome.kind === "auth") this.#stop({ kind: "auth", message: outcome.message });
+    // Rule 3: the slot is free once the answer is in: the outcome is made durable in the
+    // background, usually in the same fsync as the next request's intent.
+    if (this.#options.journal) this.#background(this.#recordOutcome(intent.requestId, request, result));
+    if (result.resentAs !== null && (await this.#mayStart())) await this.#send(result.resentAs, false);
+  }
+
+  async #recordOutcome(requestId: string, request: PortRequest, result: RequestResult): Promise<void> {
     try {
-      await options.journal?.outcome(requestId, {
+      await this.#options.journal?.outcome(requestId, {
         status: result.status,
         ticket: result.ticket,
         httpStatus: result.httpStatus,
@@ -130,118 +266,53 @@ export async function dispatch(requests: readonly PortRequest[], options: Dispat
         ...(result.status === "rejected" ? { rejected: rejectedNumbers(request, result) } : {}),
       });
     } catch (error) {
-      stop({ kind: "journal", error: asPortinError(error) });
+      this.#stop({ kind: "journal", error: asPortinError(error) });
     }
-  };
+  }
+
+  /** Rule 5: a request whose intent went ahead and that will not leave: its `failed` outcome clears the intent. */
+  async #withdraw({ request, intent }: Ahead): Promise<void> {
+    if ((await intent.durable) !== null) return;
+    const result: RequestResult = { status: "failed", httpStatus: null, ticket: "", message: WITHDRAWN, named: null, resentAs: null };
+    await this.#recordOutcome(intent.requestId, request, result);
+  }
+
+  /**
+   * Stops starting requests, and withdraws the intents written ahead at once rather than as
+   * slots free: a second signal or a kill a moment later then leaves only the requests that
+   * were in flight without an outcome.
+   */
+  #stop(reason: StopReason | null): void {
+    this.#stopped ??= reason;
+    for (const ahead of this.#waiting) this.#background(this.#withdraw(ahead));
+    this.#waiting.clear();
+  }
+
+  /** A record made durable while the run goes on; the run ends only once every one has. */
+  #background(record: Promise<void>): void {
+    const commit: Promise<void> = record.finally(() => this.#commits.delete(commit));
+    this.#commits.add(commit);
+  }
 
   /**
    * Once, just after the first intent went to the journal: the journal's group commit queued its
    * setImmediate first, so the connections open while that fsync runs, not ahead of it.
    */
-  let connecting = false;
-  const connectSoon = (): void => {
-    const connect = options.connect;
-    if (connecting || connect === undefined) return;
-    connecting = true;
-    setImmediate(() => connect(Math.min(options.concurrency, requests.length)));
-  };
-
-  const writeIntent = (request: PortRequest): Intent => {
-    const requestId = options.newRequestId();
-    if (!options.journal) {
-      connectSoon();
-      return { requestId, durable: Promise.resolve(null) };
-    }
-    const numbers = request.numbers.map((row) => row.number);
-    const written = options.journal.intent(requestId, request.operation.id, numbers, request.numbers.map(rowFingerprint));
-    connectSoon();
-    return { requestId, durable: written.then(() => null, asPortinError) };
-  };
-
-  /** A request whose intent went ahead and that will not leave: its `failed` outcome clears the intent. */
-  const withdraw = async (request: PortRequest, intent: Intent): Promise<void> => {
-    if ((await intent.durable) !== null) return;
-    const result: RequestResult = { status: "failed", httpStatus: null, ticket: "", message: WITHDRAWN, named: null, resentAs: null };
-    await recordOutcome(intent.requestId, request, result);
-  };
-
-  const sendOne = async (request: PortRequest, mayResend: boolean, intent: Intent = writeIntent(request)): Promise<void> => {
-    const { requestId } = intent;
-    const failure = await intent.durable;
-    if (failure !== null) {
-      stop({ kind: "journal", error: failure });
-      return;
-    }
-    options.progress?.started();
-    const outcome = await options.submit(request).finally(() => options.progress?.finished());
-    let result = resultOf(outcome, request);
-    const rest = result.named === null ? [] : request.numbers.filter((row) => !(result.named as ReadonlyMap<string, string>).has(row.number));
-    if (mayResend && rest.length > 0) {
-      const again: PortRequest = { ...request, sequence: nextSequence++, numbers: rest };
-      resent.push(again);
-      options.progress?.added();
-      result = { ...result, resentAs: again };
-    }
-    results.set(request.sequence, result);
-    if (outcome.kind === "auth") stop({ kind: "auth", message: outcome.message });
-    if (options.journal) {
-      // The slot is free once the answer is in: the outcome is made durable in the background,
-      // usually in the same fsync as the next request's intent. A crash before that fsync
-      // leaves an intent without an outcome, which a re-run treats as unknown: never resent.
-      const commit: Promise<void> = recordOutcome(requestId, request, result).finally(() => commits.delete(commit));
-      commits.add(commit);
-    }
-    // A rejected request committed nothing, so its other numbers go again at once, in the same
-    // slot; once per run, so a service that keeps naming numbers cannot keep the run going.
-    if (result.resentAs !== null && (await mayStart())) await sendOne(result.resentAs, false);
-  };
-
-  // p-queue bounds what is in flight and, through onSizeLessThan, what waits for a slot: at most
-  // `concurrency` requests are queued behind those in flight, so a sheet of millions is not.
-  // A queued request's intent is written as it joins the queue, where writeAhead allows: the
-  // fsync is then done before its slot frees, and the slot sends at once instead of waiting
-  // for it; at most `concurrency` such intents wait (docs/contract.md §4).
-  const queue = new PQueue({ concurrency: options.concurrency });
-
-  /** Waits for the start rate; false once the run has stopped starting requests. */
-  const mayStart = async (): Promise<boolean> => {
-    await rate.wait(options.signal);
-    if (options.signal.aborted) stop({ kind: "signal", signal: String(options.signal.reason) });
-    return !stopped && !crash.happened;
-  };
-
-  let firstToWait = true;
-  for (const request of requests) {
-    await queue.onSizeLessThan(options.concurrency);
-    if (firstToWait && queue.pending >= options.concurrency) {
-      // The first request to wait for a slot yields a turn first: the intents of the requests
-      // in flight then make a group commit of their own, and those behind them are built while
-      // its fsync runs rather than before it; the first POSTs leave that much sooner.
-      firstToWait = false;
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-    if (options.signal.aborted) stop({ kind: "signal", signal: String(options.signal.reason) });
-    if (stopped || crash.happened) break;
-    const ahead = options.journal && options.writeAhead?.(request) === true ? { request, intent: writeIntent(request) } : undefined;
-    if (ahead) waiting.add(ahead);
-    queue
-      .add(async () => {
-        // Gone from `waiting`: stop() has withdrawn it.
-        if (ahead && !waiting.delete(ahead)) return;
-        if (await mayStart()) await sendOne(request, true, ahead?.intent);
-        else if (ahead) await withdraw(request, ahead.intent);
-      })
-      .catch((error: unknown) => {
-        // A bug (not an outcome: submit never throws for those) stops the run once in-flight requests end.
-        if (!crash.happened) Object.assign(crash, { error, happened: true });
-        stop(null);
-      });
+  #connectSoon(): void {
+    const { connect, concurrency } = this.#options;
+    if (this.#connecting || connect === undefined) return;
+    this.#connecting = true;
+    setImmediate(() => connect(Math.min(concurrency, this.#requests.length)));
   }
-  await queue.onIdle();
-  options.signal.removeEventListener("abort", onAbort);
-  await Promise.all(commits);
-  if (crash.happened) throw crash.error;
-  return { results, resent, stopped };
+}
+
+function signalStop(signal: AbortSignal): StopReason {
+  return { kind: "signal", signal: String(signal.reason) };
+}
+
+/** The rows of `request` a rejection did not name. */
+function unnamed(request: PortRequest, named: ReadonlyMap<string, string>): PortRequest["numbers"] {
+  return request.numbers.filter((row) => !named.has(row.number));
 }
 
 /** What the journal keeps of a rejection: every number it stands for, with its fingerprint. */

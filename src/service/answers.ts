@@ -120,6 +120,8 @@ export const portInStatusSchema = once(() =>
       rejectsummary: z.string().nullish(),
       rejectdetails: z.unknown().optional().transform(rejectDetailsOf),
       numberstoport: z.unknown().optional().transform(numbersOf),
+      accountnumber: z.union([z.string(), z.number()]).nullish(),
+      endusername: z.string().nullish(),
     }),
   ).transform(
     (s): PortInStatus => ({
@@ -130,6 +132,8 @@ export const portInStatusSchema = once(() =>
       rejectSummary: s.rejectsummary ?? "",
       rejectDetails: s.rejectdetails,
       numbersToPort: s.numberstoport,
+      accountNumber: s.accountnumber == null ? "" : String(s.accountnumber),
+      endUserName: s.endusername ?? "",
     }),
   ),
 );

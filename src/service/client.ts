@@ -88,7 +88,7 @@ export interface ServiceClient {
   /** One order's status by its ticket; null when there is no such ticket (404). */
   ticketStatus(ticketId: string, watch?: AttemptWatch): Promise<PortInStatus | null>;
   /** Every port-in order on the account, however placed (docs/contract.md §5). Throws LookupError, AuthError. */
-  portInOrders(): Promise<AccountOrder[]>;
+  portInOrders(watch?: AttemptWatch): Promise<AccountOrder[]>;
   /** The NPA-NXX prefixes the service ports in, as 6-digit numbers. */
   portableNpaNxx(): Promise<number[]>;
   /** The days on which the service ports nothing (GET /Holidays). */
@@ -132,7 +132,7 @@ export function createClient(options: ClientOptions): ServiceClient {
   // One got instance per method, retry policy and body, with those options merged into its
   // defaults once: got merges every option a call passes into a fresh copy of its defaults,
   // which for a retry policy and a header on every POST was CPU that dispatch at concurrency
-  // 64 runs short of (README, Performance).
+  // 64 runs short of (bench/README.md).
   const instances = new Map<string, Got>();
   const instanceFor = (method: "GET" | "POST", idempotent: boolean, body: boolean): Got => {
     const key = `${method} ${String(idempotent)} ${String(body)}`;
@@ -152,9 +152,9 @@ export function createClient(options: ClientOptions): ServiceClient {
     return send(instanceFor(method, idempotent, body !== undefined), { path, body, policy, base, scrub, timeoutMs: options.timeoutMs });
   };
 
-  const lookup = async <S extends z.ZodType>(spec: { path: string; what: string; schema: S; oversize?: string }): Promise<z.output<S>> => {
+  const lookup = async <S extends z.ZodType>(spec: { path: string; what: string; schema: S; oversize?: string; watch?: AttemptWatch | undefined }): Promise<z.output<S>> => {
     const { path, what, schema } = spec;
-    const answer = lookupAnswer(await exchange("GET", path), schema, { path, what: `a list of ${what}`, base, user: options.user, scrub, oversize: spec.oversize, askedOnce: true });
+    const answer = lookupAnswer(await exchange("GET", path, undefined, true, spec.watch), schema, { path, what: `a list of ${what}`, base, user: options.user, scrub, oversize: spec.oversize, askedOnce: true });
     // Never null: only portInStatus takes a 404 as an answer.
     return answer as z.output<S>;
   };
@@ -173,12 +173,13 @@ export function createClient(options: ClientOptions): ServiceClient {
       const context = { path, what: "a PortInStatus", base, user: options.user, scrub };
       return lookupAnswer(await exchange("GET", path, undefined, true, watch), portInStatusSchema(), context, true);
     },
-    portInOrders: () =>
+    portInOrders: (watch) =>
       lookup({
         path: ORDER_LIST_PATH,
         what: "port-in orders",
         schema: orderListSchema,
         oversize: "the account holds more orders than portin reads at once, or --base-url names something other than the service",
+        watch,
       }),
     portableNpaNxx: () => lookup({ path: NPANXX_PATH, what: "NPA-NXX prefixes", schema: npaNxxListSchema() }),
     holidays: () => lookup({ path: HOLIDAYS_PATH, what: "holidays", schema: holidayListSchema }),

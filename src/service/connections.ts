@@ -2,8 +2,8 @@
  * Connections opened ahead of the requests that will use them: `submit` opens one per slot once
  * the sheet is read, while the account's orders are asked about (engine/port-in.ts), and
  * dispatch again, for any closed meanwhile, while its first intents are made durable; its first
- * requests then need not each open one, or wait for a handshake, after the fsync (README,
- * Performance). A connection carries nothing until a request is sent on it, and a request is
+ * requests then need not each open one, or wait for a handshake, after the fsync
+ * (bench/README.md). A connection carries nothing until a request is sent on it, and a request is
  * sent only once its intent is durable (docs/contract.md §4).
  */
 import type { Agent } from "node:http";

@@ -26,7 +26,7 @@ export interface LookupContext {
   /**
    * A list asked for once a run (trunks, offerings, holidays, the order list): parsed without
    * zod's compiled fast path, whose compiling costs more than it saves on one answer (offering
-   * lists of 5 to 10,000 parsed faster without it: README, Performance, Start-up). A
+   * lists of 5 to 10,000 parsed faster without it: bench/README.md, Start-up). A
    * PortInStatus, asked for once a number, keeps it: over 10,000 answers it parses a quarter faster.
    */
   readonly askedOnce?: boolean;

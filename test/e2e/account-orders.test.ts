@@ -259,7 +259,7 @@ describe("a fixed row whose resend was answered 500", () => {
 });
 
 describe("a PortInStatus that lags behind the order list", () => {
-  it("does not let --retry-unknown resend numbers an open order holds", async () => {
+  it("does not let --retry-unknown resend numbers an open order holds, and says what to ask the service while PortInStatus gives no ticket", async () => {
     const s = await startSandbox({ startDate: "2026-03-02", rejectRate: 0, seed: 9, statusLagSeconds: 3600 });
     cleanups.push(() => s.close());
     const proxy = await faultyProxy(s);
@@ -272,12 +272,104 @@ describe("a PortInStatus that lags behind the order list", () => {
     const posts = s.received().length;
 
     const run = await runCli(["submit", sheet, "--retry-unknown", ...through(proxy, s)]);
-    expect(run.code).toBe(0);
+    // Never sent, but not settled either: nothing says the order will port until the service names it.
+    expect(run.code).toBe(1);
     expect(s.received().length).toBe(posts);
     const rows = await readResults(join(dir, "acme.results.csv"));
+    expect(rows).toHaveLength(200);
     for (const row of rows) {
-      expect(row.result_status).toBe("skipped");
-      expect(row.result_message).toMatch(/^accepted by an earlier run: the account's order list shows it in open order \d+ \(PortInStatus does not show it yet\); not sent again$/);
+      expect(row.result_status).toBe("unknown");
+      expect(row.result_message).toMatch(
+        /^accepted by an earlier run: the account's order list shows it in open order (\d+) \(PortInStatus does not show it yet\); not sent again: run again later, and if PortInStatus still gives no ticket, ask the service about order \1$/,
+      );
     }
+    expect(run.stderr).toContain(
+      "next: 200 rows unknown (an open order of the account's order list holds them, but PortInStatus gives no ticket for it), not sent: run again later; " +
+        "if PortInStatus still gives none, ask the service about the order result_message names in",
+    );
+
+    // status says the same: which order holds them, not that --retry-unknown would send them.
+    const served = s.served().length;
+    const status = await runCli(["status", sheet, ...through(proxy, s)]);
+    expect(status.code).toBe(1);
+    for (const row of await readResults(join(dir, "acme.status.csv"))) {
+      expect(row).toMatchObject({ status: "not-found", status_ticket: "" });
+      expect(row.status_message).toMatch(/^held by open order (\d+) of the account's order list, and PortInStatus has no port-in for it: ask the service about order \1; portin does not send it while the list holds it$/);
+    }
+    // The list's orders are not asked about on their own: each number is (PortInStatus shows none
+    // of them, so no answer's NumbersToPort covers another), as status asked before it read the list.
+    expect(gets(s, served)).toEqual({ list: 1, status: 200 });
   });
 });
+
+describe("an open order PortInStatus never confirms", () => {
+  it("is never sent, and submit and status both say which order holds it and to ask the service about it, with exit 1", async () => {
+    // Placed from another sheet (its own journal); PortInStatus shows none of it for an hour.
+    const s = await startSandbox({ startDate: "2026-03-02", rejectRate: 0, seed: 11, statusLagSeconds: 3600 });
+    cleanups.push(() => s.close());
+    const dir = await tempDir();
+    const placed = await trunkSheetOf(dir, "placed.csv", numbers(5));
+    expect((await submitInProcess({ url: s.url, user: s.user, password: s.password }, { input: placed })).exitCode).toBe(0);
+    const sheet = join(dir, "acme.csv");
+    await copyFile(placed, sheet);
+    const posts = s.received().length;
+
+    const run = await runCli(["submit", sheet, "--base-url", s.url, "--user", s.user, "--password", s.password]);
+    expect(run.code).toBe(1);
+    expect(s.received().length).toBe(posts);
+    const rows = await readResults(join(dir, "acme.results.csv"));
+    expect(rows).toHaveLength(5);
+    for (const row of rows) {
+      expect(row).toMatchObject({ result_status: "unknown", result_ticket: "" });
+      expect(row.result_message).toMatch(
+        /^already in open order (\d+) of the account's order list, placed outside this journal \(its ticket is not known yet: PortInStatus does not show it yet\); not sent: run again later, and if PortInStatus still gives no ticket, ask the service about order \1$/,
+      );
+    }
+    expect(run.stderr).toContain("next: 5 rows unknown (an open order of the account's order list holds them, but PortInStatus gives no ticket for it), not sent");
+
+    const status = await runCli(["status", sheet, "--base-url", s.url, "--user", s.user, "--password", s.password]);
+    expect(status.code).toBe(1);
+    for (const row of await readResults(join(dir, "acme.status.csv"))) {
+      expect(row).toMatchObject({ status: "not-found", status_ticket: "" });
+      expect(row.status_message).toMatch(
+        /^held by open order \d+ of the account's order list, and PortInStatus has no port-in for it: ask the service about order \d+; portin does not send it while the list holds it$/,
+      );
+    }
+    // Nothing recorded as submitted: the next run asks again, and still sends nothing.
+    expect((await runCli(["submit", sheet, "--base-url", s.url, "--user", s.user, "--password", s.password])).code).toBe(1);
+    expect(s.received().length).toBe(posts);
+  });
+});
+
+describe("a service that names one pending number a refusal, with the order list down and the journal lost", () => {
+  it("asks PortInStatus after the first pending answer and skips, in the same run, every number the order holds", async () => {
+    const s = await startSandbox({ startDate: "2026-03-02", rejectRate: 0, seed: 13, orderListDown: true, namesFirstRefusalOnly: true });
+    cleanups.push(() => s.close());
+    const dir = await tempDir();
+    const sheet = await trunkSheetOf(dir, "acme.csv", numbers(10));
+    expect((await submitInProcess({ url: s.url, user: s.user, password: s.password }, { input: sheet })).exitCode).toBe(0);
+    const tickets = ticketsByNumber(s);
+    expect(new Set(tickets.values()).size).toBe(1);
+    await rm(join(dir, "acme.state.jsonl"));
+    const posts = s.received().length;
+    const served = s.served().length;
+
+    const run = await runCli(["submit", sheet, "--retries", "0", "--base-url", s.url, "--user", s.user, "--password", s.password]);
+    expect(run.stderr).toContain("portin: could not read the account's order list (");
+    expect(run.code).toBe(0);
+    // One POST, refused for its first number; its PortInStatus names the order holding all ten.
+    expect(s.received().length - posts).toBe(1);
+    expect(gets(s, served)).toEqual({ list: 1, status: 1 });
+    const rows = await readResults(join(dir, "acme.results.csv"));
+    expect(rows).toHaveLength(10);
+    for (const row of rows) {
+      expect(row).toMatchObject({ result_status: "skipped", result_ticket: tickets.get(row.result_number!), result_message: `already in open order ${tickets.get(row.result_number!)!} placed outside this journal; not sent` });
+    }
+    // Recorded: the next run sends nothing and asks PortInStatus nothing.
+    const again = s.served().length;
+    expect((await runCli(["submit", sheet, "--retries", "0", "--base-url", s.url, "--user", s.user, "--password", s.password])).code).toBe(0);
+    expect(s.received().length - posts).toBe(1);
+    expect(gets(s, again)).toEqual({ list: 1, status: 0 });
+  });
+});
+

@@ -4,7 +4,7 @@
  * those rows like rows the service rejected at submission: resent, exactly once, when they
  * changed or with --retry-rejected; unchanged, `rejected` with the carrier's reason.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.js";
@@ -201,5 +201,67 @@ describe("a journal written before portin recorded carrier rejections", () => {
     expect((await runCli(["submit", sheet, ...against(s)])).code).toBe(1);
     expect(s.received()).toHaveLength(posts);
     expect((await readResults(join(dir, "acme.results.csv"))).map((r) => r.result_status)).toEqual(["rejected", "rejected"]);
+  });
+});
+
+/**
+ * A sandbox whose carrier rejected the one order of a sheet of `count` numbers (one customer),
+ * and the journal that placed it since lost.
+ */
+async function rejectedAndLost(count: number, first: number, customer: string): Promise<{ s: RunningSandbox; dir: string; sheet: string; customer: { numbers: string[]; form: string[] } }> {
+  const s = await sandboxed({ rejectRate: 1 });
+  const dir = await tempDir();
+  const placed = { numbers: numbers(count, first), form: form(customer) };
+  const sheet = await sheetOf(dir, [placed]);
+  expect((await submitInProcess(s, { input: sheet })).exitCode).toBe(0);
+  s.setRejectRate(0);
+  s.advanceDays(1);
+  await rm(join(dir, "acme.state.jsonl"));
+  return { s, dir, sheet, customer: placed };
+}
+
+/** The result rows of `file` as [status, ticket] pairs. */
+async function statusesIn(file: string, status: string, ticket: string): Promise<string[][]> {
+  return (await readResults(file)).map((r) => [r[status] ?? "", r[ticket] ?? ""]);
+}
+
+describe("a lost journal rebuilt from the account", () => {
+  it("remembers the carrier's rejections: status reports them ended, submit keeps them rejected until the row changes, and sends a changed one once", async () => {
+    const { s, dir, sheet, customer } = await rejectedAndLost(3, 4100, "Acme Plumbing");
+    const posts = s.received().length;
+    const thrice = (status: string): string[][] => [status, status, status].map((word) => [word, "PI-000001"]);
+
+    // status rebuilds the journal from the order list: the order was REJECTED, not never submitted.
+    const status = await runCli(["status", sheet, ...against(s)]);
+    expect(status.code).toBe(1);
+    expect(await statusesIn(join(dir, "acme.status.csv"), "status", "status_ticket")).toEqual(thrice("REJECTED"));
+    const said = (await readResults(join(dir, "acme.status.csv")))[0]!.status_message;
+    expect(said).toMatch(/^ticket PI-000001 ended as REJECTED without porting: .+; fix what the carrier disputes in the sheet, then portin submit sends it again \(as it is, only with --retry-rejected\)$/);
+    expect(await readFile(join(dir, "acme.state.jsonl"), "utf8")).toContain(`"type":"ended","ticket":"PI-000001","status":"REJECTED"`);
+
+    // Unchanged: not sent again, however often cron runs it.
+    expect((await runCli(["submit", sheet, ...against(s)])).code).toBe(1);
+    expect(s.received().length).toBe(posts);
+    expect(await statusesIn(join(dir, "acme.results.csv"), "result_status", "result_ticket")).toEqual(thrice("rejected"));
+    const message = (await readResults(join(dir, "acme.results.csv")))[0]!.result_message;
+    expect(message).toMatch(/^ticket PI-000001 was rejected: .+; not sent again until the row changes: fix what the carrier disputes, or pass --retry-rejected$/);
+
+    // One row fixed (another end-user name): it alone is sent, once.
+    const [x1, ...rest] = customer.numbers as [string, ...string[]];
+    await sheetOf(dir, [{ numbers: [x1], form: form("Acme Plumbing Ltd") }, { numbers: rest, form: customer.form }]);
+    for (let run = 0; run < 2; run++) {
+      expect((await runCli(["submit", sheet, ...against(s)])).code).toBe(1);
+      expect(postedNumbers(s, posts)).toEqual([x1]);
+    }
+  });
+
+  it("keeps them rejected in a plan, and in a submit without a status first", async () => {
+    const { s, dir, sheet } = await rejectedAndLost(2, 4200, "Bolt Electric");
+    const posts = s.received().length;
+    expect((await runCli(["plan", sheet, ...against(s)])).code).toBe(1);
+    expect(await statusesIn(join(dir, "acme.plan.csv"), "result_status", "result_ticket")).toEqual([["rejected", "PI-000001"], ["rejected", "PI-000001"]]);
+    expect((await runCli(["submit", sheet, ...against(s)])).code).toBe(1);
+    expect(await statusesIn(join(dir, "acme.results.csv"), "result_status", "result_ticket")).toEqual([["rejected", "PI-000001"], ["rejected", "PI-000001"]]);
+    expect(s.received().length).toBe(posts);
   });
 });

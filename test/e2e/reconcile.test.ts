@@ -118,4 +118,56 @@ describe("a re-run after a service accepted 3 requests of 100 and answered 500",
     expect(rows.slice(0, 30).every((r) => r.result_status === "skipped")).toBe(true);
     expect(rows.slice(30).every((r) => r.result_status === "submitted")).toBe(true);
   });
+
+  it("with PortInStatus down and the order list up, asks no more than without the list: one breaker for every question, nothing sent", async () => {
+    const { s, proxy, sheet, dir } = await acceptedButAnswered500(40, 1);
+    proxy.rule = (method, path) => (isStatusGet(method, path) ? "fail" : "forward");
+    const posts = s.received().length;
+
+    const run = await runCli(["submit", sheet, "--retry-unknown", ...through(proxy, s)]);
+    expect(run.code).toBe(1);
+    expect(s.received()).toHaveLength(posts);
+    // The account check's questions (one per order) open the breaker; the unsure numbers, all
+    // held by the list's orders, need none of their own.
+    const asked = proxy.failed.filter((line) => line.startsWith("GET ")).length;
+    expect(asked).toBeGreaterThanOrEqual(BREAK_AFTER_FAILURES);
+    expect(asked).toBeLessThan(BREAK_AFTER_FAILURES + 4); // at most the questions in flight as it opens finish their attempt
+    const rows = await readResults(join(dir, "acme.results.csv"));
+    expect(rows).toHaveLength(40);
+    for (const row of rows) {
+      expect(row.result_status).toBe("unknown");
+      expect(row.result_message).toMatch(/^accepted by an earlier run: the account's order list shows it in open order \d+ \(PortInStatus failed: .+\); not sent again: run again later/);
+    }
+  });
+
+  it("with PortInStatus down, 5 unsure numbers of one order cost one question's attempts with the list up, and the breaker's with it down", async () => {
+    const { s, proxy, sheet, dir } = await acceptedButAnswered500(5, 5);
+    const posts = s.received().length;
+    const failedGets = (from: number): number => proxy.failed.slice(from).filter((line) => line.startsWith("GET ")).length;
+
+    // The list names the order; its one PortInStatus question makes 1 + --retries attempts, then the rows wait for a ticket.
+    proxy.rule = (method, path) => (isStatusGet(method, path) ? "fail" : "forward");
+    const up = await runCli(["submit", sheet, "--retry-unknown", ...through(proxy, s)]);
+    expect(up.code).toBe(1);
+    expect(failedGets(0)).toBe(6);
+    for (const row of await readResults(join(dir, "acme.results.csv"))) {
+      expect(row.result_status).toBe("unknown");
+      expect(row.result_message).toMatch(/^accepted by an earlier run: the account's order list shows it in open order \d+ \(PortInStatus failed: .+\); not sent again: run again later/);
+    }
+
+    // The list fails too: its attempts and the unsure numbers' question share one breaker.
+    const before = proxy.failed.length;
+    proxy.rule = (method, path) => (method === "GET" && (isStatusGet(method, path) || path.endsWith("/PortInInfo")) ? "fail" : "forward");
+    const down = await runCli(["submit", sheet, "--retry-unknown", ...through(proxy, s)]);
+    expect(down.code).toBe(1);
+    expect(failedGets(before)).toBe(BREAK_AFTER_FAILURES);
+    const rows = await readResults(join(dir, "acme.results.csv"));
+    for (const row of rows) {
+      expect(row.result_status).toBe("unknown");
+      expect(row.result_message).toMatch(/; checking its port-in status failed \(.+\), so it is not sent again: re-run later to check again$/);
+    }
+    // The request's first number was asked; the breaker opened before the others' turn.
+    expect(rows.filter((row) => row.result_message!.includes("(not checked: PortInStatus unavailable)"))).toHaveLength(4);
+    expect(s.received()).toHaveLength(posts);
+  });
 });

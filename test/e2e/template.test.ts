@@ -114,6 +114,10 @@ describe("portin template", () => {
     const sheet = workbook.getWorksheet("Numbers");
     expect(sheet?.getRow(1).getCell(1).value).toBe("number");
     expect(sheet?.getRow(1).font?.bold).toBe(true);
+    // The header frozen, and every column text, so what a user types below stays as typed.
+    expect(sheet?.views[0]).toMatchObject({ state: "frozen", ySplit: 1 });
+    expect(sheet?.getRow(1).values).toHaveLength((sheet?.columnCount ?? 0) + 1);
+    for (let column = 1; column <= (sheet?.columnCount ?? 0); column++) expect(sheet?.getColumn(column).numFmt).toBe("@");
     const example = sheet?.getRow(2);
     const cells: unknown[] = [];
     example?.eachCell((cell) => cells.push(cell.value));

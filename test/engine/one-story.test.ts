@@ -1,8 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { reviewEarlierRuns } from "../../src/engine/earlier-runs.js";
 import type { ReviewOptions } from "../../src/engine/earlier-runs.js";
-import { sourceOf } from "../../src/engine/learn-status.js";
-import type { Source } from "../../src/engine/learn-status.js";
+import { recordHolds } from "../../src/engine/account-orders.js";
+import { sourceOf } from "../../src/engine/status-source.js";
+import type { Source } from "../../src/engine/status-source.js";
+import { rowNowOf } from "../../src/engine/verdict.js";
+import type { AccountHold } from "../../src/engine/verdict.js";
+import type { EndedEntry } from "../../src/journal/journal.js";
+import { EXAMPLE_HOLDS } from "./example-holds.js";
+import { buildReport } from "../../src/report/model.js";
+import type { OrderStatus } from "../../src/results/order-status.js";
 import { operationById } from "../../src/catalog/operations.js";
 import type { Operation } from "../../src/catalog/operations.js";
 import { derivePriorState, stateOf } from "../../src/journal/prior.js";
@@ -14,15 +21,27 @@ import type { ValidRow } from "../../src/validate/types.js";
 
 const DIDS = operationById("dids") as Operation;
 
-function row(number: string): ValidRow {
-  return { valid: true, index: 0, line: 2, number, numberKind: "regular", operation: DIDS, target: "4165550100", group: "", portForm: {}, request: {}, item: {} };
+function row(number: string, target = "4165550100", customer = "Acme"): ValidRow {
+  return { valid: true, index: 0, line: 2, number, numberKind: "regular", operation: DIDS, target, group: "", portForm: { CustomerName: customer }, request: {}, item: {} };
 }
 
-const [SUBMITTED, PENDING, UNKNOWN, REJECTED, ENDED, NEVER] = ["4165550101", "4165550102", "4165550103", "4165550104", "4165550105", "4165550106"] as const;
+/** The row of `number` edited since it was sent: another target and end-user name. */
+const changedRow = (number: string): ValidRow => row(number, "4165550199", "Acme Holdings");
+
+const [SUBMITTED, PENDING, UNKNOWN, REJECTED, ENDED, NEVER, NO_TICKET, OUTSIDE] = [
+  "4165550101",
+  "4165550102",
+  "4165550103",
+  "4165550104",
+  "4165550105",
+  "4165550106",
+  "4165550107",
+  "4165550108",
+] as const;
 const print = (number: string): string => rowFingerprint(row(number));
 
 /** One journal holding a number in every state, each row unchanged since it was sent. */
-const PRIOR = derivePriorState([
+const RECORDS = [
   { type: "intent", requestId: "A", operation: "dids", numbers: [SUBMITTED], fingerprints: [print(SUBMITTED)], at: "t" },
   { type: "outcome", requestId: "A", status: "submitted", ticket: "PI-000001", at: "t" },
   { type: "intent", requestId: "B", operation: "dids", numbers: [PENDING], fingerprints: [print(PENDING)], at: "t" },
@@ -33,7 +52,11 @@ const PRIOR = derivePriorState([
   { type: "intent", requestId: "E", operation: "dids", numbers: [ENDED], fingerprints: [print(ENDED)], at: "t" },
   { type: "outcome", requestId: "E", status: "submitted", ticket: "PI-000005", at: "t" },
   { type: "ended", ticket: "PI-000005", status: "REJECTED", reason: "name does not match", summary: "", details: "", numbers: [{ number: ENDED, fingerprint: print(ENDED) }], at: "t" },
-] satisfies JournalRecord[]);
+  { type: "intent", requestId: "F", operation: "dids", numbers: [NO_TICKET], fingerprints: [print(NO_TICKET)], at: "t" },
+  { type: "outcome", requestId: "F", status: "submitted", at: "t" },
+  { type: "confirmed", number: OUTSIDE, ticket: "PI-000008", status: "SUBMITTED", outside: true, at: "t" },
+] satisfies JournalRecord[];
+const PRIOR = derivePriorState(RECORDS);
 
 interface Story {
   readonly number: string;
@@ -53,7 +76,7 @@ const STORIES: Record<NumberState["kind"], readonly Story[]> = {
   unknown: [{ number: UNKNOWN, submit: { status: "unknown", ticket: "", next: "retry-unknown" }, status: { kind: "number", unsure: true } }],
   rejected: [
     { number: REJECTED, submit: { status: "rejected", ticket: "", next: "fix-or-retry-rejected" }, status: { kind: "none", why: "never submitted: the service rejected it (the customer name does not match the losing carrier's records); fix the row and run portin submit" } },
-    { number: ENDED, submit: { status: "rejected", ticket: "PI-000005", next: "fix-carrier-rejection" }, status: { kind: "ended", fingerprint: print(ENDED) } },
+    { number: ENDED, submit: { status: "rejected", ticket: "PI-000005", next: "fix-carrier-rejection" }, status: { kind: "ended", changed: false } },
   ],
   none: [{ number: NEVER, submit: null, status: { kind: "none", why: "not submitted yet: portin submit sends it" } }],
 };
@@ -84,5 +107,94 @@ describe("one story per number: submit, plan and status read the same state", ()
     const earlier = await reviewEarlierRuns(null, [row(SUBMITTED)], options());
     expect(earlier.settle(row(SUBMITTED))).toBeNull();
     expect(sourceOf(SUBMITTED, null, undefined, "no journal")).toEqual({ kind: "none", why: "no journal" });
+  });
+});
+
+/**
+ * What a command said of a number, in the few words the three commands share: the order that
+ * holds it, an order with no ticket known, unsure (asked by number), rejected, ended, or sent.
+ */
+type Said = string;
+
+function submitStory(outcome: RowOutcome | null, note: string | null): Said {
+  if (outcome === null) return note === null ? "send" : `send after ${/ticket (\S+)/.exec(note)?.[1] ?? "?"}`;
+  switch (outcome.status) {
+    case "skipped":
+      return outcome.ticket === "" ? "order, no ticket" : `order ${outcome.ticket}`;
+    case "unknown":
+      return outcome.next === "ask-about-order" ? "order, no ticket" : "unsure";
+    case "rejected":
+      return outcome.ticket === "" ? "rejected" : `ended ${outcome.ticket}`;
+    default:
+      return `submit said ${outcome.status}`;
+  }
+}
+
+function statusStory(source: Source): Said {
+  switch (source.kind) {
+    case "ticket":
+      return `order ${source.ticket}`;
+    case "number":
+      return source.unsure && source.order === undefined ? "unsure" : "order, no ticket";
+    case "ended":
+      return source.changed ? `send after ${source.order.ticket}` : `ended ${source.order.ticket}`;
+    case "none":
+      return /portin submit sends it/.test(source.why) ? "send" : "rejected";
+  }
+}
+
+/** `report` reads the journal alone, no service and no sheet's current row: it tells fewer stories apart. */
+function reportStory(status: OrderStatus): Said {
+  if (status.state === "unchecked") return status.ticket === "" ? "asked by number" : `order ${status.ticket}`;
+  if (status.state === "ended") return `ended ${status.ticket}`;
+  if (status.state === "not-submitted") return "not sent";
+  return `report said ${status.state}`;
+}
+
+function asReportTellsIt(story: Said): Said {
+  if (story === "unsure" || story === "order, no ticket") return "asked by number";
+  if (story === "send" || story === "rejected") return "not sent";
+  return story.replace(/^send after /, "ended ");
+}
+
+const HOLDS: Record<string, AccountHold | undefined> = EXAMPLE_HOLDS;
+
+describe("one story per number: submit, status and report agree for every state, order-list hold and row change", () => {
+  const numbers = { SUBMITTED, PENDING, UNKNOWN, REJECTED, ENDED, NEVER, NO_TICKET, OUTSIDE };
+  const cases = Object.entries(numbers).flatMap(([name, number]) =>
+    Object.keys(HOLDS).flatMap((hold) => [false, true].map((changed) => [name, hold, changed ? "changed" : "unchanged", number] as const)),
+  );
+
+  it.each(cases)("%s, the account's list holding it in %s, the row %s", async (_name, holdName, change, number) => {
+    const hold = HOLDS[holdName];
+    const now = change === "changed" ? changedRow(number) : row(number);
+    expect(rowFingerprint(now) === print(number)).toBe(change === "unchanged");
+    const account = new Map(hold === undefined ? [] : [[number, hold]]);
+
+    const earlier = await reviewEarlierRuns(PRIOR, [now], { ...options(), account });
+    const outcome = earlier.settle(now);
+    const submit = submitStory(outcome, outcome === null ? earlier.resendNote(now) : null);
+    const status = statusStory(sourceOf(number, PRIOR, hold, "no journal", rowNowOf(now)));
+    expect(status).toBe(submit);
+
+    // The journal after the run: submit and status record an order the list named with its ticket.
+    const after: JournalRecord[] = [...RECORDS];
+    const journal = {
+      prior: PRIOR,
+      confirmed: (confirmed: string, ticket: string, said: string, outside?: boolean) => {
+        after.push({ type: "confirmed", number: confirmed, ticket, status: said, at: "t", ...(outside === true ? { outside } : {}) });
+        return Promise.resolve();
+      },
+      ended: (order: EndedEntry) => {
+        after.push({ type: "ended", ...order, numbers: [...order.numbers], at: "t" });
+        return Promise.resolve();
+      },
+    };
+    await recordHolds(account, journal, [now]);
+    const report = reportStory((buildReport([{ line: 2, numberCell: number, customer: "", window: "" }], after, null).rows[0] as { status: OrderStatus }).status);
+    // Report says what status would say over the same journal, without the account.
+    expect(report).toBe(asReportTellsIt(statusStory(sourceOf(number, derivePriorState(after), undefined, "no journal"))));
+    // And, once the run has recorded what the list said, what submit said.
+    if (hold === undefined || hold.ticket !== "" || stateOf(PRIOR, number).kind === "submitted") expect(report).toBe(asReportTellsIt(submit));
   });
 });

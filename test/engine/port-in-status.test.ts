@@ -10,7 +10,7 @@ import { askByNumber, BREAK_AFTER_FAILURES, RETRY_WAIT_LIMIT_MS, StatusAsker, UN
 const group = (first: number, count: number): string[] => Array.from({ length: count }, (_, i) => String(4165550000 + first + i));
 
 function found(ticketId: string, numbersToPort: readonly string[], status = "SUBMITTED"): PortInStatus {
-  return { ticketId, status, portDate: "", rejectReason: "", rejectSummary: "", rejectDetails: [], numbersToPort };
+  return { ticketId, status, portDate: "", rejectReason: "", rejectSummary: "", rejectDetails: [], numbersToPort, accountNumber: "", endUserName: "" };
 }
 
 const asker = (concurrency = 4, signal = new AbortController().signal) => new StatusAsker({ concurrency, signal });

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { learnStatuses } from "../../src/engine/learn-status.js";
-import type { StatusJournal } from "../../src/engine/learn-status.js";
+import type { StatusJournal } from "../../src/engine/status-journal.js";
 import { runPortIn } from "../../src/engine/port-in.js";
 import type { Service } from "../../src/engine/port-in.js";
 import { prepare } from "../../src/engine/prepare.js";

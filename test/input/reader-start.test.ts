@@ -21,6 +21,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe("the reading thread started ahead", () => {
   it("starts for a sheet command whose sheet is a workbook, not for an output or another command", () => {
     expect(readsWorkbook(["plan", "book.xlsx"], SHEET_COMMANDS)).toBe(true);
+    expect(readsWorkbook(["plan", "book.xls"], SHEET_COMMANDS)).toBe(true);
+    expect(readsWorkbook(["submit", "Book.ODS"], SHEET_COMMANDS)).toBe(true);
     expect(readsWorkbook(["submit", "--defaults", "d.json", "Book.XLSX", "--results", "out.csv"], SHEET_COMMANDS)).toBe(true);
     expect(readsWorkbook(["status", "book.xlsx", "--output", "report.xlsx"], SHEET_COMMANDS)).toBe(true);
     expect(readsWorkbook(["plan", "sheet.csv", "--results", "out.xlsx"], SHEET_COMMANDS)).toBe(false);

@@ -1,7 +1,8 @@
 /**
  * Workbooks as the programs customers use really write them (docs/contract.md §3, "Workbooks"):
  * the fixtures under fixtures/workbooks/ were written by openpyxl, pandas and LibreOffice
- * (fixtures/workbooks/make.sh), not built here, so each program's own habits are read.
+ * (fixtures/workbooks/make.sh), as .xlsx, .xls and .ods, not built here, so each program's own
+ * habits are read.
  */
 import { describe, expect, it } from "vitest";
 import { openSheet } from "../../src/input/sheet.js";
@@ -35,6 +36,14 @@ describe("workbooks other programs wrote", () => {
     const problems = rows.map((row) => [row.line, row.problem]);
     expect(problems).toContainEqual([3, "Numbers!A3 holds #N/A, an error in the source sheet: fix the formula or the value"]);
     expect(problems).toContainEqual([4, "Numbers!B4 holds #REF!, an error in the source sheet: fix the formula or the value"]);
+  });
+
+  it.each(["libreoffice-errors.xls", "libreoffice-errors.ods"] as const)("reads %s, the same workbook LibreOffice saved again, as its .xlsx: the same cells, errors and marks", async (name) => {
+    const expected = await rowsOf(workbook("libreoffice-errors.xlsx"));
+    const { header, rows } = await rowsOf(workbook(name));
+    expect(header).toEqual(expected.header);
+    expect(rows.map((row) => [row.line, [...row.cells], row.problem])).toEqual(expected.rows.map((row) => [row.line, [...row.cells], row.problem]));
+    expect(rows.filter((row) => row.problem !== undefined)).toHaveLength(3);
   });
 
   it("marks French Excel's 5,14556E+09 text as a number whose digits were lost, as 4.16556E+09", async () => {

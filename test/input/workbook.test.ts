@@ -1,14 +1,17 @@
 /**
- * .xlsx input (docs/contract.md §3, "Workbooks"): workbooks made here with exceljs, read through
- * openSheet as the engine reads them.
+ * Workbook input (docs/contract.md §3, "Workbooks"): .xlsx workbooks made here with exceljs, and
+ * the .xls fixture, read through openSheet as the engine reads them.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, createWriteStream, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pipeline } from "node:stream/promises";
 import { afterAll, describe, expect, it } from "vitest";
+import { ZipFile } from "yazl";
 import { openSheet } from "../../src/input/sheet.js";
 import { AHEAD_BYTES, BATCH_ROWS } from "../../src/input/workbook.js";
+import { MAX_WHOLE_BOOK_BYTES } from "../../src/input/workbook-book.js";
 import type { SheetLayout, SheetRow } from "../../src/input/types.js";
 import { fixture } from "../e2e/fixtures.js";
 import { writeWorkbook } from "../support/workbooks.js";
@@ -174,9 +177,17 @@ describe("cells a row cannot use", () => {
     expect(read[2]?.rows.map((row) => row.cells)).toEqual(read[0]?.rows.map((row) => row.cells));
   });
 
+  it("reads a shared string's ST_Xstring escapes as the characters Excel shows (_x000A_ a line feed)", async () => {
+    const sheet = `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row><row r="2"><c r="A2"><v>4165550101</v></c><c r="B2" t="s"><v>2</v></c></row></sheetData></worksheet>`;
+    const strings = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>number</t></si><si><t>note</t></si><si><t>Suite 4_x000A_rear door, _x005F_x0041_</t></si></sst>';
+    const path = await writeBookParts(join(dir, `escaped-${made++}.xlsx`), Buffer.from(sheet), strings, false);
+    const { rows } = await readAll(path);
+    expect(rows.map((r) => [...r.cells])).toEqual([["4165550101", "Suite 4\nrear door, _x0041_"]]);
+  });
+
   it("reads accented text whole wherever the unzipped chunks cut a character's bytes", async () => {
     // Shared strings of two- and three-byte characters: some of the chunks they are unzipped in
-    // end inside one (patches/exceljs+4.4.0.patch, parse-sax.js); before, six of these read "\uFFFD".
+    // end inside one, where a decoder per chunk read six of these as "\uFFFD".
     const notes = Array.from({ length: 20_000 }, (_, i) => `Café Élodie ☎ ${i}`);
     const path = await book([{ name: "Numbers", rows: [["number", "note"], ...notes.map((note, i) => [4165550000 + i, note])] }]);
     const { rows } = await readAll(path);
@@ -284,6 +295,28 @@ describe("choosing the worksheet", () => {
     expect(rows.map((r) => r.cells[0])).toEqual(["4165550101"]);
   });
 
+  it("reads an .ods's first visible sheet, past one LibreOffice hides by its table style", async () => {
+    const table = (name: string, style: string, rows: string): string => `<table:table table:name="${name}" table:style-name="${style}">${rows}</table:table>`;
+    const cells = (...texts: string[]): string => `<table:table-row>${texts.map((text) => `<table:table-cell office:value-type="string"><text:p>${text}</text:p></table:table-cell>`).join("")}</table:table-row>`;
+    const content =
+      '<?xml version="1.0" encoding="UTF-8"?><office:document-content xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2">' +
+      '<office:automatic-styles><style:style style:name="ta1" style:family="table"><style:table-properties table:display="false"/></style:style><style:style style:name="ta2" style:family="table"><style:table-properties table:display="true"/></style:style></office:automatic-styles>' +
+      `<office:body><office:spreadsheet>${table("Lists", "ta1", cells("providers") + cells("Bell Canada"))}${table("Numbers", "ta2", cells("number", "note") + cells("4165550101", "first"))}</office:spreadsheet></office:body></office:document-content>`;
+    const zip = new ZipFile();
+    zip.addBuffer(Buffer.from("application/vnd.oasis.opendocument.spreadsheet"), "mimetype", { compress: false });
+    zip.addBuffer(Buffer.from(content), "content.xml");
+    zip.addBuffer(Buffer.from('<?xml version="1.0" encoding="UTF-8"?><office:document-styles xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" office:version="1.2"/>'), "styles.xml");
+    zip.addBuffer(Buffer.from('<?xml version="1.0" encoding="UTF-8"?><manifest:manifest xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.2"><manifest:file-entry manifest:full-path="/" manifest:media-type="application/vnd.oasis.opendocument.spreadsheet"/><manifest:file-entry manifest:full-path="content.xml" manifest:media-type="text/xml"/></manifest:manifest>'), "META-INF/manifest.xml");
+    zip.end();
+    const path = join(dir, "hidden-first.ods");
+    await pipeline(zip.outputStream, createWriteStream(path));
+    const { layout, rows } = await readAll(path);
+    expect(layout.header).toEqual(["number", "note"]);
+    expect(rows.map((r) => [r.line, ...r.cells])).toEqual([[2, "4165550101", "first"]]);
+    // --sheet still reaches the hidden one.
+    expect((await refusal(readAll(path, "lists"))).message).toContain(`${path}, worksheet "Lists": no number column`);
+  });
+
   it("reads the worksheet --sheet names, in any case", async () => {
     const path = await book(sheets);
     expect((await readAll(path, "toll FREE")).rows.map((r) => r.cells[0])).toEqual(["8005550199", "8005550198"]);
@@ -302,7 +335,7 @@ describe("choosing the worksheet", () => {
   it("refuses --sheet for a CSV input", async () => {
     const csv = join(dir, "plain.csv");
     writeFileSync(csv, "number\n4165550101\n");
-    expect((await refusal(readAll(csv, "Numbers"))).message).toBe(`--sheet names a worksheet of an .xlsx workbook, and ${csv} is read as CSV`);
+    expect((await refusal(readAll(csv, "Numbers"))).message).toBe(`--sheet names a worksheet of a workbook (.xlsx, .xls, .ods), and ${csv} is read as CSV`);
   });
 });
 
@@ -347,10 +380,14 @@ describe("refused workbooks", () => {
     );
   });
 
-  it("refuses a damaged workbook whose contents do not inflate", async () => {
+  it("refuses a damaged workbook whose worksheet does not inflate", async () => {
     const whole = await book([{ name: "Numbers", rows: [["number"], [4165550101]] }]);
     const bytes = Buffer.from(readFileSync(whole));
-    bytes.fill(0x41, 100, 300);
+    // Past the worksheet's local header (30 bytes and its name), its deflated data: a stored
+    // block of 'A's, whose lengths do not match.
+    const name = Buffer.from("xl/worksheets/sheet1.xml");
+    const data = bytes.indexOf(name) + name.length;
+    bytes.fill(0x41, data, data + 40);
     const damaged = join(dir, "damaged.xlsx");
     writeFileSync(damaged, bytes);
     const refused = await refusal(readAll(damaged));
@@ -368,6 +405,28 @@ describe("refused workbooks", () => {
     const refused = await refusal(readAll(path));
     expect(refused).toMatchObject({ name: "InputError", exitCode: 2 });
     expect(refused.message).toMatch(new RegExp(`^${path.replace(/[.\\/]/g, "\\$&")}: cannot be read as an \\.xlsx workbook \\(${why}\\); it may be damaged: save it again from Excel; nothing was sent$`));
+  });
+
+  it("refuses an .xls past what it reads whole, in one line, before reading it", async () => {
+    // The .xls fixture, grown to 65 MiB with a hole: its directory still says it is an Excel workbook.
+    const big = join(dir, "big.xls");
+    copyFileSync(fixture("workbooks/libreoffice-sample.xls"), big);
+    truncateSync(big, MAX_WHOLE_BOOK_BYTES + 1024 * 1024);
+    expect((await refusal(readAll(big))).message).toBe(
+      `${big}: portin reads an .xls workbook whole, at most 64 MiB, and this one holds 65 MiB: save it as .xlsx (read as it streams) and run that; nothing was sent`,
+    );
+  });
+
+  it("refuses an .ods whose content is past what it reads whole, from the zip's directory, before inflating it", async () => {
+    const zip = new ZipFile();
+    zip.addBuffer(Buffer.from("application/vnd.oasis.opendocument.spreadsheet"), "mimetype", { compress: false });
+    zip.addBuffer(Buffer.alloc(MAX_WHOLE_BOOK_BYTES + 1024 * 1024, " "), "content.xml");
+    zip.end();
+    const big = join(dir, "big.ods");
+    await pipeline(zip.outputStream, createWriteStream(big));
+    expect((await refusal(readAll(big))).message).toBe(
+      `${big}: portin reads an .ods workbook whole, at most 64 MiB, and this one holds 65 MiB unzipped: save it as .xlsx (read as it streams) and run that; nothing was sent`,
+    );
   });
 
   it("refuses a file that is not a workbook at all", async () => {

@@ -52,6 +52,38 @@ describe("dispatch", () => {
     expect(report.results.get(1)).toMatchObject({ status: "submitted", httpStatus: 200, ticket: "PI-9", message, named: null, resentAs: null });
   });
 
+  it("settles with a rejection the other numbers othersHeld finds held, and sends again only the rest", async () => {
+    const [request] = requests(1) as [PortRequest];
+    const rows = [0, 1, 2, 3].map((i) => ({ ...(request.numbers[0] as ValidRow), index: i, number: `416555000${i}` }));
+    const sent: string[][] = [];
+    const asked: { named: string[]; others: string[] }[] = [];
+    const report = await dispatch([{ ...request, numbers: rows }], {
+      ...base,
+      journal: null,
+      concurrency: 1,
+      submit: (r) => {
+        sent.push(r.numbers.map((row) => row.number));
+        return Promise.resolve(
+          sent.length === 1 ? { kind: "rejected", httpStatus: 200, message: "4165550000 already has a pending port-in" } : ACCEPTED,
+        );
+      },
+      othersHeld: (named, others) => {
+        asked.push({ named: [...named.keys()], others: [...others] });
+        return Promise.resolve(new Map([["4165550001", "in the same order"], ["4165550002", "in the same order"]]));
+      },
+    });
+    expect(asked).toEqual([{ named: ["4165550000"], others: ["4165550001", "4165550002", "4165550003"] }]);
+    expect(sent).toEqual([["4165550000", "4165550001", "4165550002", "4165550003"], ["4165550003"]]);
+    const result = report.results.get(1);
+    expect([...(result?.named ?? [])]).toEqual([
+      ["4165550000", "4165550000 already has a pending port-in"],
+      ["4165550001", "in the same order"],
+      ["4165550002", "in the same order"],
+    ]);
+    expect(result?.resentAs?.numbers.map((row) => row.number)).toEqual(["4165550003"]);
+    expect(report.results.get(2)).toMatchObject({ status: "submitted" });
+  });
+
   it("starts no more than --rate requests a second, evenly spaced", async () => {
     const starts: number[] = [];
     const before = performance.now();

@@ -310,7 +310,7 @@ describe("lookups", () => {
         : json(res, 404, { ID: "404", Message: "no port-in" }),
     );
     const client = clientFor(server.url);
-    expect(await client.portInStatus("4165550101")).toEqual({ ticketId: "88", status: "SUBMITTED", portDate: "2025-07-01", rejectReason: "", rejectSummary: "", rejectDetails: [], numbersToPort: [] });
+    expect(await client.portInStatus("4165550101")).toEqual({ ticketId: "88", status: "SUBMITTED", portDate: "2025-07-01", rejectReason: "", rejectSummary: "", rejectDetails: [], numbersToPort: [], accountNumber: "", endUserName: "" });
     expect(await client.portInStatus("4165550199")).toBeNull();
     expect(server.arrivals.map((a) => a.url)).toEqual([
       "/v2/NumberPorts/Inbound/Numbers/4165550101/PortInStatus",

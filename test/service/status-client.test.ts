@@ -40,6 +40,8 @@ describe("ticketStatus", () => {
         { code: "17", field: "", remarks: "", note: "" },
       ],
       numbersToPort: ["4165550101", "4165550102"],
+      accountNumber: "",
+      endUserName: "",
     });
   });
 

@@ -27,7 +27,7 @@ export function setup(): () => void {
   if (built < newestSource("src")) {
     throw new Error("dist/ is older than src/, and worker threads run the build under vitest: run `npm run build` first (npm test does)");
   }
-  // The threads' bundles carry dependencies as installed and patched (scripts/bundle.ts).
+  // The threads' bundles carry dependencies as installed (and patched, were a patch in patches/: scripts/bundle.ts).
   const installed = Math.max(newestSource("patches", ".patch"), statSync("package-lock.json").mtimeMs);
   if (built < installed) {
     throw new Error("dist/ is older than patches/ or package-lock.json, and the worker threads' bundles carry the dependencies: run `npm install`, then `npm run build`");
