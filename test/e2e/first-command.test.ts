@@ -62,6 +62,11 @@ describe("the README's first command, run before the tests", () => {
     expect(written.filter((path) => tracked.includes(path))).toEqual([]);
     const read = SUITE_FIXTURES.map((name) => `fixtures/${name}`);
     expect(written.filter((path) => read.includes(path))).toEqual([]);
+    // Nor does the package carry them: an `npm pack` after that run ships the sheet, not its results or orders.
+    const { stdout: packed } = await promisify(execFile)("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: checkout, maxBuffer: 16 * 1024 * 1024 });
+    const shipped = (JSON.parse(packed) as { files: { path: string }[] }[]).flatMap((pack) => pack.files.map((file) => file.path));
+    expect(shipped).toContain("fixtures/sample.csv");
+    expect(written.filter((path) => shipped.includes(path))).toEqual([]);
 
     // The tests' way to the sample, from the written-into fixtures/: a copy that took the run's
     // orders along would find every number already in an open order.
