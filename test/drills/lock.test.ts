@@ -246,7 +246,8 @@ describe("drill: two runs on one journal reached by two names", () => {
         const runs = await Promise.all(
           paths.map((state, k) =>
             runCli(["submit", sheet, "--state", state, "--results", join(dir, `run-${k}.csv`), "--quiet", ...through(proxy, sandbox)], {
-              onSpawn: (child) => pids.push(child.pid ?? 0),
+              // By run, not by the order the spawns happen to report in.
+              onSpawn: (child) => (pids[k] = child.pid ?? 0),
             }).finally(() => proxy.release()),
           ),
         );
