@@ -131,6 +131,14 @@ export function letterFingerprint(content: LetterContent): string {
   return hash("sha256", canonical, "base64url").slice(0, LETTER_FINGERPRINT_LENGTH);
 }
 
+/**
+ * The fingerprint of a group's numbers alone: told apart from the whole letter's, it says
+ * whether a stale letter lists other numbers or the same numbers with other values.
+ */
+export function letterNumbersFingerprint(content: LetterContent): string {
+  return hash("sha256", JSON.stringify(content.numbers), "base64url").slice(0, LETTER_FINGERPRINT_LENGTH);
+}
+
 /** A run of consecutive numbers; `first === last` for a number alone. */
 export interface NumberRun {
   readonly first: string;

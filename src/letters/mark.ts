@@ -9,6 +9,15 @@ import type { PDFDocument } from "pdf-lib";
 /** The keyword before the fingerprint; a version, should what a fingerprint covers change. */
 const MARK = "portin-loa-v1:";
 const MARK_PATTERN = /(?:^|\s)portin-loa-v1:([A-Za-z0-9_-]+)(?:\s|$)/;
+/** The fingerprint of the letter's numbers alone, beside the whole letter's; letters made before it was added carry none. */
+const NUMBERS_MARK = "portin-loa-numbers-v1:";
+const NUMBERS_PATTERN = /(?:^|\s)portin-loa-numbers-v1:([A-Za-z0-9_-]+)(?:\s|$)/;
+
+/** What a letter portin made carries: its group's fingerprint, and that of its numbers alone (null when it has none). */
+export interface LetterMark {
+  readonly letter: string;
+  readonly numbers: string | null;
+}
 
 /**
  * The mark as it lies in a file's bytes: a literal string, or the UTF-16 hex string pdf-lib
@@ -34,17 +43,19 @@ function mayBeMarked(bytes: Uint8Array): boolean {
   return MARK_BYTES.some((mark) => buffer.includes(mark)) || buffer.includes(OBJECT_STREAM);
 }
 
-export function markLetter(doc: PDFDocument, fingerprint: string, subject: string, producer: string): void {
-  doc.setKeywords([`${MARK}${fingerprint}`]);
+export function markLetter(doc: PDFDocument, mark: LetterMark, subject: string, producer: string): void {
+  doc.setKeywords([`${MARK}${mark.letter}`, ...(mark.numbers === null ? [] : [`${NUMBERS_MARK}${mark.numbers}`])]);
   doc.setSubject(`Letter of authorization: ${subject}`);
   doc.setCreator(producer);
   doc.setProducer(producer);
 }
 
-/** The fingerprint a letter portin made carries, or null for any other PDF. */
-export async function readLetterMark(bytes: Uint8Array): Promise<string | null> {
+/** The mark a letter portin made carries, or null for any other PDF. */
+export async function readLetterMark(bytes: Uint8Array): Promise<LetterMark | null> {
   if (!mayBeMarked(bytes)) return null;
   const { letterKeywords } = await import("./keywords.js");
   const keywords = await letterKeywords(bytes);
-  return keywords === null ? null : (MARK_PATTERN.exec(keywords)?.[1] ?? null);
+  const letter = keywords === null ? undefined : MARK_PATTERN.exec(keywords)?.[1];
+  if (keywords === null || letter === undefined) return null;
+  return { letter, numbers: NUMBERS_PATTERN.exec(keywords)?.[1] ?? null };
 }

@@ -9,7 +9,7 @@
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import type { PDFFont, PDFPage } from "pdf-lib";
 import type { LetterContent, NumberRun } from "../group/letters.js";
-import { letterFingerprint, numberRuns } from "../group/letters.js";
+import { letterFingerprint, letterNumbersFingerprint, numberRuns } from "../group/letters.js";
 import { markLetter } from "./mark.js";
 import type { LetterLanguage, Wording } from "./wording.js";
 import { WORDING } from "./wording.js";
@@ -59,7 +59,7 @@ export async function renderLetter(content: LetterContent, language: LetterLangu
 
   doc.setTitle(`${words.title}: ${layout.print(content.customer)}`);
   doc.setLanguage(language === "fr" ? "fr-CA" : "en-CA");
-  markLetter(doc, fingerprint, `${content.customer}, ${content.account}, ${content.numbers.length} numbers`, producer);
+  markLetter(doc, { letter: fingerprint, numbers: letterNumbersFingerprint(content) }, `${content.customer}, ${content.account}, ${content.numbers.length} numbers`, producer);
   // No object streams: the Info dictionary, which holds the mark, stays readable without inflating anything (mark.ts).
   return doc.save({ useObjectStreams: false });
 }

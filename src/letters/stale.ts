@@ -8,14 +8,18 @@
  */
 import type { Provider } from "../catalog/account.js";
 import type { FileAttachment } from "../catalog/members.js";
-import { letterFingerprint, letterGroups } from "../group/letters.js";
+import { letterFingerprint, letterGroups, letterNumbersFingerprint } from "../group/letters.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
 import { readLetterMark } from "./mark.js";
+import type { LetterMark } from "./mark.js";
 
 /** The member a row's letter of authorization is attached by (docs/contract.md §1.2). */
 export const LETTER_MEMBER = "FileLetterOfAuthorization";
 
 export const STALE_LETTER = "the letter of authorization lists other numbers than these rows: run portin loa again and have it signed";
+/** A stale letter whose numbers are still the group's: what changed is a value it prints. */
+export const STALE_LETTER_VALUES =
+  "the letter of authorization lists these numbers, but no longer the customer, account, billing address, carrier or port date of these rows: run portin loa again and have it signed";
 
 function lettersOf(row: ValidRow): readonly FileAttachment[] {
   const value = row.portForm[LETTER_MEMBER];
@@ -30,8 +34,8 @@ export async function staleLetterRows(rows: readonly CheckedRow[], providers: re
   if (!rows.some((row) => row.valid && lettersOf(row).length > 0)) return stale;
   const valid = rows.filter((row): row is ValidRow => row.valid);
   // Rows citing one file share its attachment object (validate/files.ts): each letter is read once.
-  const marks = new Map<FileAttachment, Promise<string | null>>();
-  const markOf = (file: FileAttachment): Promise<string | null> => {
+  const marks = new Map<FileAttachment, Promise<LetterMark | null>>();
+  const markOf = (file: FileAttachment): Promise<LetterMark | null> => {
     let mark = marks.get(file);
     if (mark === undefined) marks.set(file, (mark = readLetterMark(Buffer.from(file.Base64Contents, "base64"))));
     return mark;
@@ -40,9 +44,12 @@ export async function staleLetterRows(rows: readonly CheckedRow[], providers: re
     const files = new Set(group.rows.flatMap(lettersOf));
     if (files.size === 0) continue;
     const expected = letterFingerprint(group.content);
-    const found = await Promise.all([...files].map(markOf));
-    if (found.every((mark) => mark === null || mark === expected)) continue;
-    for (const row of group.rows) stale.set(row.index, STALE_LETTER);
+    const stales = (await Promise.all([...files].map(markOf))).filter((mark) => mark !== null && mark.letter !== expected);
+    if (stales.length === 0) continue;
+    // Other numbers, unless every stale letter says its numbers are these (a letter made before it said so may list others).
+    const numbers = letterNumbersFingerprint(group.content);
+    const why = stales.every((mark) => mark?.numbers === numbers) ? STALE_LETTER_VALUES : STALE_LETTER;
+    for (const row of group.rows) stale.set(row.index, why);
   }
   return stale;
 }

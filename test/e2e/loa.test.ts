@@ -72,7 +72,7 @@ describe("portin loa", () => {
     expect(acmeText).toMatch(/12 Front St\n.*Toronto, ON {1,3}M5J 2N1/);
     expect(acmeText).toMatch(/Requested port date:\s+2030-12-10/);
     for (const line of ["Name of the authorized person:", "Title:", "Signature:", "Date:"]) expect(acmeText).toContain(line);
-    expect(a.keywords).toMatch(/^portin-loa-v1:[A-Za-z0-9_-]{22}$/);
+    expect(a.keywords).toMatch(/^portin-loa-v1:[A-Za-z0-9_-]{22} portin-loa-numbers-v1:[A-Za-z0-9_-]{22}$/);
 
     const e = await readPdfText(join(folder, "Boulangerie Eclair - BE-77.pdf"));
     const eclairText = e.pages.join("\n");
@@ -143,7 +143,7 @@ describe("portin loa", () => {
     expect(letter.pages.slice(0, -1).join("\n")).not.toContain("Signature:");
   });
 
-  it("once a number is added to a group, plan and submit refuse that group's rows (its letter is stale) and go on with the others; a scan is checked only for being a PDF", async () => {
+  it("once a group's port date moves or a number is added to it, plan and submit refuse that group's rows (its letter is stale), saying which, and go on with the others; a scan is checked only for being a PDF", async () => {
     const dir = await tempDir();
     await copyFile(fixture("loa-maple-leaf-dental.pdf"), join(dir, "pacific-signed-scan.pdf"));
     const rows = [acme("416-555-0101"), acme("416-555-0102"), eclair("514-555-0201", 300101), pacific("604-555-0301")];
@@ -159,6 +159,19 @@ describe("portin loa", () => {
     expect(fresh.stderr).not.toMatch(/internal error/);
     expect(fresh.code).toBe(0);
     expect((await readResults(join(dir, "wave.plan.csv"))).map((row) => row.result_status)).toEqual(["planned", "planned", "planned", "planned"]);
+
+    // The same numbers, but Acme's port date moved: the letter lists these numbers, not this date.
+    const later = rows.map((line, at) => (at < 2 ? line.replace(PORT_DATE, "2030-12-17") : line));
+    await writeSheet(dir, "wave.csv", attached(later, letterOf));
+    const moved = await runCli(["plan", sheet], { cwd: dir });
+    expect(moved.code).toBe(1);
+    const values = "the letter of authorization lists these numbers, but no longer the customer, account, billing address, carrier or port date of these rows: run portin loa again and have it signed";
+    expect((await readResults(join(dir, "wave.plan.csv"))).map((row) => [row.result_status, row.result_message])).toEqual([
+      ["invalid", values],
+      ["invalid", values],
+      ["planned", ""],
+      ["planned", ""],
+    ]);
 
     // A number added to Acme's rows, naming the letter signed before it was.
     await writeSheet(dir, "wave.csv", attached([...rows, acme("416-555-0103")], [...letterOf, letterOf[0] as string]));

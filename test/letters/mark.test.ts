@@ -1,7 +1,7 @@
 import { PDFDocument, StandardFonts } from "pdf-lib";
 import { describe, expect, it } from "vitest";
 import type { LetterContent } from "../../src/group/letters.js";
-import { letterFingerprint } from "../../src/group/letters.js";
+import { letterFingerprint, letterNumbersFingerprint } from "../../src/group/letters.js";
 import { readLetterMark } from "../../src/letters/mark.js";
 import { renderLetter } from "../../src/letters/pdf.js";
 
@@ -25,15 +25,23 @@ async function signed(letter: Uint8Array, useObjectStreams: boolean): Promise<Ui
 
 describe("portin's mark on a letter", () => {
   it("carries the fingerprint of the letter's values, in either language", async () => {
-    const fingerprint = letterFingerprint(CONTENT);
-    expect(await readLetterMark(await renderLetter(CONTENT, "fr", "portin test"))).toBe(fingerprint);
-    expect(await readLetterMark(await renderLetter(CONTENT, "en", "portin test"))).toBe(fingerprint);
+    const mark = { letter: letterFingerprint(CONTENT), numbers: letterNumbersFingerprint(CONTENT) };
+    expect(await readLetterMark(await renderLetter(CONTENT, "fr", "portin test"))).toEqual(mark);
+    expect(await readLetterMark(await renderLetter(CONTENT, "en", "portin test"))).toEqual(mark);
   });
 
   it("survives a signature drawn in a PDF tool, whether it saves the document's properties plain or in an object stream", async () => {
     const letter = await renderLetter(CONTENT, "fr", "portin test");
-    expect(await readLetterMark(await signed(letter, false))).toBe(letterFingerprint(CONTENT));
-    expect(await readLetterMark(await signed(letter, true))).toBe(letterFingerprint(CONTENT));
+    const mark = { letter: letterFingerprint(CONTENT), numbers: letterNumbersFingerprint(CONTENT) };
+    expect(await readLetterMark(await signed(letter, false))).toEqual(mark);
+    expect(await readLetterMark(await signed(letter, true))).toEqual(mark);
+  });
+
+  it("reads a letter made before its numbers were marked apart, with no fingerprint of its numbers", async () => {
+    const older = await PDFDocument.create();
+    older.addPage();
+    older.setKeywords(["portin-loa-v1:abcdefghijklmnopqrstuv"]);
+    expect(await readLetterMark(await older.save({ useObjectStreams: false }))).toEqual({ letter: "abcdefghijklmnopqrstuv", numbers: null });
   });
 
   it("is not found in a PDF portin did not make, which is checked only for being a PDF", async () => {
