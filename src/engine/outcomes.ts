@@ -8,7 +8,7 @@ import { adviseNotPortable, rowOutcome, withMessage } from "../results/row-outco
 import type { OutcomeVerdict, RowOutcome } from "../results/row-outcome.js";
 import type { DispatchReport, StopReason } from "../send/dispatch.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
-import { accountHoldMessage } from "./account-orders.js";
+import { refusedHoldMessage } from "./account-orders.js";
 import type { AccountHold } from "./verdict.js";
 import type { Settlement } from "./settle.js";
 
@@ -16,7 +16,8 @@ const PLANNED: OutcomeVerdict = { status: "planned", httpStatus: null, message: 
 
 /**
  * Returns `outcomeOf(i)` for row i; `report` null for a dry run. `held`: numbers the service
- * refused as already pending that an order turned out to hold (pending-answers.ts): `skipped`.
+ * refused as already pending that an order turned out to hold (pending-answers.ts): `skipped`,
+ * saying they were sent and refused.
  */
 export function rowOutcomes(
   rows: readonly CheckedRow[],
@@ -37,7 +38,9 @@ export function rowOutcomes(
     const row = rows[index] as ValidRow;
     const sent = report === null ? carried(request, row, PLANNED) : sentOutcome(request, row, report);
     const hold = sent.status === "rejected" ? held.get(row.number) : undefined;
-    const outcome = hold === undefined ? sent : rowOutcome(sent, { status: "skipped", ticket: hold.ticket, httpStatus: sent.httpStatus, message: accountHoldMessage(hold) });
+    // Sent, and refused because the order found holds it: skipped with its ticket, saying both (docs/contract.md §5).
+    const outcome =
+      hold === undefined ? sent : rowOutcome(sent, { status: "skipped", ticket: hold.ticket, httpStatus: sent.httpStatus, message: refusedHoldMessage(hold), next: "refused-held" });
     const note = settlement.notes.get(index);
     // A row sent again after its order ended says so first (docs/contract.md §5).
     if (note === undefined) return adviseNotPortable(outcome);
