@@ -95,7 +95,7 @@ describe("drill: two operators start one sheet together from two folders, each w
         expect(new Set(rows.map((row) => row.result_ticket)).size, number).toBe(1);
       }
       // Each summary counts its own POSTs; together, every POST the sandbox received for the sheet.
-      expect(runs[0]!.requests + runs[1]!.requests).toBe(postsOfTrial(from, mine));
+      expect(runs[0].requests + runs[1].requests).toBe(postsOfTrial(from, mine));
     };
     const queue = Array.from({ length: TRIALS }, (_, t) => t);
     await Promise.all(
