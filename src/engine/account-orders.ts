@@ -76,6 +76,14 @@ export function refusedHoldMessage(hold: AccountHold): string {
 }
 
 /**
+ * The message of a row this run sent that the service refused because another order holds it,
+ * where PortInStatus shows no such order (yet: a service whose PortInStatus lags its orders).
+ */
+export function refusedUnfoundMessage(said: string): string {
+  return `sent, and refused by the service because another order already holds it (${said}), which PortInStatus does not show yet: run again later: the account's order list names that order, and once PortInStatus shows it the row is skipped with its ticket`;
+}
+
+/**
  * Reads the order list and asks PortInStatus once per order holding any of `numbers`.
  * Throws AuthError; any other failure to read the list leaves every number free, with
  * `unavailable` saying why (the pending-port-in answer of §4 still protects them).

@@ -21,6 +21,11 @@ import type { AccountHold } from "./verdict.js";
 /** The service's words for a number another order already holds. */
 const PENDING = /pending port[- ]?in|already (?:has|in) an? (?:open|pending) (?:port[- ]?in|order)/i;
 
+/** Whether the service refused a number because another order already holds it. */
+export function saysPending(message: string): boolean {
+  return PENDING.test(message);
+}
+
 export interface PendingOptions {
   readonly client: Pick<ServiceClient, "portInStatus">;
   readonly journal: Pick<Journal, "confirmed"> | null;

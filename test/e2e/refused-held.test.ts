@@ -72,4 +72,43 @@ describe("a run whose numbers another run's orders already hold", () => {
       );
     }
   });
+
+  it("says so too when PortInStatus does not show the order yet: rejected, sent and refused, to run again later; the next run sends none of them again", async () => {
+    // PortInStatus lags the service's orders by a minute: the refusal's order cannot be found at once.
+    const s = await startSandbox({ startDate: "2026-03-02", rejectRate: 0, seed: 22, statusLagSeconds: 60 });
+    cleanups.push(() => s.close());
+    const list = numbers(3);
+    const first = await tempDir();
+    const second = await tempDir();
+    expect((await submitInProcess({ url: s.url, user: s.user, password: s.password }, { input: await trunkSheetOf(first, "wave.csv", list), state: join(first, "wave.state.jsonl") })).exitCode).toBe(0);
+    const tickets = ticketsByNumber(s);
+
+    const sheet = await trunkSheetOf(second, "wave.csv", list);
+    const state = join(second, "wave.state.jsonl");
+    const run = await runCli(["submit", sheet, "--state", state, "--no-order-check", "--max-per-request", "1", ...against(s)]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(
+      "next: 3 rows sent and refused by the service because another order already holds each, which PortInStatus does not show yet: run again later: " +
+        "the account's order list names that order, and once PortInStatus shows it they are skipped with its ticket",
+    );
+    for (const row of await readResults(join(second, "wave.results.csv"))) {
+      const number = row.result_number!;
+      expect(row).toMatchObject({ result_status: "rejected", result_ticket: "" });
+      expect(row.result_message).toBe(
+        `sent, and refused by the service because another order already holds it (${number} already has a pending port-in (ticket ${tickets.get(number)!})), which PortInStatus does not show yet: ` +
+          "run again later: the account's order list names that order, and once PortInStatus shows it the row is skipped with its ticket",
+      );
+    }
+
+    // The next run reads the account's order list, which shows the orders at once: nothing is sent,
+    // and while PortInStatus still lags, each row names the list's order without a ticket (unknown).
+    const posts = s.received().length;
+    const again = await runCli(["submit", sheet, "--state", state, ...against(s)]);
+    expect(again.code).toBe(1);
+    expect(s.received()).toHaveLength(posts);
+    for (const row of await readResults(join(second, "wave.results.csv"))) {
+      expect(row.result_status).toBe("unknown");
+      expect(row.result_message).toMatch(/^already in open order \d+ of the account's order list, placed outside this journal \(its ticket is not known yet: PortInStatus does not show it yet\)/);
+    }
+  });
 });
