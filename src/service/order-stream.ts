@@ -105,7 +105,7 @@ class OrderListParser {
 
   /** False when the text is not JSON. */
   write(chunk: Buffer): boolean {
-    if (this.start.length < QUOTED) this.start += chunk.subarray(0, QUOTED).toString("utf8").replace(/\s+/g, " ").slice(0, QUOTED - this.start.length);
+    if (this.start.length < QUOTED) this.start = (this.start + chunk.subarray(0, QUOTED).toString("utf8")).replace(/\s+/g, " ").slice(0, QUOTED);
     try {
       // Whitespace after the answer's one value is no value.
       if (this.#parser.isEnded) return chunk.toString("utf8").trim() === "";
