@@ -20,7 +20,7 @@ import { terminalSafe } from "../terminal-text.js";
 import { StatusAsker } from "./port-in-status.js";
 import type { Asked } from "./port-in-status.js";
 import { rowNowOf, verdictOf } from "./verdict.js";
-import type { AccountHold } from "./verdict.js";
+import type { AccountHold, Verdict } from "./verdict.js";
 
 export interface AccountCheck {
   /** By number (10 digits). A number absent is free as far as the account knows. */
@@ -62,6 +62,25 @@ export function accountHoldMessage(hold: AccountHold): string {
       if (hold.ticket !== "") return `already in open order ${hold.ticket} placed outside this journal; not sent`;
       return `already in open order ${hold.orderId} of the account's order list, placed outside this journal (its ticket is not known yet: ${hold.why}); not sent`;
   }
+}
+
+/**
+ * The message of a row this run sent that the service refused because an order placed outside
+ * the journal already held it (docs/contract.md §5, "A pending-port-in answer"): the request
+ * left, so the row never says "not sent".
+ */
+export function refusedHoldMessage(hold: AccountHold): string {
+  const refused = "sent, and refused by the service:";
+  if (hold.kind === "ported") return `${refused} already ported in ${hold.ticket}; not sent again`;
+  return `${refused} ${hold.kind === "open" ? "open " : ""}order ${hold.ticket}, placed outside this journal (by another run sending the same numbers, another sheet or the web portal), already holds it; not sent again`;
+}
+
+/**
+ * The message of a row this run sent that the service refused because another order holds it,
+ * where PortInStatus shows no such order (yet: a service whose PortInStatus lags its orders).
+ */
+export function refusedUnfoundMessage(said: string): string {
+  return `sent, and refused by the service because another order already holds it (${said}), which PortInStatus does not show yet: run again later: the account's order list names that order, and once PortInStatus shows it the row is skipped with its ticket`;
 }
 
 /**
@@ -217,13 +236,13 @@ export async function readAccount(
   // What the journal alone says of each number (verdict.ts): a submitted one needs no look-up.
   const journalVerdict = (number: string) => verdictOf({ state: stateOf(prior, number) });
   const numbers = function* (): Generator<string> {
-    for (const row of rows) if (row.valid && journalVerdict(row.number).kind !== "submitted") yield row.number;
+    for (const row of rows) if (row.valid && !inOrder(journalVerdict(row.number))) yield row.number;
   };
   // Closed orders are asked about only for numbers the journal says nothing of: it knows of a
   // rejection, and an unsure number's PortInStatus answers for it.
   const untold = (number: string): boolean => {
     const verdict = journalVerdict(number);
-    return verdict.kind === "submitted" || (verdict.kind === "send" && verdict.rejection === null);
+    return inOrder(verdict) || (verdict.kind === "send" && verdict.rejection === null);
   };
   const askOpen = askAboutUnsure ? undefined : (number: string): boolean => journalVerdict(number).kind !== "unsure";
   const checked = await checkAccountOrders(numbers(), {
@@ -241,6 +260,11 @@ export async function readAccount(
   }
   if (checked.unread.length > 0) io.stderr.write(unreadNotice(checked.unread));
   return checked.holds;
+}
+
+/** Whether the journal alone holds the number in an order with a ticket: its own, or one that refused its request. */
+function inOrder(verdict: Verdict): boolean {
+  return verdict.kind === "submitted" || verdict.kind === "refused";
 }
 
 /** How many unread entries the notice names; the rest are counted. */

@@ -111,12 +111,14 @@ function sentRowMemo(rows: number): Unchanged {
 function outcomeOf(row: ValidRow, verdict: Verdict, confirmations: ReadonlyMap<string, Confirmation>, options: ReviewOptions): RowOutcome | null {
   const base: OutcomeSubject = { number: row.number, numberType: row.numberKind, operation: describeOperation(row.operation), sequence: null };
   // Being sent right now by the `submit` holding the journal: neither planned nor asked about (docs/contract.md §5).
-  if (verdict.kind !== "submitted" && options.running?.numbers.has(row.number) === true) {
+  if (verdict.kind !== "submitted" && verdict.kind !== "refused" && options.running?.numbers.has(row.number) === true) {
     return rowOutcome(base, { status: "skipped", ticket: "", httpStatus: null, message: inFlightMessage(options.running) });
   }
   switch (verdict.kind) {
     case "submitted":
       return fromSubmitted(base, verdict.submitted, verdict.changed);
+    case "refused":
+      return rowOutcome(base, { status: "skipped", ticket: verdict.submitted.ticket, httpStatus: null, message: `${refusedEarlier(verdict.submitted.ticket)}; not sent again` });
     case "held":
       return fromHold(base, verdict.hold, verdict.earlierRun !== null);
     case "unsure":
@@ -136,6 +138,15 @@ function fromSubmitted(base: OutcomeSubject, submitted: Submitted, changed: bool
     ? `already in order ${submitted.ticket} placed outside this journal (recorded by an earlier run); not sent again`
     : "submitted by an earlier run; not sent again";
   return rowOutcome(base, { status: "skipped", ticket: submitted.ticket, httpStatus: null, message });
+}
+
+/**
+ * A number an earlier run of this journal sent, which the service refused because order
+ * `ticket`, placed outside the journal, already held it (docs/contract.md §5): sent, and not
+ * this journal's order.
+ */
+export function refusedEarlier(ticket: string): string {
+  return `sent by an earlier run and refused by the service: order ${ticket}, placed outside this journal, already held it`;
 }
 
 /**

@@ -8,7 +8,8 @@ import { adviseNotPortable, rowOutcome, withMessage } from "../results/row-outco
 import type { OutcomeVerdict, RowOutcome } from "../results/row-outcome.js";
 import type { DispatchReport, StopReason } from "../send/dispatch.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
-import { accountHoldMessage } from "./account-orders.js";
+import { refusedHoldMessage, refusedUnfoundMessage } from "./account-orders.js";
+import { saysPending } from "./pending-answers.js";
 import type { AccountHold } from "./verdict.js";
 import type { Settlement } from "./settle.js";
 
@@ -16,7 +17,8 @@ const PLANNED: OutcomeVerdict = { status: "planned", httpStatus: null, message: 
 
 /**
  * Returns `outcomeOf(i)` for row i; `report` null for a dry run. `held`: numbers the service
- * refused as already pending that an order turned out to hold (pending-answers.ts): `skipped`.
+ * refused as already pending that an order turned out to hold (pending-answers.ts): `skipped`,
+ * saying they were sent and refused.
  */
 export function rowOutcomes(
   rows: readonly CheckedRow[],
@@ -36,13 +38,24 @@ export function rowOutcomes(
     const request = settlement.requests[(requestOf[index] ?? 0) - 1] as PortRequest;
     const row = rows[index] as ValidRow;
     const sent = report === null ? carried(request, row, PLANNED) : sentOutcome(request, row, report);
-    const hold = sent.status === "rejected" ? held.get(row.number) : undefined;
-    const outcome = hold === undefined ? sent : rowOutcome(sent, { status: "skipped", ticket: hold.ticket, httpStatus: sent.httpStatus, message: accountHoldMessage(hold) });
+    const outcome = sent.status === "rejected" ? refusedOutcome(sent, held.get(row.number)) : sent;
     const note = settlement.notes.get(index);
     // A row sent again after its order ended says so first (docs/contract.md §5).
     if (note === undefined) return adviseNotPortable(outcome);
     return adviseNotPortable(withMessage(outcome, outcome.message === "" ? note : `${note}; ${outcome.message}`));
   };
+}
+
+/**
+ * A row the service refused (docs/contract.md §5, "A pending-port-in answer"): sent, and refused
+ * because an order already holds it: `skipped` with that order's ticket when PortInStatus
+ * found it, saying both; `rejected` when it did not (yet), still saying the row was sent and
+ * why it was refused, with the step that resolves it. Any other refusal stays as the service said it.
+ */
+function refusedOutcome(sent: RowOutcome, hold: AccountHold | undefined): RowOutcome {
+  if (hold !== undefined) return rowOutcome(sent, { status: "skipped", ticket: hold.ticket, httpStatus: sent.httpStatus, message: refusedHoldMessage(hold), next: "refused-held" });
+  if (!saysPending(sent.message)) return sent;
+  return withMessage(sent, refusedUnfoundMessage(sent.message), "run-again-refused-held");
 }
 
 /** Row `row`'s outcome as `request` carried it. */

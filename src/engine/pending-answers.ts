@@ -1,9 +1,10 @@
 /**
  * A number the service refuses because it already has a pending port-in is not a row to fix
  * (docs/contract.md §4): PortInStatus is asked for it, and when an open order holds it the
- * row is `skipped` with that order's ticket and recorded in the journal as submitted, so that
- * `status` follows it and no later run sends it, --retry-rejected included. Only a number no
- * open order can be found for stays `rejected`, with the service's words.
+ * row is `skipped` with that order's ticket, saying it was sent and refused, and recorded in the
+ * journal as held by that order (`refused`), so that `status` follows it and no later run sends
+ * it, --retry-rejected included. Only a number no open order can be found for stays
+ * `rejected`, with the service's words.
  *
  * A service may name one such number a refusal. So the first answer is asked about while the
  * run is still sending: the order PortInStatus shows lists, in NumbersToPort, which of the
@@ -19,6 +20,11 @@ import type { AccountHold } from "./verdict.js";
 
 /** The service's words for a number another order already holds. */
 const PENDING = /pending port[- ]?in|already (?:has|in) an? (?:open|pending) (?:port[- ]?in|order)/i;
+
+/** Whether the service refused a number because another order already holds it. */
+export function saysPending(message: string): boolean {
+  return PENDING.test(message);
+}
 
 export interface PendingOptions {
   readonly client: Pick<ServiceClient, "portInStatus">;
@@ -88,7 +94,8 @@ export class PendingAnswers {
     const hold = (number: string, found: AccountHold): void => {
       if (this.#holds.has(number)) return;
       this.#holds.set(number, found);
-      if (this.#options.journal !== null) records.push(this.#options.journal.confirmed(number, found.ticket, found.status, true));
+      // Its request left and was refused: sent, and the order is not this journal's (records.ts `confirmed`).
+      if (this.#options.journal !== null) records.push(this.#options.journal.confirmed(number, found.ticket, found.status, true, true));
     };
     for (const [number, answer] of answers) {
       if (answer.kind !== "found") continue;

@@ -10,7 +10,7 @@ import type { PortRequest } from "../group/requests.js";
 import { rowOutcome } from "../results/row-outcome.js";
 import type { OutcomeSubject, RowOutcome } from "../results/row-outcome.js";
 import type { CheckedRow, InvalidRow, ValidRow } from "../validate/types.js";
-import { reviewEarlierRuns } from "./earlier-runs.js";
+import { refusedEarlier, reviewEarlierRuns } from "./earlier-runs.js";
 import type { ReviewOptions } from "./earlier-runs.js";
 import { verdictOf } from "./verdict.js";
 
@@ -66,12 +66,13 @@ export async function settleRows(rows: readonly CheckedRow[], prior: PriorState 
 function submittedEarlier(row: InvalidRow, prior: PriorState | null): RowOutcome | null {
   // The row as it stands is not what was sent, and says nothing of the order: taken as sent.
   const verdict = verdictOf({ state: stateOf(prior, row.number) });
-  if (verdict.kind !== "submitted") return null;
+  if (verdict.kind !== "submitted" && verdict.kind !== "refused") return null;
+  const earlier = verdict.kind === "refused" ? refusedEarlier(verdict.submitted.ticket) : "submitted by an earlier run";
   return rowOutcome(invalidSubject(row), {
     status: "skipped",
     ticket: verdict.submitted.ticket,
     httpStatus: null,
-    message: `submitted by an earlier run; not sent again (the row as it stands would be invalid: ${row.reason})`,
+    message: `${earlier}; not sent again (the row as it stands would be invalid: ${row.reason})`,
   });
 }
 

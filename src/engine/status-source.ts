@@ -10,13 +10,14 @@ import { noOrder } from "../results/order-status.js";
 import type { OrderStatus } from "../results/order-status.js";
 import type { CheckedRow } from "../validate/types.js";
 import type { Answers } from "./status-journal.js";
-import { fromAnswer, fromEnded, notSubmittedYet, rejectedBefore, resentAfterEnd } from "./status-words.js";
+import { fromAnswer, fromEnded, notSubmittedYet, refusedFirst, rejectedBefore, resentAfterEnd } from "./status-words.js";
 import { AS_SENT, verdictOf } from "./verdict.js";
 import type { AccountHold, RowNow } from "./verdict.js";
 
 /** Why a number has nothing to ask about, or how to ask: the number's verdict (verdict.ts) as `status` acts on it. */
 export type Source =
-  | { readonly kind: "ticket"; readonly ticket: string }
+  /** `refused`: this journal's request for the number was refused because that order, placed outside it, held it. */
+  | { readonly kind: "ticket"; readonly ticket: string; readonly refused?: true }
   /**
    * Asked by number: submitted without a ticket, or unsure (an intent without outcome, or
    * `unknown`), or held by an open order of the account's list whose ticket is not known
@@ -33,6 +34,8 @@ export function sourceOf(number: string, prior: PriorState | null, hold: Account
   switch (verdict.kind) {
     case "submitted":
       return verdict.submitted.ticket === "" ? { kind: "number", unsure: false, request: verdict.submitted.requestId } : { kind: "ticket", ticket: verdict.submitted.ticket };
+    case "refused":
+      return { kind: "ticket", ticket: verdict.submitted.ticket, refused: true };
     case "held": {
       // An order on the account holds it, whoever placed it (docs/contract.md §5). Without its
       // ticket, the number is asked about itself (one question a request for one an earlier
@@ -98,8 +101,10 @@ export function rowStatus(row: CheckedRow, source: Source | null, learned: Learn
       return noOrder("not-submitted", "", "", row.valid ? source.why : `never submitted: the row is invalid: ${row.reason}`);
     case "ended":
       return fromEnded(source.order, source.changed);
-    case "ticket":
-      return fromAnswer(learned.byTicket.get(source.ticket), { ticket: source.ticket, unsure: false, known: learned.known(row.number, source.ticket) });
+    case "ticket": {
+      const status = fromAnswer(learned.byTicket.get(source.ticket), { ticket: source.ticket, unsure: false, known: learned.known(row.number, source.ticket) });
+      return source.refused === true ? refusedFirst(status) : status;
+    }
     case "number": {
       const answer = learned.byNumber.get(row.number);
       return resentAfterEnd(answer, source.after) ?? fromAnswer(answer, { ticket: "", unsure: source.unsure, order: source.order, known: learned.known(row.number, "") });

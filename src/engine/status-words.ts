@@ -9,7 +9,7 @@ import type { EndedOrder, KnownStatus } from "../journal/prior.js";
 import { noOrder, orderStatus } from "../results/order-status.js";
 import type { OrderFacts, OrderStatus } from "../results/order-status.js";
 import { NOT_PORTABLE_ADVICE, saysNotPortable } from "../results/row-outcome.js";
-import { absentText } from "./earlier-runs.js";
+import { absentText, refusedEarlier } from "./earlier-runs.js";
 import type { Asked } from "./port-in-status.js";
 
 /** A number earlier runs never sent and no order holds. */
@@ -53,6 +53,15 @@ export function resentAfterEnd(answer: Asked | undefined, after: string | undefi
   if (after === undefined || answer?.kind !== "found" || answer.status.ticketId !== after || portInPhase(answer.status.status) !== "ended") return null;
   const what = absentText({ status: answer.status.status, ticket: answer.status.ticketId }, after);
   return noOrder("not-found", "", answer.at, `an earlier run sent this number again without learning the outcome; ${what}: portin submit --retry-unknown sends it again`);
+}
+
+/**
+ * A number this journal sent, which the service refused because the order `status` follows,
+ * placed outside the journal, already held it (docs/contract.md §5): said first, so that the
+ * order's status is never read as this journal's own.
+ */
+export function refusedFirst(status: OrderStatus): OrderStatus {
+  return orderStatus(status, `${refusedEarlier(status.ticket)}; ${status.message}`);
 }
 
 /** How a number was asked about: by `ticket`, or by number ("" ticket) as `unsure`, or as held by the list's `order` without a ticket. */

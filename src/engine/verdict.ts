@@ -74,6 +74,13 @@ export type Verdict =
    */
   | { readonly kind: "submitted"; readonly submitted: Submitted; readonly changed: boolean }
   /**
+   * This journal's request carried it, and the service refused it because an order placed
+   * outside the journal already held it (a run beside this one sent it first; the web portal):
+   * sent, not this journal's order. `skipped` with that order's ticket, never sent again;
+   * `status` follows that order.
+   */
+  | { readonly kind: "refused"; readonly submitted: Submitted }
+  /**
    * An order on the account's list holds it: never sent; `skipped` with that order's ticket, or
    * `unknown` while PortInStatus gives none. `earlierRun`: the number's state when an earlier
    * run of this journal sent it without learning the outcome, so the order is its own; else null.
@@ -112,6 +119,8 @@ export function verdictOf(input: VerdictInput): Verdict {
   const hold = rejectedOrder === undefined ? input.hold : undefined;
   switch (state.kind) {
     case "submitted":
+      // Whatever the row is now, the order holds the row another sent: this journal's never took.
+      if (state.refused === true) return { kind: "refused", submitted: state };
       // The order holds the row as it was sent: an edit since changes nothing at the service.
       return { kind: "submitted", submitted: state, changed: state.fingerprint !== undefined && row.changedSince(state.fingerprint) };
     case "pending":

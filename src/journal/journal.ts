@@ -48,9 +48,10 @@ export interface Journal {
   outcome(requestId: string, outcome: JournalOutcome): Promise<void>;
   /**
    * Records that PortInStatus showed `number` under `ticket`; `outside` when the order was
-   * placed outside this journal (records.ts). Resolves once on disk.
+   * placed outside this journal, and `refused` too when the service refused this journal's
+   * request for the number because that order held it (records.ts). Resolves once on disk.
    */
-  confirmed(number: string, ticket: string, status: string, outside?: boolean): Promise<void>;
+  confirmed(number: string, ticket: string, status: string, outside?: boolean, refused?: boolean): Promise<void>;
   /** Records that an order ended without porting, as `status` learned it; resolves once on disk. */
   ended(order: EndedEntry): Promise<void>;
   /** Records what one status check learned of one order (records.ts `status`); resolves once on disk. */
@@ -205,9 +206,10 @@ function createJournal(writer: GroupCommitWriter, lock: JournalLock, prior: Prio
         }),
       );
     },
-    confirmed(number, ticket, status, outside) {
+    confirmed(number, ticket, status, outside, refused) {
       if (!/^\d{10}$/.test(number)) return Promise.reject(new TypeError(`journal confirmation needs a 10-digit number, got '${number}'`));
-      return writer.append(serializeRecord({ type: "confirmed", number, ticket, status, ...(outside === true ? { outside } : {}), at: new Date().toISOString() }));
+      const how = outside === true ? (refused === true ? { outside, refused } : { outside }) : {};
+      return writer.append(serializeRecord({ type: "confirmed", number, ticket, status, ...how, at: new Date().toISOString() }));
     },
     ended(order) {
       const bad = order.numbers.find((entry) => !/^\d{10}$/.test(entry.number));

@@ -17,7 +17,7 @@
  * for the refusal and for `plan`; it decides nothing.
  */
 import { closeSync, constants, existsSync, fchmodSync, fstatSync, ftruncateSync, openSync, readFileSync, realpathSync, statSync, unlinkSync, writeSync } from "node:fs";
-import { hostname } from "node:os";
+import { hostname, release } from "node:os";
 import { StateError } from "../errors.js";
 import { describeSystemError } from "../system-error.js";
 import { PRIVATE_FILE_MODE } from "../private-files.js";
@@ -144,14 +144,60 @@ function isBusy(cause: unknown): boolean {
   return code === "EAGAIN" || code === "EWOULDBLOCK" || code === "EACCES" || code === "EBUSY";
 }
 
-/** What the file system said when it could not lock; only a file system without locks is told to move the journal. */
-function cannotLock(journalPath: string, cause: unknown): StateError {
+/** The system a lock is taken on: what cannotLock needs to tell a kernel's lack from a file system's. */
+export interface LockSystem {
+  /** process.platform. */
+  readonly platform: string;
+  /** os.release(): on Linux the kernel's version, "3.10.0-1160.el7.x86_64". */
+  readonly release: string;
+}
+
+/**
+ * The first Linux kernel with open file description locks (fcntl F_OFD_SETLK), the lock
+ * native-lock.ts takes there; an older kernel does not know the command and answers EINVAL.
+ */
+const OFD_LOCKS_SINCE: readonly [number, number] = [3, 15];
+
+/**
+ * What the system said when it could not lock, each cause with the advice that helps with it
+ * (docs/contract.md §5, "The lock"): only a file system without locks is told to move the
+ * journal; a kernel without the lock portin takes is named, with the version that has it.
+ * Exported for its test, which gives it each cause and system.
+ */
+export function cannotLock(journalPath: string, cause: unknown, system: LockSystem = { platform: process.platform, release: release() }): StateError {
   const code = (cause as NodeJS.ErrnoException | null)?.code;
   const detail = cause instanceof Error ? cause.message : String(cause);
-  if (code === "ENOLCK" || code === "EOPNOTSUPP" || code === "ENOTSUP" || code === "ENOSYS" || code === "EINVAL") {
-    return new StateError(`cannot lock state file ${journalPath}: its file system does not lock files (${detail}); put --state on one that does, such as a local disk, and run again`, { cause });
+  const cannot = `cannot lock state file ${journalPath}`;
+  if (code === "ENOLCK" || code === "EOPNOTSUPP" || code === "ENOTSUP") {
+    return new StateError(`${cannot}: its file system does not lock files (${detail}); put --state on one that does, such as a local disk, and run again`, { cause });
   }
-  return new StateError(`cannot lock state file ${journalPath} (${detail}); run again, with --debug if it persists`, { cause });
+  if (code === "EINVAL" && system.platform === "linux" && olderThan(system.release, OFD_LOCKS_SINCE)) {
+    const since = OFD_LOCKS_SINCE.join(".");
+    return new StateError(
+      `${cannot}: this Linux kernel (${system.release}) has no open file description locks (fcntl F_OFD_SETLK, Linux ${since} and later), the lock portin takes on its journal (${detail}); ` +
+        `run portin on a machine with Linux ${since} or later: moving --state will not help`,
+      { cause },
+    );
+  }
+  if (code === "ENOSYS") {
+    return new StateError(`${cannot}: this system does not implement the file lock portin takes on its journal (${detail}); run portin on Linux ${OFD_LOCKS_SINCE.join(".")} or later, macOS or Windows`, { cause });
+  }
+  if (code === "EINVAL") {
+    // The kernel has the lock (or this is not Linux): the file system or a layer below it refused the request.
+    return new StateError(
+      `${cannot}: the system refused the lock as invalid (${detail}); if --state is on a network or FUSE file system, put it on a local disk and run again; otherwise run again with --debug and report what it prints`,
+      { cause },
+    );
+  }
+  return new StateError(`${cannot} (${detail}); run again, with --debug if it persists`, { cause });
+}
+
+/** Whether a kernel release ("3.10.0-1160.el7.x86_64") is older than major.minor; false when it cannot be read. */
+function olderThan(kernel: string, [major, minor]: readonly [number, number]): boolean {
+  const match = /^(\d+)\.(\d+)/.exec(kernel);
+  if (match === null) return false;
+  const [have, haveMinor] = [Number(match[1]), Number(match[2])];
+  return have < major || (have === major && haveMinor < minor);
 }
 
 function isStill(journalPath: string, fd: number): boolean {

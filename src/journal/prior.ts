@@ -38,8 +38,12 @@ export interface KnownStatus {
   readonly at: string;
 }
 
-/** A number the service holds in an order, by this journal's runs or, `outside`, placed outside it. */
-export type Submitted = { readonly ticket: string; readonly requestId: string; readonly outside?: true } & Sent;
+/**
+ * A number the service holds in an order, by this journal's runs or, `outside`, placed outside
+ * it; `refused` too when this journal's request carried the number and the service refused it
+ * because that order already held it (records.ts `confirmed`).
+ */
+export type Submitted = { readonly ticket: string; readonly requestId: string; readonly outside?: true; readonly refused?: true } & Sent;
 
 /**
  * For a number sent again after its order ended: that order's ticket. A PortInStatus that
@@ -133,7 +137,7 @@ export function sentOf(state: NumberState): (Sent & Resent) | undefined {
 
 /** A held state without its number's fingerprint: what the numbers of one request share (number-states.ts). */
 type SharedState =
-  | { readonly kind: "submitted"; readonly ticket: string; readonly requestId: string; readonly outside: true | undefined }
+  | { readonly kind: "submitted"; readonly ticket: string; readonly requestId: string; readonly outside: true | undefined; readonly refused: true | undefined }
   | { readonly kind: "pending"; readonly requestId: string; readonly after: string | undefined }
   | { readonly kind: "unknown"; readonly requestId: string; readonly message: string; readonly after: string | undefined }
   | { readonly kind: "rejected"; readonly requestId: string; readonly message: string; readonly httpStatus: number | null; readonly order: EndedOrder | undefined };
@@ -142,7 +146,7 @@ const HELD_STATE_PARTS: StateParts<HeldState, SharedState> = {
   split: (state) => {
     switch (state.kind) {
       case "submitted":
-        return { shared: { kind: "submitted", ticket: state.ticket, requestId: state.requestId, outside: state.outside }, fingerprint: state.fingerprint };
+        return { shared: { kind: "submitted", ticket: state.ticket, requestId: state.requestId, outside: state.outside, refused: state.refused }, fingerprint: state.fingerprint };
       case "pending":
         return { shared: { kind: "pending", requestId: state.requestId, after: state.after }, fingerprint: state.fingerprint };
       case "unknown":
@@ -160,7 +164,7 @@ const HELD_STATE_PARTS: StateParts<HeldState, SharedState> = {
   join: (shared, fingerprint) => {
     switch (shared.kind) {
       case "submitted":
-        return { kind: "submitted", ticket: shared.ticket, requestId: shared.requestId, outside: shared.outside, fingerprint };
+        return { kind: "submitted", ticket: shared.ticket, requestId: shared.requestId, outside: shared.outside, refused: shared.refused, fingerprint };
       case "pending":
         return { kind: "pending", requestId: shared.requestId, fingerprint, after: shared.after };
       case "unknown":
@@ -259,7 +263,7 @@ export function priorStateFold(): PriorStateFold {
       // The service showed the port-in exists: as good as an outcome `submitted` for this number alone.
       const current = states.get(record.number);
       const fingerprint = current?.kind === "rejected" ? undefined : current?.fingerprint;
-      const outside = record.outside === true ? { outside: true as const } : {};
+      const outside = record.outside !== true ? {} : record.refused === true ? { outside: true as const, refused: true as const } : { outside: true as const };
       states.set(record.number, { kind: "submitted", ticket: record.ticket, requestId: current?.requestId ?? "", ...outside, ...sent(fingerprint) });
     } else if (record.type === "status") {
       const { ticket, status, reason, summary, details, at } = record;

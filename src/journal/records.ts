@@ -97,6 +97,13 @@ function buildSchemas() {
      * (docs/contract.md §5): later runs say so rather than "submitted by an earlier run".
      */
     outside: z.boolean().optional(),
+    /**
+     * True when this journal's own request carried the number and the service refused it because
+     * this order already held it (a run beside this one sent it first): the number was sent, and
+     * is not this journal's order (docs/contract.md §5, "A pending-port-in answer"). An older
+     * portin ignores the member and reads the record as `outside` alone.
+     */
+    refused: z.boolean().optional(),
     at: z.string(),
   });
 

@@ -31,6 +31,10 @@ export type NextStep =
   | "run-again-to-check"
   /** unknown: an open order of the account's order list holds it, and PortInStatus gives no ticket for it: not sent. */
   | "ask-about-order"
+  /** skipped: sent in this run, and refused because an order placed outside the journal already holds it. */
+  | "refused-held"
+  /** rejected: sent in this run, and refused because another order holds it, which PortInStatus does not show yet. */
+  | "run-again-refused-held"
   /** invalid or rejected: the service (or --check-portability) says the number is not portable; no fix of the row helps. */
   | "port-another-way";
 

@@ -182,6 +182,12 @@ const NEXT_STEPS: Readonly<Record<NextStep, (rows: string, where: string) => str
     "each is checked with PortInStatus first and skipped if the service has it; add --retry-unknown to resend those it lacks",
   "retry-unknown": (rows) => `${rows} unknown (PortInStatus finds no port-in for them): run again with --retry-unknown to send them`,
   "run-again-to-check": (rows) => `${rows} unknown (checking PortInStatus failed, so they were not sent again): run again later to check them`,
+  "refused-held": (rows, where) =>
+    `${rows} sent and refused by the service: an order placed outside this journal already holds each (another run sending the same numbers, ` +
+    `another sheet or the web portal; see result_ticket and result_message in ${where}): they are skipped, never sent again, and portin status follows that order`,
+  "run-again-refused-held": (rows) =>
+    `${rows} sent and refused by the service because another order already holds each, which PortInStatus does not show yet: run again later: ` +
+    "the account's order list names that order, and once PortInStatus shows it they are skipped with its ticket",
   "ask-about-order": (rows, where) =>
     `${rows} unknown (an open order of the account's order list holds them, but PortInStatus gives no ticket for it), not sent: ` +
     `run again later; if PortInStatus still gives none, ask the service about the order result_message names in ${where}`,

@@ -187,28 +187,32 @@ const orderSchema = tolerant(
     requests: z.array(z.unknown()).nullish(),
   }),
 );
-export const orderListSchema = tolerant(z.object({ orders: z.array(z.unknown()) })).transform((list): AccountOrder[] =>
-  list.orders.flatMap((entry) => {
-    const order = orderSchema.safeParse(entry);
-    if (!order.success) return [];
-    const requests = order.data.requests ?? [];
-    return requests.flatMap((item, i): AccountOrder[] => {
-      const request = orderRequestSchema.safeParse(item);
-      if (!request.success) return [];
-      const ranges: NumberRun[] = [];
-      const unread: string[] = [];
-      for (const tn of request.data.numbertoport ?? []) {
-        const entry = tnRangeSchema.safeParse(tn);
-        const text = entry.success ? entry.data.tnrange : JSON.stringify(tn);
-        const runs = parseTnRange(text);
-        if (runs === null) unread.push(text);
-        else ranges.push(...runs);
-      }
-      const orderId = requests.length === 1 ? order.data.orderid : `${order.data.orderid}/${i}`;
-      return [{ orderId, open: !/^\s*closed\s*$/i.test(request.data.assessment ?? ""), ranges, unread }];
-    });
-  }),
-);
+export const orderListSchema = tolerant(z.object({ orders: z.array(z.unknown()) })).transform((list): AccountOrder[] => list.orders.flatMap(accountOrdersOf));
+
+/**
+ * One entry of the list's `Orders` as the orders portin reads (each request of an order counts
+ * as one); none when the entry cannot be read. order-stream.ts reads the list entry by entry.
+ */
+export function accountOrdersOf(entry: unknown): AccountOrder[] {
+  const order = orderSchema.safeParse(entry);
+  if (!order.success) return [];
+  const requests = order.data.requests ?? [];
+  return requests.flatMap((item, i): AccountOrder[] => {
+    const request = orderRequestSchema.safeParse(item);
+    if (!request.success) return [];
+    const ranges: NumberRun[] = [];
+    const unread: string[] = [];
+    for (const tn of request.data.numbertoport ?? []) {
+      const entry = tnRangeSchema.safeParse(tn);
+      const text = entry.success ? entry.data.tnrange : JSON.stringify(tn);
+      const runs = parseTnRange(text);
+      if (runs === null) unread.push(text);
+      else ranges.push(...runs);
+    }
+    const orderId = requests.length === 1 ? order.data.orderid : `${order.data.orderid}/${i}`;
+    return [{ orderId, open: !/^\s*closed\s*$/i.test(request.data.assessment ?? ""), ranges, unread }];
+  });
+}
 
 /** GET /NumberPorts/LNP/NPANXX: 6-digit integers, or digit strings. */
 export const npaNxxListSchema = once(() =>

@@ -6,7 +6,7 @@ import { Agent as HttpAgent } from "node:http";
 import { got } from "got";
 import type { z } from "zod";
 import type { Got, RetryOptions } from "got";
-import { UsageError } from "../errors.js";
+import { LookupError, UsageError } from "../errors.js";
 import type { Operation } from "../catalog/operations.js";
 import type { SubmitOutcome } from "./outcome.js";
 import { HOLIDAYS_PATH, holidayListSchema, LOOKUPS, NPANXX_CHECK_PATH, NPANXX_PATH, npaNxxListSchema, ORDER_LIST_PATH, orderListSchema, portabilityReplySchema, portInStatusPath, portInStatusSchema, ticketStatusPath } from "./answers.js";
@@ -19,14 +19,15 @@ import { DEFAULT_BACKOFF_LIMIT_MS, retryPolicy } from "./retry-policy.js";
 import { submitOutcome } from "./submit-outcome.js";
 import { lookupAnswer } from "./lookup-answer.js";
 import { openAhead } from "./connections.js";
+import { MAX_ORDER_LIST_BYTES, readOrderList } from "./order-stream.js";
 
 /**
- * Largest answer portin reads from the service. The largest real answers are the lookup
+ * Largest answer portin reads whole from the service. The largest real answers are the lookup
  * lists: an account's offerings or the providers run to thousands of entries of 100-200
  * bytes, well under 1 MiB. Past 8 MiB the base URL is not the service (a file server, a
- * proxy's error loop), or it is the account's order list of a million numbers, which a run
- * does without (engine/account-orders.ts): reading on would only fill memory. Counted after decompression, so
- * a small gzip of a huge body is stopped too.
+ * proxy's error loop): reading on would only fill memory. The account's order list, which
+ * grows with the account past this, is read as it arrives instead (order-stream.ts, with a
+ * cap of its own). Counted after decompression, so a small gzip of a huge body is stopped too.
  */
 export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
@@ -67,6 +68,8 @@ export interface ClientOptions {
   backoffLimitMs?: number;
   /** Told of each automatic retry as it is made: for a progress display. */
   onRetry?: () => void;
+  /** Largest order list read; default MAX_ORDER_LIST_BYTES (order-stream.ts). Tests shorten it. */
+  maxOrderListBytes?: number;
 }
 
 /**
@@ -173,14 +176,27 @@ export function createClient(options: ClientOptions): ServiceClient {
       const context = { path, what: "a PortInStatus", base, user: options.user, scrub };
       return lookupAnswer(await exchange("GET", path, undefined, true, watch), portInStatusSchema(), context, true);
     },
-    portInOrders: (watch) =>
-      lookup({
-        path: ORDER_LIST_PATH,
-        what: "port-in orders",
-        schema: orderListSchema,
-        oversize: "the account holds more orders than portin reads at once, or --base-url names something other than the service",
-        watch,
-      }),
+    async portInOrders(watch) {
+      // Read as it arrives, not whole (order-stream.ts): the list grows with the account.
+      const policy = watch === undefined ? undefined : watched(retryPolicy("GET", options.retries, backoffLimitMs, true), watch);
+      const maxBytes = options.maxOrderListBytes ?? MAX_ORDER_LIST_BYTES;
+      const read = await readOrderList(instanceFor("GET", true, false), { path: ORDER_LIST_PATH, policy, base, scrub, timeoutMs: options.timeoutMs, maxBytes });
+      const name = `GET ${ORDER_LIST_PATH}`;
+      switch (read.kind) {
+        case "orders":
+          return read.orders;
+        case "not-json":
+          throw new LookupError(`${name} did not answer JSON (it began "${read.start}"); check --base-url`);
+        case "no-list":
+          throw new LookupError(`${name} did not answer a list of port-in orders: it has no Orders list; check --base-url`);
+        case "exchange": {
+          const context = { path: ORDER_LIST_PATH, what: "a list of port-in orders", base, user: options.user, scrub, oversize: "the account holds more orders than portin reads, or --base-url names something other than the service" };
+          // An answer other than a 200 list: refused in the words of every lookup (lookup-answer.ts).
+          lookupAnswer(read.exchange, orderListSchema, context);
+          throw new LookupError(`${name} did not answer a list of port-in orders; check --base-url`);
+        }
+      }
+    },
     portableNpaNxx: () => lookup({ path: NPANXX_PATH, what: "NPA-NXX prefixes", schema: npaNxxListSchema() }),
     holidays: () => lookup({ path: HOLIDAYS_PATH, what: "holidays", schema: holidayListSchema }),
     async checkNpaNxx(digits) {

@@ -98,7 +98,8 @@ describe("numbers an order on the account already holds", () => {
     const rows = await readResults(join(dir, "team-copy.results.csv"));
     for (const row of rows) {
       expect(row).toMatchObject({ result_status: "skipped", result_ticket: tickets.get(row.result_number!) });
-      expect(row.result_message).toMatch(/^already in open order PI-\d+ placed outside this journal; not sent$/);
+      // Sent, and refused: never "not sent" for a row whose request left.
+      expect(row.result_message).toMatch(/^sent, and refused by the service: open order PI-\d+, placed outside this journal \(.*\), already holds it; not sent again$/);
     }
 
     const after = s.received().length;
@@ -363,7 +364,9 @@ describe("a service that names one pending number a refusal, with the order list
     const rows = await readResults(join(dir, "acme.results.csv"));
     expect(rows).toHaveLength(10);
     for (const row of rows) {
-      expect(row).toMatchObject({ result_status: "skipped", result_ticket: tickets.get(row.result_number!), result_message: `already in open order ${tickets.get(row.result_number!)!} placed outside this journal; not sent` });
+      // All ten rode in the one POST the service refused: sent, and refused.
+      expect(row).toMatchObject({ result_status: "skipped", result_ticket: tickets.get(row.result_number!) });
+      expect(row.result_message).toMatch(new RegExp(`^sent, and refused by the service: open order ${tickets.get(row.result_number!)!}, placed outside this journal \\(.*\\), already holds it; not sent again$`));
     }
     // Recorded: the next run sends nothing and asks PortInStatus nothing.
     const again = s.served().length;

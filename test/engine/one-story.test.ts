@@ -28,7 +28,7 @@ function row(number: string, target = "4165550100", customer = "Acme"): ValidRow
 /** The row of `number` edited since it was sent: another target and end-user name. */
 const changedRow = (number: string): ValidRow => row(number, "4165550199", "Acme Holdings");
 
-const [SUBMITTED, PENDING, UNKNOWN, REJECTED, ENDED, NEVER, NO_TICKET, OUTSIDE] = [
+const [SUBMITTED, PENDING, UNKNOWN, REJECTED, ENDED, NEVER, NO_TICKET, OUTSIDE, REFUSED] = [
   "4165550101",
   "4165550102",
   "4165550103",
@@ -37,6 +37,7 @@ const [SUBMITTED, PENDING, UNKNOWN, REJECTED, ENDED, NEVER, NO_TICKET, OUTSIDE] 
   "4165550106",
   "4165550107",
   "4165550108",
+  "4165550109",
 ] as const;
 const print = (number: string): string => rowFingerprint(row(number));
 
@@ -55,6 +56,10 @@ const RECORDS = [
   { type: "intent", requestId: "F", operation: "dids", numbers: [NO_TICKET], fingerprints: [print(NO_TICKET)], at: "t" },
   { type: "outcome", requestId: "F", status: "submitted", at: "t" },
   { type: "confirmed", number: OUTSIDE, ticket: "PI-000008", status: "SUBMITTED", outside: true, at: "t" },
+  // Sent, and refused because another run's order PI-000009 held it: pending-answers.ts records that order.
+  { type: "intent", requestId: "G", operation: "dids", numbers: [REFUSED], fingerprints: [print(REFUSED)], at: "t" },
+  { type: "outcome", requestId: "G", status: "rejected", httpStatus: 200, rejected: [{ number: REFUSED, message: `${REFUSED} already has a pending port-in (ticket PI-000009)`, fingerprint: print(REFUSED) }], at: "t" },
+  { type: "confirmed", number: REFUSED, ticket: "PI-000009", status: "SUBMITTED", outside: true, refused: true, at: "t" },
 ] satisfies JournalRecord[];
 const PRIOR = derivePriorState(RECORDS);
 
@@ -71,7 +76,14 @@ interface Story {
  * does not compile until this test says what both commands make of it.
  */
 const STORIES: Record<NumberState["kind"], readonly Story[]> = {
-  submitted: [{ number: SUBMITTED, submit: { status: "skipped", ticket: "PI-000001" }, status: { kind: "ticket", ticket: "PI-000001" } }],
+  submitted: [
+    { number: SUBMITTED, submit: { status: "skipped", ticket: "PI-000001" }, status: { kind: "ticket", ticket: "PI-000001" } },
+    {
+      number: REFUSED,
+      submit: { status: "skipped", ticket: "PI-000009", message: "sent by an earlier run and refused by the service: order PI-000009, placed outside this journal, already held it; not sent again" },
+      status: { kind: "ticket", ticket: "PI-000009", refused: true },
+    },
+  ],
   pending: [{ number: PENDING, submit: { status: "unknown", ticket: "", next: "retry-unknown" }, status: { kind: "number", unsure: true } }],
   unknown: [{ number: UNKNOWN, submit: { status: "unknown", ticket: "", next: "retry-unknown" }, status: { kind: "number", unsure: true } }],
   rejected: [
@@ -160,7 +172,7 @@ function asReportTellsIt(story: Said): Said {
 const HOLDS: Record<string, AccountHold | undefined> = EXAMPLE_HOLDS;
 
 describe("one story per number: submit, status and report agree for every state, order-list hold and row change", () => {
-  const numbers = { SUBMITTED, PENDING, UNKNOWN, REJECTED, ENDED, NEVER, NO_TICKET, OUTSIDE };
+  const numbers = { SUBMITTED, PENDING, UNKNOWN, REJECTED, ENDED, NEVER, NO_TICKET, OUTSIDE, REFUSED };
   const cases = Object.entries(numbers).flatMap(([name, number]) =>
     Object.keys(HOLDS).flatMap((hold) => [false, true].map((changed) => [name, hold, changed ? "changed" : "unchanged", number] as const)),
   );

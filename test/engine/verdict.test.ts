@@ -17,6 +17,7 @@ const STATES = {
   "submitted by an older portin (no fingerprint)": { kind: "submitted", ticket: "PI-1", requestId: "A" },
   "submitted without a ticket": { kind: "submitted", ticket: "", requestId: "A", fingerprint: SENT },
   "in an order placed outside the journal": { kind: "submitted", ticket: "PI-1", requestId: "", outside: true },
+  "sent, and refused: an order placed outside the journal held it": { kind: "submitted", ticket: "PI-1", requestId: "A", outside: true, refused: true, fingerprint: SENT },
   "pending (intent, no outcome)": { kind: "pending", requestId: "B", fingerprint: SENT },
   unknown: { kind: "unknown", requestId: "C", message: "502 Bad Gateway", fingerprint: SENT },
   "rejected by the service": { kind: "rejected", requestId: "D", message: "name does not match", httpStatus: 400, fingerprint: SENT },
@@ -44,6 +45,8 @@ function said(verdict: Verdict): string {
   switch (verdict.kind) {
     case "submitted":
       return `skipped: ${verdict.submitted.ticket === "" ? "no ticket known" : "the journal's ticket"}${verdict.changed ? "; row changed since" : ""}`;
+    case "refused":
+      return "skipped: the ticket of the order that held it";
     case "held":
       return `${verdict.hold.ticket === "" ? "not sent, `unknown`: the order on the list, no ticket from PortInStatus" : "skipped: the order on the list"}${verdict.earlierRun !== null ? ", an earlier run's own" : ""}`;
     case "unsure":
