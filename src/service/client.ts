@@ -7,6 +7,9 @@ import { got } from "got";
 import type { z } from "zod";
 import type { Got, RetryOptions } from "got";
 import { UsageError } from "../errors.js";
+import * as commandLine from "../messages/command-line.js";
+import * as serviceWords from "../messages/service.js";
+
 import type { Operation } from "../catalog/operations.js";
 import type { SubmitOutcome } from "./outcome.js";
 import { HOLIDAYS_PATH, holidayListSchema, LOOKUPS, NPANXX_CHECK_PATH, NPANXX_PATH, npaNxxListSchema, ORDER_LIST_PATH, orderListSchema, portabilityReplySchema, portInStatusPath, portInStatusSchema, ticketStatusPath } from "./answers.js";
@@ -178,7 +181,7 @@ export function createClient(options: ClientOptions): ServiceClient {
         path: ORDER_LIST_PATH,
         what: "port-in orders",
         schema: orderListSchema,
-        oversize: "the account holds more orders than portin reads at once, or --base-url names something other than the service",
+        oversize: serviceWords.ORDER_LIST_TOO_LARGE_NEXT,
         watch,
       }),
     portableNpaNxx: () => lookup({ path: NPANXX_PATH, what: "NPA-NXX prefixes", schema: npaNxxListSchema() }),
@@ -201,7 +204,8 @@ export function createClient(options: ClientOptions): ServiceClient {
 
 function checkUser(user: string): void {
   // RFC 7617: the user-id of Basic authentication cannot contain a colon.
-  if (user.includes(":")) throw new UsageError(`--user '${user}' contains ':', which Basic authentication cannot carry: check the user name`);
+  if (user.includes(":")) throw new UsageError(commandLine.colonInUser(user));
+
 }
 
 interface SendOptions {
