@@ -22,6 +22,7 @@ import { StateError } from "../errors.js";
 import { describeSystemError } from "../system-error.js";
 import { PRIVATE_FILE_MODE } from "../private-files.js";
 import { nativeLocks } from "./native-lock.js";
+import * as journalWords from "../messages/journal.js";
 
 export interface LockOwner {
   readonly pid: number;
@@ -130,7 +131,7 @@ function openJournalFile(journalPath: string): number {
     // Symlinks are followed: the journal is the file they reach (docs/contract.md §5).
     return openSync(journalPath, constants.O_RDWR | constants.O_CREAT, PRIVATE_FILE_MODE);
   } catch (cause) {
-    throw new StateError(`cannot open state file ${journalPath} (${describeSystemError(cause)}); check its permissions and its folder's, and run again`, { cause });
+    throw new StateError(journalWords.cannotOpenToLock(journalPath, describeSystemError(cause)), { cause });
   }
 }
 
@@ -149,9 +150,9 @@ function cannotLock(journalPath: string, cause: unknown): StateError {
   const code = (cause as NodeJS.ErrnoException | null)?.code;
   const detail = cause instanceof Error ? cause.message : String(cause);
   if (code === "ENOLCK" || code === "EOPNOTSUPP" || code === "ENOTSUP" || code === "ENOSYS" || code === "EINVAL") {
-    return new StateError(`cannot lock state file ${journalPath}: its file system does not lock files (${detail}); put --state on one that does, such as a local disk, and run again`, { cause });
+    return new StateError(journalWords.noLocksHere(journalPath, detail), { cause });
   }
-  return new StateError(`cannot lock state file ${journalPath} (${detail}); run again, with --debug if it persists`, { cause });
+  return new StateError(journalWords.cannotLock(journalPath, detail), { cause });
 }
 
 function isStill(journalPath: string, fd: number): boolean {
@@ -240,10 +241,10 @@ function refusal(journalPath: string): StateError {
   const namePath = nameFileOf(journalPath);
   const holder = namePath === null ? null : readOwner(namePath);
   // Nothing to delete: a lock is held only by a live process, and is free the moment it ends.
-  const next = "wait for it to finish, then run again (a run that has ended holds no lock, so there is nothing to delete)";
-  if (holder === null) return new StateError(`another portin run holds ${journalPath}${otherNames(journalPath)}; ${next}`);
+  const next = journalWords.WAIT_FOR_HOLDER;
+  if (holder === null) return new StateError(journalWords.heldByUnnamedRun(journalPath, otherNames(journalPath), next));
   const where = holder.hostname === hostname() ? "" : ` on host ${holder.hostname}`;
-  return new StateError(`another portin run (pid ${holder.pid}${where}, started ${holder.startedAt}) holds ${journalPath}; ${next}`);
+  return new StateError(journalWords.heldByRun(holder.pid, where, holder.startedAt, journalPath, next));
 }
 
 /**
@@ -253,7 +254,8 @@ function refusal(journalPath: string): StateError {
 function otherNames(journalPath: string): string {
   try {
     const links = statSync(journalPath).nlink;
-    return links > 1 ? ` (it may have reached it by another of its ${links} names, hard links, and named itself there)` : "";
+    return links > 1 ? journalWords.otherHardLinks(links) : "";
+
   } catch {
     return "";
   }
