@@ -2,6 +2,7 @@
  * Stage 2 of a run, settle: what earlier runs on the journal settled (earlier-runs.ts, which may
  * ask PortInStatus about unsure numbers), then the requests the remaining valid rows make.
  */
+import * as outcomes from "../messages/outcomes.js";
 import { describeOperation } from "../catalog/operations.js";
 import { stateOf } from "../journal/prior.js";
 import type { PriorState } from "../journal/prior.js";
@@ -71,7 +72,8 @@ function submittedEarlier(row: InvalidRow, prior: PriorState | null): RowOutcome
     status: "skipped",
     ticket: verdict.submitted.ticket,
     httpStatus: null,
-    message: `submitted by an earlier run; not sent again (the row as it stands would be invalid: ${row.reason})`,
+    message: outcomes.submittedEarlierNowInvalid(row.reason),
+
   });
 }
 

@@ -113,3 +113,20 @@ export const sandboxServing = (url: string, user: string, seed: string): string 
   `(100 a page; ?after=SEQ&limit=N, Link: rel="next"); its calendar at ${url}/_sandbox/clock; ` +
   `POST {"numbers": [...]} to ${url}/_sandbox/orders places an order as the web portal would; Ctrl-C stops
 `;
+
+/** The account's order list could not be read; the run goes on, guarded by the service's pending-port-in answer (docs/contract.md §5). Next: nothing; run with the list again later to see orders placed elsewhere. */
+export const orderListUnavailable = (why: string): string =>
+  `portin: could not read the account's order list (${why}); going on without it: a number the service refuses as already pending is asked about, never sent twice\n`;
+
+/** Entries of the order list whose numbers portin cannot read; a sheet's number matching one is held, not sent. Next: ask the service what those entries hold. */
+export const orderListUnread = (count: number, named: string): string =>
+  `portin: the account's order list writes ${count === 1 ? "1 entry" : `${count} entries`} in no way portin reads (${named}); ` +
+  `a number of the sheet whose digits stand in one is taken as held by that order and not sent\n`;
+
+/** A `plan` beside another run that recorded nothing in flight: its rows show as planned. Next: plan again once that run ends. */
+export const otherRunHoldsJournal = (who: string, state: string): string =>
+  `portin: another portin run${who === "" ? "" : ` (${who})`} holds ${state}; it has no request in flight recorded there, so rows it may be about to send show as planned\n`;
+
+/** A `plan` beside a running `submit`: its numbers in flight show as such (docs/contract.md §5). Next: plan again once it ends. */
+export const submitHoldsJournal = (who: string, state: string): string =>
+  `portin: a submit run (${who}) holds ${state}: the numbers it has in flight are shown as in flight, not planned; rows it has not sent yet still show as planned\n`;

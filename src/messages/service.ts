@@ -92,3 +92,8 @@ export const NOT_A_HOLIDAY_DATE = "is not a date such as 2026-12-25T00:00:00";
 
 /** A portable prefix in the service's list is not an NPA-NXX (a schema issue). Next: ask the service. */
 export const NOT_AN_NPA_NXX = "is not a 6-digit NPA-NXX";
+
+/** --check-portability could learn neither the list of portable prefixes nor a prefix's own check (exit 2). Next: try again later, or leave out --check-portability. */
+export const portabilityUnknown = (listFailure: string, npaNxx: string, reason: string): string =>
+  `--check-portability: cannot learn which NPA-NXX the service ports in: the list failed (${listFailure}) and so did the check of ${npaNxx} ` +
+  `(${reason}); try again later, or leave out --check-portability`;
