@@ -36,7 +36,8 @@ export function nativeLocks(): NativeLocks {
 /** What the user is told when the addon cannot load; exported for its test. */
 export function cannotLoad(cause: unknown): InstallError {
   const { code, message } = (cause ?? {}) as { code?: unknown; message?: unknown };
-  const part = `the journal lock's native part (${ADDON})`;
+  const part = journalWords.lockPart(ADDON);
+
   const where = `Node ${process.version} (${process.platform}-${process.arch})`;
   if (code === "MODULE_NOT_FOUND" && typeof message === "string" && message.includes(`'${ADDON}'`)) {
     return new InstallError(journalWords.lockNotInstalled(part), { cause });

@@ -99,3 +99,6 @@ export const lockNoBinary = (part: string, where: string): string =>
 /** The lock's binary is there but does not load here. Next: reinstall portin with this Node and run again. */
 export const lockCannotLoad = (part: string, where: string, why: string): string =>
   `${part} cannot load on ${where} (${why}): reinstall portin with this Node (npm install again) and run again`;
+
+/** The journal lock's native addon, as the install refusals name it. Next: (part of them). */
+export const lockPart = (addon: string): string => `the journal lock's native part (${addon})`;

@@ -47,3 +47,24 @@ export const sheetChangedDuringRun = (source: string): string => `portin: ${sour
 
 /** What a person can do about a number the service says is not portable (docs/contract.md §6): no edit of its row helps. Next: remove the row, or port it another way. */
 export const NOT_PORTABLE_ADVICE = "remove the row, or port this number another way";
+
+/**
+ * One plain-words reason for each file system error, shared by everything that reads or writes a
+ * user's files, so the same cause reads the same everywhere. Next: what the reason implies (free
+ * space, fix permissions, give another path).
+ */
+export const SYSTEM_ERROR_REASONS: Readonly<Record<string, string>> = {
+  ENOENT: "no such file",
+  ENOTDIR: "a part of the path is not a directory",
+  EACCES: "permission denied",
+  EPERM: "permission denied",
+  EISDIR: "it is a directory",
+  EROFS: "read-only file system",
+  ENOSPC: "no space left on device",
+  EDQUOT: "disk quota exceeded",
+  EPIPE: "the reader closed the pipe",
+};
+
+/** A temporary file (the spool of a sheet's cells) could not be written. Next: set TMPDIR to a writable directory with room. */
+export const temporaryFileTrouble = (what: string, dir: string, reason: string): string =>
+  `cannot keep ${what} in a temporary file under ${dir}: ${reason} (set TMPDIR to a writable directory with room)`;

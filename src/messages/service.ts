@@ -97,3 +97,15 @@ export const NOT_AN_NPA_NXX = "is not a 6-digit NPA-NXX";
 export const portabilityUnknown = (listFailure: string, npaNxx: string, reason: string): string =>
   `--check-portability: cannot learn which NPA-NXX the service ports in: the list failed (${listFailure}) and so did the check of ${npaNxx} ` +
   `(${reason}); try again later, or leave out --check-portability`;
+
+/** The client's own check of a body it built (service/body-schema.ts): a number that is not NANP. Next: a fault of portin's; report it. */
+export const BODY_NOT_NANP = "must be a 10-digit NANP telephone number";
+
+/** The client's own check of a body: a request without numbers. Next: a fault of portin's; report it. */
+export const BODY_NO_NUMBERS = "must list at least one number";
+
+/** The client's own check of a body: a regular number's PortForm without its provider. Next: a fault of portin's; report it. */
+export const BODY_NO_PROVIDER = "a regular-number PortForm needs CurrentProvider or CurrentReseller";
+
+/** The client's own check of a body: an item list without items. Next: a fault of portin's; report it. */
+export const BODY_NO_ITEMS = "must list at least one item";

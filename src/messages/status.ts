@@ -125,3 +125,6 @@ export const nextConfirmed = (n: string, where: string): string => `${n}: the po
 
 /** `next:` for orders open in another phase. Next: run portin status again later. */
 export const nextOpen = (n: string): string => `${n}: still open: run portin status again later`;
+
+/** Where the status report went when written to standard output, in next: lines. Next: (part of them). */
+export const REPORT_ON_STDOUT = "the report on standard output";

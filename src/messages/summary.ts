@@ -64,3 +64,6 @@ export const nextRunAgainToCheck = (rows: string): string =>
 export const nextAskAboutOrder = (rows: string, where: string): string =>
   `${rows} unknown (an open order of the account's order list holds them, but PortInStatus gives no ticket for it), not sent: ` +
   `run again later; if PortInStatus still gives none, ask the service about the order result_message names in ${where}`;
+
+/** Where the results went when written to standard output, in next: lines. Next: (part of them). */
+export const RESULTS_ON_STDOUT = "the results on standard output";

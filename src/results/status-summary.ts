@@ -76,7 +76,8 @@ function adviceFor(status: string, state: OrderState, rows: number, where: strin
 export function formatStatusSummary(s: StatusSummary): string {
   const rows = s.counts.reduce((total, c) => total + c.rows, 0);
   const byStatus = s.counts.map((c) => `${c.rows} ${c.status}`);
-  const where = s.output === "-" ? "the report on standard output" : s.output;
+  const where = s.output === "-" ? statusWords.REPORT_ON_STDOUT : s.output;
+
   const lines = [statusWords.statusHeader(rows, byStatus.join(", "))];
   lines.push(statusWords.askedAbout(s.orders, s.requests, formatElapsed(s.elapsedMs)));
 

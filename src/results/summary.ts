@@ -100,7 +100,8 @@ export function formatSummary(s: RunSummary): string {
   }
   lines.push(...operationTable(s));
 
-  const where = s.results === "-" ? "the results on standard output" : s.results;
+  const where = s.results === "-" ? summaryWords.RESULTS_ON_STDOUT : s.results;
+
   lines.push(serviceLine(s.service));
   lines.push(`results: ${s.results === "-" ? "standard output" : s.results}`);
 
