@@ -84,3 +84,9 @@ export const baseUrlWithQuery = (url: string): string =>
 /** `--base-url` is plain http off this machine: the password would cross the network unencrypted. Next: use https://, or pass --allow-insecure-http. */
 export const baseUrlPlainHttp = (url: string, host: string): string =>
   `--base-url '${url}' is plain http to ${host}, which would send the password unencrypted: use https:// or pass --allow-insecure-http`;
+
+/** yargs's refusal of options it does not know, said again with the nearest known ones. Next: correct the option's name (--help lists them). */
+export const unknownArguments = (count: number, hinted: string): string => `${count === 1 ? "Unknown argument" : "Unknown arguments"}: ${hinted}`;
+
+/** The nearest known option of one unknown, within unknownArguments. Next: (part of unknownArguments). */
+export const didYouMeanOption = (name: string, near: string): string => `${name} (did you mean --${near}?)`;

@@ -130,3 +130,22 @@ export const otherRunHoldsJournal = (who: string, state: string): string =>
 /** A `plan` beside a running `submit`: its numbers in flight show as such (docs/contract.md §5). Next: plan again once it ends. */
 export const submitHoldsJournal = (who: string, state: string): string =>
   `portin: a submit run (${who}) holds ${state}: the numbers it has in flight are shown as in flight, not planned; rows it has not sent yet still show as planned\n`;
+
+/** The phases of a run as the progress display names them. Next: nothing; wait. */
+export const PROGRESS_PHASES = { lookups: "looking up the account", reading: "reading", checking: "checking", sending: "sending", writing: "writing results" } as const;
+
+/** The progress line a run prints every 10 s when stderr is not a terminal. Next: nothing; wait (--quiet drops it). */
+export const progressLine = (phase: string, detail: string): string => `portin: ${phase}: ${detail}\n`;
+
+/** What the lookups phase fetches, as the progress display says it. Next: nothing; wait. */
+export const PROGRESS_LOOKUPS = "trunks, offerings and providers";
+
+/** Rows read and checked so far, with a rate once there is one. Next: nothing; wait. */
+export const progressRows = (rows: string, rate: string): string => `${rows} rows read and checked${rate}`;
+
+/** Requests sent, in flight and retried so far, with a rate and ETA once there is one. Next: nothing; wait. */
+export const progressSending = (sent: string, requests: string, inFlight: string, retried: string, rate: string): string =>
+  `${sent}/${requests} requests sent, ${inFlight} in flight, ` + `${retried} retried${rate}`;
+
+/** Rows written so far. Next: nothing; wait. */
+export const progressWriting = (rows: string): string => `${rows} rows`;
