@@ -10,6 +10,7 @@ import type { Argv } from "yargs";
 import type { PortinCommand } from "./commands/command.js";
 import { COMMAND_LINES, SHEET_COMMANDS, type CommandName } from "./commands/names.js";
 import { PortinError, UsageError } from "./errors.js";
+import * as notices from "./messages/notices.js";
 import { exitCodeForSignal, exitCodeOf, exitCodeOfError } from "./exit-codes.js";
 import { readsWorkbook, startReaderThreadAhead } from "./input/reader-start.js";
 import type { CommandIO } from "./io.js";
@@ -42,10 +43,10 @@ async function main(argv: string[]): Promise<number> {
         // A second signal: the user means it. In-flight requests stay intents without
         // outcomes in the journal (and waiting ones, if the first signal's withdrawal of them
         // has not reached the disk yet: docs/contract.md §4), so the next run asks about them.
-        process.stderr.write(`portin: ${signal} again: exiting now\n`);
+        process.stderr.write(notices.signalAgain(signal));
         process.exit(exitCodeForSignal(signal));
       }
-      process.stderr.write(`portin: ${signal}: finishing requests in flight, then writing results (send it again to quit at once)\n`);
+      process.stderr.write(notices.signalFirst(signal));
       interrupt.abort(signal);
     });
   }
@@ -159,14 +160,15 @@ function skipEagerHelp(cli: Argv): void {
 
 function report(error: unknown, debug: boolean): number {
   if (error instanceof PortinError) {
-    process.stderr.write(`portin: ${terminalSafe(error.message)}\n`);
-    if (error instanceof UsageError) process.stderr.write("Run 'portin --help' for usage.\n");
+    process.stderr.write(notices.failed(terminalSafe(error.message)));
+    if (error instanceof UsageError) process.stderr.write(notices.usageHint());
     if (debug) process.stderr.write(`${error.stack ?? ""}\n`);
     return exitCodeOfError(error);
   }
   // A bug, not a user's mistake: say so, and keep the stack for --debug.
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`portin: internal error: ${terminalSafe(message)}${debug ? "" : " (run with --debug for details)"}\n`);
+  process.stderr.write(notices.internalError(terminalSafe(message), debug));
+
   if (debug && error instanceof Error) process.stderr.write(`${error.stack ?? ""}\n`);
   return exitCodeOfError(error);
 }

@@ -1,4 +1,5 @@
 /** "Did you mean" support, shared by header matching and value conversion. */
+import * as commandLine from "./messages/command-line.js";
 
 /**
  * Levenshtein distance: edits (insert, delete, substitute) from `a` to `b`. One row of the
@@ -70,7 +71,8 @@ export function suggestOptions(message: string, options: readonly string[]): str
     const [near] = closestNames(name, known);
     // A typo is an edit or two (a third for long names), not any other option.
     const close = near !== undefined && distance(name.toLowerCase(), near.toLowerCase()) <= Math.max(2, Math.floor(name.length / 5));
-    return close ? `${name} (did you mean --${near}?)` : name;
+    return close ? commandLine.didYouMeanOption(name, near) : name;
   });
-  return `${unknown.length === 1 ? "Unknown argument" : "Unknown arguments"}: ${hinted.join(", ")}`;
+  return commandLine.unknownArguments(unknown.length, hinted.join(", "));
+
 }

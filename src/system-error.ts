@@ -1,21 +1,13 @@
 import { tmpdir } from "node:os";
 import { sep } from "node:path";
+import { SYSTEM_ERROR_REASONS, temporaryFileTrouble as temporaryFileTroubleWords } from "./messages/output.js";
+
 
 /**
  * One plain-words reason for a file system error, shared by everything that reads or writes
  * a user's files, so the same cause reads the same everywhere.
  */
-const REASONS: Readonly<Record<string, string>> = {
-  ENOENT: "no such file",
-  ENOTDIR: "a part of the path is not a directory",
-  EACCES: "permission denied",
-  EPERM: "permission denied",
-  EISDIR: "it is a directory",
-  EROFS: "read-only file system",
-  ENOSPC: "no space left on device",
-  EDQUOT: "disk quota exceeded",
-  EPIPE: "the reader closed the pipe",
-};
+const REASONS: Readonly<Record<string, string>> = SYSTEM_ERROR_REASONS;
 
 /** "no such file", "permission denied", …; `missing` rewords ENOENT (a results path lacks its directory). */
 export function describeSystemError(error: unknown, missing = REASONS["ENOENT"]): string {
@@ -38,5 +30,5 @@ export function isTemporaryFileTrouble(error: unknown): boolean {
 
 /** "cannot keep <what> in a temporary file under /tmp: no space left on device (set TMPDIR …)". */
 export function temporaryFileTrouble(what: string, error: unknown): string {
-  return `cannot keep ${what} in a temporary file under ${tmpdir()}: ${describeSystemError(error)} (set TMPDIR to a writable directory with room)`;
+  return temporaryFileTroubleWords(what, tmpdir(), describeSystemError(error));
 }

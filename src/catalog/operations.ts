@@ -2,6 +2,7 @@
  * The route table: the ten port-in operations of docs/contract.md §1.2, as data. Nothing else in the
  * code spells a path. `routeFor` chooses the operation for a (target, number kind) pair.
  */
+import * as rows from "../messages/rows.js";
 
 export type NumberKind = "regular" | "toll-free";
 
@@ -198,10 +199,11 @@ export function routeFor(target: Target, numberKind: NumberKind): Route {
   if (target.kind === "offering") {
     return {
       ok: false,
-      reason: `toll-free numbers cannot be ported onto a Type ${target.type} (${OFFERING_TYPES[target.type]}) offering: only SIP trunks and Type 5 (Permanent Call Forward) take toll-free numbers`,
+      reason: rows.tollFreeOntoOffering(target.type, OFFERING_TYPES[target.type]),
     };
   }
-  return { ok: false, reason: `no operation ports ${numberKind} numbers onto a SIP trunk` };
+  return { ok: false, reason: rows.noOperationOntoTrunk(numberKind) };
+
 }
 
 /** "POST /v2/NumberPorts/Inbound/DIDs", as the results and summary show it. */

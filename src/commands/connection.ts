@@ -4,6 +4,8 @@
  */
 import type { Argv } from "yargs";
 import { UsageError } from "../errors.js";
+import * as commandLine from "../messages/command-line.js";
+import * as notices from "../messages/notices.js";
 import { checkBaseUrl } from "../service/base-url.js";
 import { createClient, DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from "../service/client.js";
 import type { ServiceClient } from "../service/client.js";
@@ -81,28 +83,28 @@ export interface ConnectExtra {
 export async function connect(args: ConnectionArgs, io: CommandIO, extra: ConnectExtra = {}): Promise<Connection> {
   const retries = extra.retries ?? DEFAULT_RETRIES;
   const common = { timeoutMs: args.timeout, retries, userAgent: USER_AGENT, ...(extra.onRetry === undefined ? {} : { onRetry: extra.onRetry }) };
-  if (args.baseUrl === "") throw new UsageError('--base-url is empty: give the service\'s URL, or leave the option out to use the built-in sandbox');
+  if (args.baseUrl === "") throw new UsageError(commandLine.emptyBaseUrl());
   if (args.baseUrl === undefined) {
     // Credentials without a service are a forgotten PORTIN_BASE_URL, not a wish for the
     // sandbox: a cron job would report "submitted" for numbers that were never ported.
     const given = [args.user !== undefined && "--user/PORTIN_USER", args.password !== undefined && "--password/PORTIN_PASSWORD"].filter(Boolean);
     if (given.length > 0) {
-      throw new UsageError(`${given.join(" and ")} given but no --base-url or PORTIN_BASE_URL: name the service, or leave the credentials out to use the built-in sandbox`);
+      throw new UsageError(commandLine.credentialsWithoutService(given.join(" and ")));
     }
     // Loaded only when used: a run against the real service never loads the simulator.
     const { startSandbox } = await import("../sandbox/server.js");
     const kept = extra.sandboxOrders ?? undefined;
     const sandbox = await startSandbox({ port: 0, ...(kept === undefined ? {} : { keepOrdersIn: kept }) });
-    io.stderr.write(`portin: no --base-url given: using the built-in sandbox at ${sandbox.url}; nothing real is ported\n`);
+    io.stderr.write(notices.usingSandbox(sandbox.url));
     // Its orders outlive the run, so that status and a re-run see what an earlier run sent (docs/contract.md §2).
-    if (kept !== undefined) io.stderr.write(`portin: the built-in sandbox keeps its orders in ${kept}; delete it to start the sandbox afresh\n`);
+    if (kept !== undefined) io.stderr.write(notices.sandboxKeepsOrders(kept));
     const close = async (): Promise<void> => {
       try {
         await sandbox.close();
       } catch (error) {
         // The run's own outcome stands; only the sandbox's memory of it is lost.
         if (!(error instanceof UsageError)) throw error;
-        io.stderr.write(`portin: ${error.message}\n`);
+        io.stderr.write(notices.failed(error.message));
       }
     };
     try {
@@ -115,10 +117,11 @@ export async function connect(args: ConnectionArgs, io: CommandIO, extra: Connec
   }
   const base = checkBaseUrl(args.baseUrl, args.allowInsecureHttp);
   if (args.user === undefined || args.user === "") {
-    throw new UsageError(`--user is missing for ${base.href}: give --user or set PORTIN_USER`);
+    throw new UsageError(commandLine.missingUser(base.href));
   }
   if (args.password === undefined || args.password === "") {
-    throw new UsageError(`--password is missing for user '${args.user}' at ${base.href}: give --password or set PORTIN_PASSWORD`);
+    throw new UsageError(commandLine.missingPassword(args.user, base.href));
+
   }
   const client = createClient({ ...common, baseUrl: args.baseUrl, user: args.user, password: args.password, allowInsecureHttp: args.allowInsecureHttp });
   return { client, service: remoteService(base.href), user: args.user, close: () => Promise.resolve() };

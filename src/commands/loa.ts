@@ -9,6 +9,8 @@ import type { Argv } from "yargs";
 import { formatNumber } from "../letters/pdf.js";
 import { runLetters } from "../engine/letters.js";
 import { UsageError } from "../errors.js";
+import * as commandLine from "../messages/command-line.js";
+import * as notices from "../messages/notices.js";
 import type { CommandResult } from "../exit-codes.js";
 import type { CommandIO } from "../io.js";
 import { terminalSafe } from "../terminal-text.js";
@@ -49,7 +51,7 @@ function loaOptions(yargs: Argv): Argv<LoaArgs> {
 async function run(args: LoaArgs, io: CommandIO): Promise<CommandResult> {
   const output = args.output ?? defaultOutput(args.input);
   const defaults = defaultsPath(args);
-  if (defaults !== null && args.defaults === undefined) io.stderr.write(`portin: using defaults from ${defaults}\n`);
+  if (defaults !== null && args.defaults === undefined) io.stderr.write(notices.usingDefaults(defaults));
   const opened = await openCommandSheet(args, io);
   try {
     const connection = await connect(args, io);
@@ -61,14 +63,13 @@ async function run(args: LoaArgs, io: CommandIO): Promise<CommandResult> {
       noticeLeftOut(opened.sheet, io);
       for (const row of report.invalid) {
         const number = row.number === "" ? "" : ` (${formatNumber(row.number)})`;
-        io.stderr.write(terminalSafe(`portin loa: line ${row.line}${number} is in no letter: ${row.reason}`) + "\n");
+        io.stderr.write(terminalSafe(notices.rowInNoLetter(row.line, number, row.reason)) + "\n");
       }
       for (const letter of report.letters) {
         const { numbers, customer } = letter.content;
-        io.stderr.write(terminalSafe(`portin loa: ${letter.path}: ${customer}, ${numbers.length} number${numbers.length === 1 ? "" : "s"}${letter.language === "fr" ? ", in French" : ""}`) + "\n");
+        io.stderr.write(terminalSafe(notices.letterWritten(letter.path, customer, numbers.length, letter.language === "fr")) + "\n");
       }
-      const invalid = report.invalid.length === 0 ? "" : `; ${report.invalid.length} invalid row${report.invalid.length === 1 ? "" : "s"} in none (listed above)`;
-      io.stderr.write(`portin loa: ${report.letters.length} letter${report.letters.length === 1 ? "" : "s"} of authorization in ${output}${invalid}; sign each, then name it in the rows' portform.FileLetterOfAuthorization\n`);
+      io.stderr.write(notices.lettersWritten(report.letters.length, output, report.invalid.length));
       return { kind: "letters", report };
     } finally {
       await connection.close();
@@ -80,7 +81,8 @@ async function run(args: LoaArgs, io: CommandIO): Promise<CommandResult> {
 
 /** `<input without extension>.loa`, beside the sheet. */
 function defaultOutput(input: string): string {
-  if (input === "-") throw new UsageError("a sheet on standard input has no folder to write the letters beside: give --output DIR");
+  if (input === "-") throw new UsageError(commandLine.lettersNeedOutput());
+
   const { dir, name } = parse(input);
   return join(dir, `${name}.loa`);
 }

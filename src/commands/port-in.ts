@@ -7,6 +7,8 @@ import type { Argv } from "yargs";
 import { runPortIn } from "../engine/port-in.js";
 import type { UnwrittenResults } from "../engine/port-in.js";
 import { UsageError } from "../errors.js";
+import * as commandLine from "../messages/command-line.js";
+import * as notices from "../messages/notices.js";
 import type { CommandResult } from "../exit-codes.js";
 import { exitCodeOfRun } from "../exit-codes.js";
 import type { CommandIO } from "../io.js";
@@ -139,7 +141,7 @@ function portInCommand(command: "submit" | "plan", examples: readonly (readonly 
 /** The command's run; with `given`, on that connection, left open (the library entry point, api.ts). */
 export async function portIn(command: "submit" | "plan", args: PortInArgs, io: CommandIO, given?: Connection): Promise<CommandResult> {
   if (args.json && (args.results ?? defaultResultsPath(args.input, command)) === "-") {
-    throw new UsageError("--json and results on standard output would mix on stdout: give --results PATH");
+    throw new UsageError(commandLine.jsonWithResultsOnStdout());
   }
   // Header problems, and a bad column mapping, refuse the file before anything connects.
   const opened = await openCommandSheet(args, io);
@@ -185,8 +187,8 @@ async function runOn({ sheet, defaults }: CommandSheet, command: "submit" | "pla
     noticeLeftOut(sheet, io);
     io.stderr.write(terminalSafe(formatSummary(report.summary)) + "\n");
     if (args.json) io.stdout.write(summaryJson(report.summary, exitCodeOfRun(report)) + "\n");
-    if (report.stopped?.kind === "journal") io.stderr.write(`portin: ${terminalSafe(report.stopped.error.message)}\n`);
-    if (report.stopped?.kind === "auth") io.stderr.write(`portin: stopped sending: ${terminalSafe(report.stopped.message)}\n`);
+    if (report.stopped?.kind === "journal") io.stderr.write(notices.failed(terminalSafe(report.stopped.error.message)));
+    if (report.stopped?.kind === "auth") io.stderr.write(notices.stoppedSending(terminalSafe(report.stopped.message)));
     if (report.unwritten !== null) io.stderr.write(terminalSafe(describeUnwritten(report.unwritten, report.stopped?.kind === "journal")));
     return { kind: "port-in", report };
   } finally {
@@ -203,15 +205,16 @@ function describeUnwritten({ error, state, tickets }: UnwrittenResults, journalF
   const rows = [...tickets.values()].reduce((sum, count) => sum + count, 0);
   const sent =
     rows === 0
-      ? "no row was submitted by this run"
-      : `${plural(rows, "row")} submitted by this run, under ${listTickets(tickets)}`;
+      ? notices.noRowSubmitted()
+      : notices.rowsSubmittedUnder(plural(rows, "row"), listTickets(tickets));
   const kept =
     state === null
-      ? "no journal was kept (no --state): this summary is the only record of them"
+      ? notices.onlyRecordIsSummary()
       : journalFailed
-        ? `the journal ${state} holds every request sent, though perhaps not the last answers: a run with the same --state asks the service about those before sending anything`
-        : `the journal ${state} holds them with their tickets: a run with the same --state sends none of them again, and portin status reports them`;
-  return `portin: ${error.message}\nportin: the results are missing, not the sending: ${sent}; ${kept}\n`;
+        ? notices.journalHoldsIntents(state)
+        : notices.journalHoldsTickets(state);
+  return notices.resultsMissing(error.message, sent, kept);
+
 }
 
 /** The first tickets by name, then how many more: a 50,000-number run has hundreds. */

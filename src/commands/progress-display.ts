@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import type * as CliProgress from "cli-progress";
 import type { RunPhase, RunProgress } from "../engine/progress.js";
 import { monotonicMs } from "../monotonic.js";
+import * as notices from "../messages/notices.js";
 
 /** Loaded only to draw a bar: every other run (cron, tests, lookups) starts without it. */
 const load = createRequire(import.meta.url);
@@ -32,7 +33,7 @@ export interface DisplayOptions {
   readonly now?: () => number;
 }
 
-const PHASE_NAMES: Readonly<Record<RunPhase, string>> = { lookups: "looking up the account", reading: "reading", checking: "checking", sending: "sending", writing: "writing results" };
+const PHASE_NAMES: Readonly<Record<RunPhase, string>> = notices.PROGRESS_PHASES;
 
 export function showProgress(progress: RunProgress, stream: NodeJS.WritableStream, options: DisplayOptions): ProgressDisplay {
   if (options.quiet) return { stop: () => undefined };
@@ -62,17 +63,20 @@ function rateAndEta(done: number, total: number | null, since: number, at: numbe
 function describe(progress: RunProgress, since: number, at: number): string {
   switch (progress.phase) {
     case "lookups":
-      return "trunks, offerings and providers";
+      return notices.PROGRESS_LOOKUPS;
     case "reading":
     case "checking":
-      return `${count(progress.rows)} rows read and checked${rateAndEta(progress.rows, null, since, at, "rows")}`;
+      return notices.progressRows(count(progress.rows), rateAndEta(progress.rows, null, since, at, "rows"));
     case "sending":
-      return (
-        `${count(progress.sent)}/${count(progress.requests)} requests sent, ${count(progress.inFlight)} in flight, ` +
-        `${count(progress.retried)} retried${rateAndEta(progress.sent, progress.requests, since, at, "requests")}`
+      return notices.progressSending(
+        count(progress.sent),
+        count(progress.requests),
+        count(progress.inFlight),
+        count(progress.retried),
+        rateAndEta(progress.sent, progress.requests, since, at, "requests"),
       );
     case "writing":
-      return `${count(progress.rows)} rows`;
+      return notices.progressWriting(count(progress.rows));
   }
 }
 
@@ -85,7 +89,8 @@ function plainDisplay(progress: RunProgress, stream: NodeJS.WritableStream, now:
       phase = progress.phase;
       since = at;
     }
-    stream.write(`portin: ${PHASE_NAMES[progress.phase]}: ${describe(progress, since, at)}\n`);
+    stream.write(notices.progressLine(PHASE_NAMES[progress.phase], describe(progress, since, at)));
+
   }, PLAIN_EVERY_MS);
   // A heartbeat must never keep a finished run alive.
   timer.unref();

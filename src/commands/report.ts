@@ -5,6 +5,8 @@
  */
 import type { Argv } from "yargs";
 import { UsageError } from "../errors.js";
+import * as commandLine from "../messages/command-line.js";
+import * as notices from "../messages/notices.js";
 import type { CommandResult } from "../exit-codes.js";
 import type { CommandIO } from "../io.js";
 import { journalService } from "../journal/read.js";
@@ -54,13 +56,13 @@ async function run(args: ReportArgs, io: CommandIO): Promise<CommandResult> {
     ["--calendar", calendar],
   ]);
   const defaults = defaultsPath(args);
-  if (defaults !== null && args.defaults === undefined) io.stderr.write(`portin: using defaults from ${defaults}\n`);
+  if (defaults !== null && args.defaults === undefined) io.stderr.write(notices.usingDefaults(defaults));
   const opened = await openCommandSheet(args, io);
   try {
     const result = await runReport({ sheet: opened.sheet, defaults: opened.defaults, state, output, calendar, now: new Date() });
     const kb = Math.ceil(result.bytes / 1024);
-    io.stderr.write(`portin report: ${result.model.rows.length} rows, ${result.model.ported} numbers ported; wrote ${output} (${kb} KB)\n`);
-    if (calendar !== null) io.stderr.write(`portin report: ${result.events ?? 0} port-date events in ${calendar}\n`);
+    io.stderr.write(notices.reportWritten(result.model.rows.length, result.model.ported, output, kb));
+    if (calendar !== null) io.stderr.write(notices.calendarWritten(result.events ?? 0, calendar));
     return { kind: "done" };
   } finally {
     await opened.sheet.close();
@@ -69,7 +71,8 @@ async function run(args: ReportArgs, io: CommandIO): Promise<CommandResult> {
 
 /** Beside the sheet; a journal of the built-in sandbox gets its own name, so it cannot overwrite a real migration's page. */
 async function defaultOutput(input: string, state: string | null): Promise<string> {
-  if (input === "-") throw new UsageError("a sheet on standard input has no folder to write the report beside: give --output FILE.html");
+  if (input === "-") throw new UsageError(commandLine.reportNeedsOutput());
+
   const sandbox = state !== null && (await journalService(state))?.kind === "sandbox";
   return besideInput(input, sandbox ? ".sandbox.report.html" : ".report.html");
 }

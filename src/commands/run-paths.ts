@@ -6,6 +6,8 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { UsageError } from "../errors.js";
+import * as commandLine from "../messages/command-line.js";
+import * as notices from "../messages/notices.js";
 import type { CommandIO } from "../io.js";
 import { journalService } from "../journal/read.js";
 import { besideInput, defaultResultsPath, defaultStatePath, defaultStatusPath } from "../paths.js";
@@ -29,7 +31,7 @@ export async function resolveRunPaths(args: RunPathArgs, command: "submit" | "pl
   const results = args.results ?? defaultResultsPath(args.input, command === "plan" ? "plan" : sandbox ? "sandbox" : "submit");
   const { defaults, state } = await besideTheSheet(args, results, "--results", sandbox, io);
   if (state === null && !sandbox && command === "submit") {
-    io.stderr.write("portin: no --state: nothing records what is sent, so running this again would send these numbers again\n");
+    io.stderr.write(notices.noJournal());
   }
   return { results, defaults, state };
 }
@@ -83,7 +85,7 @@ async function besideTheSheet(
   const defaults = defaultsPath(args);
   refuseOverwrites(args.input, output, state, outputOption);
   if (sandbox) await noticeRealJournal(args.input, output, io);
-  if (defaults !== null && args.defaults === undefined) io.stderr.write(`portin: using defaults from ${terminalSafe(defaults)}\n`);
+  if (defaults !== null && args.defaults === undefined) io.stderr.write(notices.usingDefaults(terminalSafe(defaults)));
   return { defaults, state };
 }
 
@@ -105,10 +107,7 @@ async function noticeRealJournal(input: string, results: string, io: CommandIO):
   const journal = defaultStatePath(input);
   const service = journal === null ? null : await journalService(journal);
   if (service === null || service.kind === "sandbox") return;
-  io.stderr.write(
-    `portin: this sheet has a journal for ${service.baseUrl} (${journal}): did you mean to set PORTIN_BASE_URL? ` +
-      `This sandbox run leaves it and the real results untouched and writes ${results === "-" ? "standard output" : results}\n`,
-  );
+  io.stderr.write(notices.sandboxBesideRealJournal(service.baseUrl, String(journal), results === "-" ? "standard output" : results));
 }
 
 /** The results or the journal written over the sheet (or each other) would lose what they replace. */
@@ -125,7 +124,8 @@ export function refuseSamePaths(named: readonly (readonly [string, string | null
   const paths = named.filter((entry): entry is readonly [string, string] => entry[1] !== null && entry[1] !== "-");
   for (const [i, [a, pathA]] of paths.entries()) {
     for (const [b, pathB] of paths.slice(i + 1)) {
-      if (resolve(pathA) === resolve(pathB)) throw new UsageError(`${b} ${pathB} is also ${a}: give ${b} another path`);
+      if (resolve(pathA) === resolve(pathB)) throw new UsageError(commandLine.samePath(b, pathB, a));
+
     }
   }
 }

@@ -5,6 +5,7 @@
 import type { Argv } from "yargs";
 import { parseStartDate } from "../sandbox/clock.js";
 import { DEFAULT_REJECT_RATE, DEFAULT_SANDBOX_PASSWORD, DEFAULT_SANDBOX_PORT, DEFAULT_SANDBOX_USER, startSandbox } from "../sandbox/server.js";
+import * as notices from "../messages/notices.js";
 import type { SandboxOptions } from "../sandbox/server.js";
 import type { PortinCommand } from "./command.js";
 import { COMMAND_LINES } from "./names.js";
@@ -110,12 +111,8 @@ export const sandboxCommand: PortinCommand<SandboxArgs> = {
     const sandbox = await startSandbox({ ...sandboxOptionsFrom(args), keepReceived: false, log: (line) => io.stderr.write(`sandbox: ${line}\n`) });
     io.stdout.write(`${sandbox.url}\n`);
     // The password is the user's to know: it is never echoed, not even the sandbox's.
-    io.stderr.write(
-      `sandbox: serving a simulated Port-In Request Service for user "${sandbox.user}" (fault seed ${sandbox.seed}); accepted requests at ${sandbox.url}/_sandbox/requests ` +
-        `(100 a page; ?after=SEQ&limit=N, Link: rel="next"); its calendar at ${sandbox.url}/_sandbox/clock; ` +
-        `POST {"numbers": [...]} to ${sandbox.url}/_sandbox/orders places an order as the web portal would; Ctrl-C stops
-`,
-    );
+    io.stderr.write(notices.sandboxServing(sandbox.url, sandbox.user, String(sandbox.seed)));
+
     await aborted(io.signal);
     await sandbox.close();
     // Ctrl-C is how a sandbox is meant to stop: its normal end, not an interruption (docs/contract.md §7).

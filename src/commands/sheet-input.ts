@@ -5,6 +5,8 @@
  */
 import type { Argv } from "yargs";
 import { UsageError } from "../errors.js";
+import * as commandLine from "../messages/command-line.js";
+import * as notices from "../messages/notices.js";
 import { checkEncoding, UTF8 } from "../input/decode.js";
 import { openSheet } from "../input/sheet.js";
 import { describeLeftOut } from "../input/totals-row.js";
@@ -41,7 +43,7 @@ export function withSheetOptions<T>(yargs: Argv<T>): Argv<T & SheetOptions> {
       requiresArg: true,
       coerce: (value: unknown): string => {
         if (typeof value === "string" && value.trim() !== "") return value;
-        throw new UsageError(`--sheet needs a worksheet's name, not "${String(value)}"`);
+        throw new UsageError(commandLine.emptySheetName(String(value)));
       },
       describe: "the worksheet of a workbook input to read [default: the first visible one]",
     },
@@ -85,5 +87,6 @@ export async function openCommandSheet(args: SheetArgs, io: CommandIO): Promise<
 
 /** Names, once a run has read the sheet, the totals rows it left out (docs/contract.md §3): once a run, never as invalid rows. */
 export function noticeLeftOut(sheet: Sheet, io: CommandIO): void {
-  for (const row of sheet.leftOut()) io.stderr.write(`portin: ${describeLeftOut(row)} is a totals row, not a number row: left out\n`);
+  for (const row of sheet.leftOut()) io.stderr.write(notices.totalsRowLeftOut(describeLeftOut(row)));
+
 }

@@ -4,23 +4,22 @@
  * copied to the results but never sent, so a customer's header is never silently ignored.
  */
 import type { CommandIO } from "../io.js";
+import * as notices from "../messages/notices.js";
 import { unsentColumns } from "../input/likely-column.js";
 import type { SheetLayout } from "../input/types.js";
 import { terminalSafe } from "../terminal-text.js";
 
 export function noticeSheet(layout: SheetLayout, io: CommandIO): void {
   const headerLine = layout.headerLine ?? 1;
-  if (headerLine > 1) {
-    const above = headerLine === 2 ? "line 1" : `lines 1-${headerLine - 1}`;
-    io.stderr.write(`portin: ${terminalSafe(layout.source)}: the header is on line ${headerLine}; ${above} above it, a title, are not read as rows\n`);
-  }
+  if (headerLine > 1) io.stderr.write(notices.headerBelowTitle(terminalSafe(layout.source), headerLine));
   const unsent = unsentColumns(layout);
   if (unsent.length === 0) return;
   const listed = unsent.map((c) => (c.likely === undefined ? c.header : `${c.header} (${c.likely}?)`)).join(", ");
-  io.stderr.write(`portin: copied to the results, never sent: ${terminalSafe(listed)}\n`);
+  io.stderr.write(notices.columnsNeverSent(terminalSafe(listed)));
   const likely = unsent.filter((c) => c.likely !== undefined);
   if (likely.length > 0) {
     const mapping = JSON.stringify(Object.fromEntries(likely.map((c) => [c.header, c.likely])));
-    io.stderr.write(`portin: to send ${likely.length === 1 ? "it" : "them"}, map ${likely.length === 1 ? "it" : "them"} in the --defaults file: "columns": ${terminalSafe(mapping)}\n`);
+    io.stderr.write(notices.mapLikelyColumns(likely.length, terminalSafe(mapping)));
+
   }
 }

@@ -5,6 +5,7 @@
 import type { Argv } from "yargs";
 import { runStatus } from "../engine/status-run.js";
 import { UsageError } from "../errors.js";
+import * as commandLine from "../messages/command-line.js";
 import type { CommandResult } from "../exit-codes.js";
 import { exitCodeOfStatus } from "../exit-codes.js";
 import type { CommandIO } from "../io.js";
@@ -92,7 +93,8 @@ function statusOptions(yargs: Argv): Argv<StatusArgs> {
 /** The command's run; with `given`, on that connection, left open (the library entry point, api.ts). */
 export async function status(args: StatusArgs, io: CommandIO, given?: Connection): Promise<CommandResult> {
   if (args.json && (args.output ?? defaultStatusPath(args.input, false)) === "-") {
-    throw new UsageError("--json and the report on standard output would mix on stdout: give --output PATH");
+    throw new UsageError(commandLine.jsonWithStatusOnStdout());
+
   }
   // Read as submit read it: the same worksheet, encoding and column mapping.
   const opened = await openCommandSheet(args, io);

@@ -10,6 +10,9 @@ import { stringify } from "csv-stringify/sync";
 import type { Argv } from "yargs";
 import { describeOperation, isOfferingType, OFFERING_TYPES, routeFor } from "../catalog/operations.js";
 import { UsageError, OutputError } from "../errors.js";
+import * as commandLine from "../messages/command-line.js";
+import * as notices from "../messages/notices.js";
+import * as output from "../messages/output.js";
 import type { CommandResult } from "../exit-codes.js";
 import { templateFor } from "../input/template.js";
 import type { CommandIO } from "../io.js";
@@ -53,12 +56,12 @@ function templateOptions(yargs: Argv): Argv<TemplateArgs> {
 
 async function run(args: TemplateArgs, io: CommandIO): Promise<CommandResult> {
   const target = args.type === undefined ? ({ kind: "trunk" } as const) : isOfferingType(args.type) ? ({ kind: "offering", type: args.type } as const) : null;
-  if (target === null) throw new UsageError(`--type takes 1 to 7, not ${String(args.type)}`);
+  if (target === null) throw new UsageError(commandLine.notAnOfferingType(String(args.type)));
   const route = routeFor(target, args.tollFree ? "toll-free" : "regular");
-  if (!route.ok) throw new UsageError(`--toll-free with --type ${String(args.type)}: ${route.reason}`);
+  if (!route.ok) throw new UsageError(commandLine.tollFreeOntoType(String(args.type), route.reason));
   const op = route.operation;
   // Checked again when writing ("wx"); here so that a taken path stops before anything connects.
-  if (args.output !== "-" && existsSync(args.output)) throw new OutputError(`${args.output} already exists: give --output another path, or delete it first`);
+  if (args.output !== "-" && existsSync(args.output)) throw new OutputError(output.templateExists(args.output));
 
   const connection = await connect(args, io);
   let account;
@@ -83,7 +86,7 @@ async function run(args: TemplateArgs, io: CommandIO): Promise<CommandResult> {
     } catch (error) {
       const exists = (error as NodeJS.ErrnoException).code === "EEXIST";
       throw new OutputError(
-        exists ? `${args.output} already exists: give --output another path, or delete it first` : `cannot write ${args.output}: ${describeSystemError(error)}`,
+        exists ? output.templateExists(args.output) : output.cannotWrite(args.output, describeSystemError(error)),
         { cause: error },
       );
     }
@@ -91,11 +94,9 @@ async function run(args: TemplateArgs, io: CommandIO): Promise<CommandResult> {
   const what = target.kind === "trunk" ? "a SIP trunk" : `Type ${target.type} (${OFFERING_TYPES[target.type]})`;
   const required = template.example.filter((cell) => cell !== "").length;
   const where = args.output === "-" ? "standard output" : args.output;
-  io.stderr.write(
-    `portin: wrote the template for ${args.tollFree ? "toll-free" : "regular"} numbers onto ${what}, ${describeOperation(op)}, to ${where}: ` +
-      `${template.header.length} columns, the first ${required} required; replace the example row with one row per number, then run portin plan\n`,
-  );
-  if (template.missing !== null) io.stderr.write(`portin: the example row will not pass plan as it stands: ${template.missing}\n`);
+  io.stderr.write(notices.templateWritten(args.tollFree ? "toll-free" : "regular", what, describeOperation(op), where, template.header.length, required));
+  if (template.missing !== null) io.stderr.write(notices.templateExampleInvalid(template.missing));
+
   return { kind: "done" };
 }
 

@@ -3,6 +3,7 @@
  * carry no yargs `type: "number"`: it would turn "abc" into NaN before we could name it.
  */
 import { UsageError } from "../errors.js";
+import * as commandLine from "../messages/command-line.js";
 import { resultsFormat } from "../paths.js";
 
 const numberFrom = (value: unknown): number =>
@@ -13,8 +14,8 @@ export function wholeNumber(option: string, min: number, max = Number.MAX_SAFE_I
   return (value: unknown): number => {
     const n = numberFrom(value);
     if (Number.isInteger(n) && n >= min && n <= max) return n;
-    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
-    throw new UsageError(`--${option} takes a whole number${unit} ${range}, not "${String(value)}"`);
+    const range = commandLine.wholeNumberRange(min, max === Number.MAX_SAFE_INTEGER ? null : max);
+    throw new UsageError(commandLine.notAWholeNumber(option, unit, range, String(value)));
   };
 }
 
@@ -23,7 +24,7 @@ export function positiveNumber(option: string, example: string) {
   return (value: unknown): number => {
     const n = numberFrom(value);
     if (Number.isFinite(n) && n > 0) return n;
-    throw new UsageError(`--${option} takes a number above 0 (${example}), not "${String(value)}"`);
+    throw new UsageError(commandLine.notAPositiveNumber(option, example, String(value)));
   };
 }
 
@@ -32,7 +33,7 @@ export function share(option: string) {
   return (value: unknown): number => {
     const n = numberFrom(value);
     if (Number.isFinite(n) && n >= 0 && n <= 1) return n;
-    throw new UsageError(`--${option} takes a share from 0 to 1 (0.1 is one request in ten), not "${String(value)}"`);
+    throw new UsageError(commandLine.notAShare(option, String(value)));
   };
 }
 
@@ -43,7 +44,7 @@ export function share(option: string) {
 export function nonEmptyPath(option: string) {
   return (value: unknown): string => {
     if (typeof value === "string" && value.trim() !== "") return value;
-    throw new UsageError(`--${option} needs a path, not "${String(value)}"`);
+    throw new UsageError(commandLine.emptyPath(option, String(value)));
   };
 }
 
@@ -68,6 +69,7 @@ export function resultsPath(option: string) {
   return (value: unknown): string => {
     const given = path(value);
     if (resultsFormat(given) !== null) return given;
-    throw new UsageError(`--${option} ${given}: portin writes .csv, .xlsx or .jsonl (JSON Lines), or - for standard output; give a path ending in one of them`);
+    throw new UsageError(commandLine.notAResultsFormat(option, given));
+
    };
 }

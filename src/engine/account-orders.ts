@@ -6,6 +6,8 @@
  * whose order is Closed is asked too: COMPLETED is already ported, REJECTED or CANCELLED
  * leaves it free. Each question goes through port-in-status.ts (bounded, with a breaker).
  */
+import * as notices from "../messages/notices.js";
+import * as outcomes from "../messages/outcomes.js";
 import { formatRejectDetails, portInPhase } from "../catalog/account.js";
 import type { AccountOrder, PortInStatus } from "../catalog/account.js";
 import { AuthError } from "../errors.js";
@@ -55,12 +57,12 @@ export interface AccountCheckOptions {
 export function accountHoldMessage(hold: AccountHold): string {
   switch (hold.kind) {
     case "ported":
-      return `already ported in ${hold.ticket}; not sent`;
+      return outcomes.alreadyPorted(hold.ticket);
     case "rejected":
-      return `its order ${hold.ticket}, placed outside this journal, was rejected by the losing carrier`;
+      return outcomes.outsideOrderRejected(hold.ticket);
     case "open":
-      if (hold.ticket !== "") return `already in open order ${hold.ticket} placed outside this journal; not sent`;
-      return `already in open order ${hold.orderId} of the account's order list, placed outside this journal (its ticket is not known yet: ${hold.why}); not sent`;
+      if (hold.ticket !== "") return outcomes.inOpenOrderOutside(hold.ticket);
+      return outcomes.inOpenOrderNoTicket(hold.orderId, hold.why);
   }
 }
 
@@ -70,9 +72,8 @@ export function accountHoldMessage(hold: AccountHold): string {
  * left, so the row never says "not sent".
  */
 export function refusedHoldMessage(hold: AccountHold): string {
-  const refused = "sent, and refused by the service:";
-  if (hold.kind === "ported") return `${refused} already ported in ${hold.ticket}; not sent again`;
-  return `${refused} ${hold.kind === "open" ? "open " : ""}order ${hold.ticket}, placed outside this journal (by another run sending the same numbers, another sheet or the web portal), already holds it; not sent again`;
+  if (hold.kind === "ported") return outcomes.refusedAlreadyPorted(hold.ticket);
+  return outcomes.refusedHeldByOrder(hold.ticket, hold.kind === "open");
 }
 
 /**
@@ -80,7 +81,7 @@ export function refusedHoldMessage(hold: AccountHold): string {
  * where PortInStatus shows no such order (yet: a service whose PortInStatus lags its orders).
  */
 export function refusedUnfoundMessage(said: string): string {
-  return `sent, and refused by the service because another order already holds it (${said}), which PortInStatus does not show yet: run again later: the account's order list names that order, and once PortInStatus shows it the row is skipped with its ticket`;
+  return outcomes.refusedHeldUnfound(said);
 }
 
 /**
@@ -121,7 +122,7 @@ export async function checkAccountOrders(numbers: Iterable<string>, options: Acc
       orderId,
       ticket: live ? status.ticketId : "",
       status: live ? status.status : "",
-      why: openAsked.has(orderId) ? whyNoTicket(answer, status) : "not asked: PortInStatus is asked about its numbers themselves",
+      why: openAsked.has(orderId) ? whyNoTicket(answer, status) : outcomes.NOT_ASKED_BY_ORDER,
     };
     for (const number of held) holds.set(number, hold);
   }
@@ -150,9 +151,9 @@ function closedHold(orderId: string, status: PortInStatus, at: string): AccountH
 }
 
 function whyNoTicket(answer: Asked | undefined, status: PortInStatus | null): string {
-  if (answer === undefined || answer.kind === "failed") return `PortInStatus failed: ${answer?.reason ?? "not checked"}`;
-  if (answer.kind === "missing") return "PortInStatus does not show it yet";
-  return `PortInStatus shows only an earlier order, ${status?.ticketId ?? ""} ${status?.status ?? ""}`.trimEnd();
+  if (answer === undefined || answer.kind === "failed") return outcomes.portInStatusFailed(answer?.reason ?? outcomes.NOT_CHECKED);
+  if (answer.kind === "missing") return outcomes.NOT_SHOWN_YET;
+  return outcomes.onlyAnEarlierOrder(status?.ticketId ?? "", status?.status ?? "");
 }
 
 /**
@@ -254,9 +255,7 @@ export async function readAccount(
     ...(asker === undefined ? {} : { asker }),
   });
   if (checked.unavailable !== null) {
-    io.stderr.write(
-      `portin: could not read the account's order list (${checked.unavailable}); going on without it: a number the service refuses as already pending is asked about, never sent twice\n`,
-    );
+    io.stderr.write(notices.orderListUnavailable(checked.unavailable));
   }
   if (checked.unread.length > 0) io.stderr.write(unreadNotice(checked.unread));
   return checked.holds;
@@ -274,10 +273,8 @@ const UNREAD_NAMED = 10;
 function unreadNotice(unread: AccountCheck["unread"]): string {
   const named = unread.slice(0, UNREAD_NAMED).map(({ orderId, text }) => `order ${terminalSafe(orderId)}: ${terminalSafe(JSON.stringify(text))}`);
   const more = unread.length > UNREAD_NAMED ? `, and ${unread.length - UNREAD_NAMED} more` : "";
-  return (
-    `portin: the account's order list writes ${unread.length === 1 ? "1 entry" : `${unread.length} entries`} in no way portin reads (${named.join("; ")}${more}); ` +
-    `a number of the sheet whose digits stand in one is taken as held by that order and not sent\n`
-  );
+  return notices.orderListUnread(unread.length, `${named.join("; ")}${more}`);
+
 }
 
 /**

@@ -4,6 +4,7 @@
  * its row changes; one an earlier run left unsure is first confirmed with PortInStatus
  * (confirm.ts) and then `skipped`, `unknown`, or planned again.
  */
+import * as outcomes from "../messages/outcomes.js";
 import { stateOf } from "../journal/prior.js";
 import type { EarlierRejection, EndedOrder, PriorState, Submitted } from "../journal/prior.js";
 import { rowFingerprint } from "../group/fingerprint.js";
@@ -61,7 +62,7 @@ export async function reviewEarlierRuns(prior: PriorState | null, rows: readonly
     resendNote: (row) => {
       const verdict = verdictFor(row);
       const order = verdict.kind === "send" ? verdict.rejection?.order : undefined;
-      return order === undefined ? null : `resubmitted after ${endedText(order)}`;
+      return order === undefined ? null : outcomes.resubmittedAfter(endedText(order));
     },
   };
 }
@@ -72,15 +73,14 @@ export async function reviewEarlierRuns(prior: PriorState | null, rows: readonly
  * took (docs/contract.md §5), and `status` says the same (status-words.ts).
  */
 export function absentText(confirmation: { readonly status?: string; readonly ticket?: string }, after: string | undefined): string {
-  if (confirmation.status === undefined) return "PortInStatus finds no port-in for it";
-  if (after !== undefined && confirmation.ticket === after) return `the service shows only ticket ${after}, which ended as ${confirmation.status} before it was sent again, and no newer port-in`;
-  return `PortInStatus says ${confirmation.status}`;
+  if (confirmation.status === undefined) return outcomes.NO_PORT_IN_FOUND;
+  if (after !== undefined && confirmation.ticket === after) return outcomes.onlyTheEndedOrder(after, confirmation.status);
+  return outcomes.portInStatusSays(confirmation.status);
 }
 
 /** "ticket PI-000003 was rejected: <reason>", or "ticket … ended as CANCELLED: …" for another end. */
 function endedText(order: EndedOrder): string {
-  const how = /^rejected$/i.test(order.status) ? "was rejected" : `ended as ${order.status}`;
-  return `ticket ${order.ticket} ${how}${order.reason === "" ? "" : `: ${order.reason}`}`;
+  return outcomes.orderEnded(order.ticket, order.status, order.reason);
 }
 
 /** Whether `row` is still the row sent under `fingerprint` (group/fingerprint.ts). */
@@ -118,7 +118,7 @@ function outcomeOf(row: ValidRow, verdict: Verdict, confirmations: ReadonlyMap<s
     case "submitted":
       return fromSubmitted(base, verdict.submitted, verdict.changed);
     case "refused":
-      return rowOutcome(base, { status: "skipped", ticket: verdict.submitted.ticket, httpStatus: null, message: `${refusedEarlier(verdict.submitted.ticket)}; not sent again` });
+      return rowOutcome(base, { status: "skipped", ticket: verdict.submitted.ticket, httpStatus: null, message: `${outcomes.refusedEarlier(verdict.submitted.ticket)}; not sent again` });
     case "held":
       return fromHold(base, verdict.hold, verdict.earlierRun !== null);
     case "unsure":
@@ -132,22 +132,14 @@ function outcomeOf(row: ValidRow, verdict: Verdict, confirmations: ReadonlyMap<s
 
 function fromSubmitted(base: OutcomeSubject, submitted: Submitted, changed: boolean): RowOutcome {
   if (changed) {
-    return rowOutcome(base, { status: "skipped", ticket: submitted.ticket, httpStatus: null, message: `row changed since it was submitted in ${submitted.ticket || "an earlier run"}; that order holds the old values` });
+    return rowOutcome(base, { status: "skipped", ticket: submitted.ticket, httpStatus: null, message: outcomes.changedSinceSubmitted(submitted.ticket) });
   }
   const message = submitted.outside
-    ? `already in order ${submitted.ticket} placed outside this journal (recorded by an earlier run); not sent again`
-    : "submitted by an earlier run; not sent again";
+    ? outcomes.inOrderPlacedOutside(submitted.ticket)
+    : outcomes.SUBMITTED_EARLIER;
   return rowOutcome(base, { status: "skipped", ticket: submitted.ticket, httpStatus: null, message });
 }
 
-/**
- * A number an earlier run of this journal sent, which the service refused because order
- * `ticket`, placed outside the journal, already held it (docs/contract.md §5): sent, and not
- * this journal's order.
- */
-export function refusedEarlier(ticket: string): string {
-  return `sent by an earlier run and refused by the service: order ${ticket}, placed outside this journal, already held it`;
-}
 
 /**
  * Held by an order on the account that this journal did not place, or that an earlier run of
@@ -158,12 +150,12 @@ export function refusedEarlier(ticket: string): string {
 function fromHold(base: OutcomeSubject, hold: AccountHold, earlierRun: boolean): RowOutcome {
   if (hold.ticket === "") {
     const held = earlierRun
-      ? `accepted by an earlier run: the account's order list shows it in open order ${hold.orderId} (${hold.kind === "open" ? hold.why : ""}); not sent again`
+      ? outcomes.acceptedEarlierInOpenOrder(hold.orderId, hold.kind === "open" ? hold.why : "")
       : accountHoldMessage(hold);
-    const message = `${held}: run again later, and if PortInStatus still gives no ticket, ask the service about order ${hold.orderId}`;
+    const message = outcomes.askAboutOrder(held, hold.orderId);
     return rowOutcome(base, { status: "unknown", ticket: "", httpStatus: null, message, next: "ask-about-order" });
   }
-  const message = earlierRun ? `accepted by an earlier run (confirmed by PortInStatus: ${hold.status}); not sent again` : accountHoldMessage(hold);
+  const message = earlierRun ? outcomes.acceptedEarlierConfirmed(hold.status) : accountHoldMessage(hold);
   return rowOutcome(base, { status: "skipped", ticket: hold.ticket, httpStatus: null, message });
 }
 
@@ -171,24 +163,23 @@ function fromHold(base: OutcomeSubject, hold: AccountHold, earlierRun: boolean):
 function fromRejected(base: OutcomeSubject, rejected: EarlierRejection): RowOutcome {
   if (rejected.order) {
     const { order } = rejected;
-    const details = order.details === "" ? "" : ` (${order.details})`;
     return rowOutcome(base, {
       status: "rejected",
       ticket: order.ticket,
       httpStatus: null,
-      message: `${endedText(order)}${details}; not sent again until the row changes: fix what the carrier disputes, or pass --retry-rejected`,
+      message: outcomes.carrierRejectedUnchanged(endedText(order), order.details),
       next: "fix-carrier-rejection",
     });
   }
   // No edit makes a number portable: outcomes.ts adds what a person can do (docs/contract.md §6).
   if (saysNotPortable(rejected.message)) {
-    return rowOutcome(base, { status: "rejected", ticket: "", httpStatus: rejected.httpStatus, message: `rejected by an earlier run: the service said ${rejected.message}` });
+    return rowOutcome(base, { status: "rejected", ticket: "", httpStatus: rejected.httpStatus, message: outcomes.rejectedEarlierNotPortable(rejected.message) });
   }
   return rowOutcome(base, {
     status: "rejected",
     ticket: "",
     httpStatus: rejected.httpStatus,
-    message: `rejected by an earlier run; fix the row or pass --retry-rejected (the service said: ${rejected.message})`,
+    message: outcomes.rejectedEarlier(rejected.message),
     next: "fix-or-retry-rejected",
   });
 }
@@ -203,19 +194,19 @@ function fromConfirmation(
   if (confirmation === undefined) return null;
   const earlier =
     unsure.kind === "unknown"
-      ? `an earlier run sent this number but could not learn the outcome (${unsure.message || "no answer"})`
-      : "an earlier run sent this number and stopped before learning the outcome";
+      ? outcomes.sentWithoutOutcome(unsure.message)
+      : outcomes.SENT_THEN_STOPPED;
   switch (confirmation.kind) {
     case "present":
       return rowOutcome(base, {
         status: "skipped",
         ticket: confirmation.ticket,
         httpStatus: null,
-        message: `accepted by an earlier run (confirmed by PortInStatus: ${confirmation.status}); not sent again`,
+        message: outcomes.acceptedEarlierConfirmed(confirmation.status),
       });
     case "absent":
       if (options.retryUnknown) return null;
-      return rowOutcome(base, { status: "unknown", ticket: "", httpStatus: null, next: "retry-unknown", message: `${earlier}; ${absentText(confirmation, unsure.after)}: re-run with --retry-unknown to send it again` });
+      return rowOutcome(base, { status: "unknown", ticket: "", httpStatus: null, next: "retry-unknown", message: outcomes.unsureAbsent(earlier, absentText(confirmation, unsure.after)) });
     case "unchecked":
       // Never resent on a guess, --retry-unknown or not: the service may have it.
       return rowOutcome(base, {
@@ -223,7 +214,8 @@ function fromConfirmation(
         ticket: "",
         httpStatus: null,
         next: "run-again-to-check",
-        message: `${earlier}; checking its port-in status failed (${confirmation.reason}), so it is not sent again: re-run later to check again`,
+        message: outcomes.unsureUnchecked(earlier, confirmation.reason),
+
       });
   }
 }

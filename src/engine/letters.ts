@@ -19,6 +19,7 @@ import { describeSystemError } from "../system-error.js";
 import type { DefaultsFile } from "../validate/defaults.js";
 import type { InvalidRow, ValidRow } from "../validate/types.js";
 import { prepare } from "./prepare.js";
+import * as outputWords from "../messages/output.js";
 
 export interface LettersOptions {
   readonly sheet: Sheet;
@@ -58,7 +59,8 @@ export async function runLetters(options: LettersOptions, client: ServiceClient)
     try {
       await mkdir(options.output, { recursive: true });
     } catch (error) {
-      throw new OutputError(`cannot make the folder ${options.output} for the letters: ${describeSystemError(error)} (use --output DIR)`, { cause: error });
+      throw new OutputError(outputWords.cannotMakeLettersFolder(options.output, describeSystemError(error)), { cause: error });
+
     }
   }
   const letters: WrittenLetter[] = [];

@@ -2,6 +2,7 @@
  * What each row became, from the settlement and, for a submit, what the service answered: the one
  * place a row's outcome is worked out, for the results and the summary alike.
  */
+import * as outcomes from "../messages/outcomes.js";
 import { describeOperation } from "../catalog/operations.js";
 import type { PortRequest } from "../group/requests.js";
 import { adviseNotPortable, rowOutcome, withMessage } from "../results/row-outcome.js";
@@ -80,7 +81,7 @@ function sentOutcome(planned: PortRequest, row: ValidRow, report: DispatchReport
         status: "failed",
         httpStatus: result.httpStatus,
         ticket: "",
-        message: "not accepted: the service rejected its request again because of other numbers; run again to send it",
+        message: outcomes.REJECTED_FOR_OTHERS,
       });
     }
     request = result.resentAs;
@@ -92,12 +93,13 @@ function notSent(stopped: StopReason | null): OutcomeVerdict {
   const base = { status: "failed", httpStatus: null, ticket: "" } as const;
   switch (stopped?.kind) {
     case "auth":
-      return { ...base, message: `not sent: run stopped after ${stopped.message}`, next: "fix-credentials" };
+      return { ...base, message: outcomes.notSentAfterAuth(stopped.message), next: "fix-credentials" };
     case "signal":
-      return { ...base, message: "not sent: the run was interrupted; run again", next: "run-again-interrupted" };
+      return { ...base, message: outcomes.NOT_SENT_INTERRUPTED, next: "run-again-interrupted" };
     case "journal":
-      return { ...base, message: `not sent: ${stopped.error.message}` };
+      return { ...base, message: outcomes.notSentBecause(stopped.error.message) };
     default:
-      return { ...base, message: "not sent" };
+      return { ...base, message: outcomes.NOT_SENT };
+
   }
 }

@@ -11,6 +11,7 @@
  * request's other numbers it holds too, and those are settled with it rather than sent again,
  * one refusal a round.
  */
+import * as outcomes from "../messages/outcomes.js";
 import { portInPhase } from "../catalog/account.js";
 import type { Journal } from "../journal/journal.js";
 import type { DispatchReport } from "../send/dispatch.js";
@@ -67,7 +68,8 @@ export class PendingAnswers {
     const held = new Map<string, string>();
     for (const number of others) {
       const hold = this.#holds.get(number);
-      if (hold !== undefined) held.set(number, `${number} is in the same ${hold.kind === "ported" ? "completed" : "pending"} port-in (ticket ${hold.ticket}), as PortInStatus shows`);
+      if (hold !== undefined) held.set(number, outcomes.inSamePortIn(number, hold.kind === "ported", hold.ticket));
+
     }
     return held;
   }

@@ -5,6 +5,7 @@
  * whose PortInStatus is down costs a few requests and seconds, not a round of retries per number.
  */
 import PQueue from "p-queue";
+import * as outcomes from "../messages/outcomes.js";
 import { portInPhase } from "../catalog/account.js";
 import type { PortInStatus } from "../catalog/account.js";
 import { AuthError } from "../errors.js";
@@ -42,7 +43,7 @@ export const SLOW_BREAK_AFTER_MS = 20_000;
  */
 export const RETRY_WAIT_LIMIT_MS = 2_000;
 
-export const UNAVAILABLE = "not checked: PortInStatus unavailable";
+export const UNAVAILABLE = outcomes.UNAVAILABLE;
 
 export interface AskerOptions {
   readonly concurrency: number;
@@ -117,7 +118,8 @@ export class StatusAsker {
     const [refused] = refusals;
     if (refused) throw refused;
 
-    const why = this.options.signal.aborted ? `not checked: run interrupted by ${String(this.options.signal.reason)}` : this.open ? UNAVAILABLE : "not checked";
+    const why = this.options.signal.aborted ? outcomes.notCheckedInterrupted(String(this.options.signal.reason)) : this.open ? UNAVAILABLE : outcomes.NOT_CHECKED;
+
     for (const key of all) if (!answers.has(key) && !settled(key)) answers.set(key, { kind: "failed", reason: why, at: "" });
     return answers;
   }

@@ -31,6 +31,7 @@ import { prepare } from "./prepare.js";
 import { resultsOptionsFor, writeResults } from "./write.js";
 import type { RunProgress } from "./progress.js";
 import { monotonicMs } from "../monotonic.js";
+import * as outputWords from "../messages/output.js";
 
 export interface PortInOptions {
   readonly command: "submit" | "plan";
@@ -96,7 +97,8 @@ function ticketsOf(rows: number, outcomeOf: (index: number) => RowOutcome): Map<
 /** A failure that is not already one of ours (an error the file system raised past the writer) still reads as one line. */
 function asOutputError(results: string, error: unknown): OutputError {
   if (error instanceof OutputError) return error;
-  return new OutputError(`cannot write results to ${results}: ${describeSystemError(error)} (use --results PATH)`, { cause: error });
+  return new OutputError(outputWords.cannotWriteResults(results, describeSystemError(error)), { cause: error });
+
 }
 
 export function runPortIn(options: PortInOptions, service: Service, io: CommandIO): Promise<RunReport> {

@@ -5,6 +5,8 @@
  * instead; when that fails too, the run stops (exit 2): the user asked for the check.
  */
 import PQueue from "p-queue";
+import * as outcomes from "../messages/outcomes.js";
+import * as serviceWords from "../messages/service.js";
 import { AuthError, LookupError } from "../errors.js";
 import type { ServiceClient } from "../service/client.js";
 import type { CheckedRow, InvalidRow } from "../validate/types.js";
@@ -50,7 +52,7 @@ export async function refuseUnportable(
       number: row.number,
       numberKind: row.numberKind,
       operation: row.operation,
-      reason: `NPA-NXX ${npaNxxText(prefix)} is not portable to this service`,
+      reason: outcomes.notPortableHere(npaNxxText(prefix)),
     };
     rows[i] = refused;
   }
@@ -84,10 +86,8 @@ async function checkEach(rows: readonly CheckedRow[], listFailure: string, clien
   const [failure] = failures;
   if (failure !== undefined) {
     const { prefix, reason } = failure;
-    throw new LookupError(
-      `--check-portability: cannot learn which NPA-NXX the service ports in: the list failed (${listFailure}) and so did the check of ${npaNxxText(prefix)} ` +
-        `(${reason}); try again later, or leave out --check-portability`,
-    );
+    throw new LookupError(serviceWords.portabilityUnknown(listFailure, npaNxxText(prefix), reason));
+
   }
   return (prefix) => answers.get(prefix) === true;
 }

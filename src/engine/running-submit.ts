@@ -5,6 +5,8 @@
  */
 import { hostname } from "node:os";
 import type { CommandIO } from "../io.js";
+import * as notices from "../messages/notices.js";
+import * as outcomes from "../messages/outcomes.js";
 import { inFlight } from "../journal/in-flight.js";
 import { lockHolder } from "../journal/lock.js";
 import { readJournalFile } from "../journal/read.js";
@@ -26,16 +28,15 @@ export async function runningSubmit(state: string, io: CommandIO): Promise<Runni
   const running = owner === null ? null : inFlight((await readJournalFile(state)).records, owner.pid);
   if (running?.submit !== true) {
     // A `status` run, or a run that has not named itself yet: it has recorded nothing in flight.
-    io.stderr.write(`portin: another portin run${who === "" ? "" : ` (${terminalSafe(who)})`} holds ${terminalSafe(state)}; it has no request in flight recorded there, so rows it may be about to send show as planned\n`);
+    io.stderr.write(notices.otherRunHoldsJournal(terminalSafe(who), terminalSafe(state)));
     return null;
   }
-  io.stderr.write(
-    `portin: a submit run (${terminalSafe(who)}) holds ${terminalSafe(state)}: the numbers it has in flight are shown as in flight, not planned; rows it has not sent yet still show as planned\n`,
-  );
+  io.stderr.write(notices.submitHoldsJournal(terminalSafe(who), terminalSafe(state)));
   return { who, numbers: running.numbers };
 }
 
 /** The results message of a row whose number that run has in flight. */
 export function inFlightMessage(running: RunningSubmit): string {
-  return `in flight: being sent by the submit run (${running.who}) holding the journal; not planned here`;
+  return outcomes.inFlightElsewhere(running.who);
+
 }

@@ -2,6 +2,7 @@
  * Stage 2 of a run, settle: what earlier runs on the journal settled (earlier-runs.ts, which may
  * ask PortInStatus about unsure numbers), then the requests the remaining valid rows make.
  */
+import * as outcomes from "../messages/outcomes.js";
 import { describeOperation } from "../catalog/operations.js";
 import { stateOf } from "../journal/prior.js";
 import type { PriorState } from "../journal/prior.js";
@@ -10,7 +11,7 @@ import type { PortRequest } from "../group/requests.js";
 import { rowOutcome } from "../results/row-outcome.js";
 import type { OutcomeSubject, RowOutcome } from "../results/row-outcome.js";
 import type { CheckedRow, InvalidRow, ValidRow } from "../validate/types.js";
-import { refusedEarlier, reviewEarlierRuns } from "./earlier-runs.js";
+import { reviewEarlierRuns } from "./earlier-runs.js";
 import type { ReviewOptions } from "./earlier-runs.js";
 import { verdictOf } from "./verdict.js";
 
@@ -67,12 +68,12 @@ function submittedEarlier(row: InvalidRow, prior: PriorState | null): RowOutcome
   // The row as it stands is not what was sent, and says nothing of the order: taken as sent.
   const verdict = verdictOf({ state: stateOf(prior, row.number) });
   if (verdict.kind !== "submitted" && verdict.kind !== "refused") return null;
-  const earlier = verdict.kind === "refused" ? refusedEarlier(verdict.submitted.ticket) : "submitted by an earlier run";
+  const earlier = verdict.kind === "refused" ? outcomes.refusedEarlier(verdict.submitted.ticket) : outcomes.SUBMITTED_BY_EARLIER_RUN;
   return rowOutcome(invalidSubject(row), {
     status: "skipped",
     ticket: verdict.submitted.ticket,
     httpStatus: null,
-    message: `${earlier}; not sent again (the row as it stands would be invalid: ${row.reason})`,
+    message: outcomes.submittedEarlierNowInvalid(row.reason, earlier),
   });
 }
 

@@ -25,6 +25,7 @@ import { StatusAsker } from "./port-in-status.js";
 import { prepare } from "./prepare.js";
 import { resultsOptionsFor, writeResults } from "./write.js";
 import { monotonicMs } from "../monotonic.js";
+import * as statusWords from "../messages/status.js";
 
 export interface StatusOptions {
   /** Opened by the command, so that a bad header refuses the file before anything connects. */
@@ -86,8 +87,9 @@ async function statusRun(options: StatusOptions, service: Service, io: CommandIO
       journal,
       noJournal:
         options.state === null
-          ? "no journal to read: give --state, the journal portin submit wrote for this sheet"
-          : `not submitted: there is no journal at ${options.state} yet; portin submit writes it`,
+          ? statusWords.NO_JOURNAL_TO_READ
+          : statusWords.noJournalYet(options.state),
+
     });
     const report = await openReport(
       options.output,

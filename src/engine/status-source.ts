@@ -13,6 +13,7 @@ import type { Answers } from "./status-journal.js";
 import { fromAnswer, fromEnded, notSubmittedYet, refusedFirst, rejectedBefore, resentAfterEnd } from "./status-words.js";
 import { AS_SENT, verdictOf } from "./verdict.js";
 import type { AccountHold, RowNow } from "./verdict.js";
+import * as statusWords from "../messages/status.js";
 
 /** Why a number has nothing to ask about, or how to ask: the number's verdict (verdict.ts) as `status` acts on it. */
 export type Source =
@@ -95,10 +96,11 @@ export interface LearnedAnswers extends Answers {
 
 /** Row `row`'s status in `status`'s words (status-words.ts), from its number's source (null for a row without a number) and the answers. */
 export function rowStatus(row: CheckedRow, source: Source | null, learned: LearnedAnswers): OrderStatus {
-  if (source === null) return noOrder("not-submitted", "", "", `never submitted: the row is invalid: ${row.valid ? "" : row.reason}`);
+  if (source === null) return noOrder("not-submitted", "", "", statusWords.invalidNeverSubmitted(row.valid ? "" : row.reason));
   switch (source.kind) {
     case "none":
-      return noOrder("not-submitted", "", "", row.valid ? source.why : `never submitted: the row is invalid: ${row.reason}`);
+      return noOrder("not-submitted", "", "", row.valid ? source.why : statusWords.invalidNeverSubmitted(row.reason));
+
     case "ended":
       return fromEnded(source.order, source.changed);
     case "ticket": {

@@ -9,12 +9,14 @@ import type { EndedOrder, KnownStatus } from "../journal/prior.js";
 import { noOrder, orderStatus } from "../results/order-status.js";
 import type { OrderFacts, OrderStatus } from "../results/order-status.js";
 import { NOT_PORTABLE_ADVICE, saysNotPortable } from "../results/row-outcome.js";
-import { absentText, refusedEarlier } from "./earlier-runs.js";
+import { absentText } from "./earlier-runs.js";
+import * as outcomes from "../messages/outcomes.js";
 import type { Asked } from "./port-in-status.js";
+import * as statusWords from "../messages/status.js";
 
 /** A number earlier runs never sent and no order holds. */
 export function notSubmittedYet(): string {
-  return "not submitted yet: portin submit sends it";
+  return statusWords.NOT_SUBMITTED_YET;
 }
 
 /**
@@ -22,15 +24,13 @@ export function notSubmittedYet(): string {
  * (docs/contract.md §6); a row changed since is the user's fix, which submit sends.
  */
 export function rejectedBefore(message: string, changed: boolean): string {
-  const next = changed ? "the row has changed since: portin submit sends it again" : saysNotPortable(message) ? NOT_PORTABLE_ADVICE : "fix the row and run portin submit";
-  return `never submitted: the service rejected it (${message}); ${next}`;
+  const next = changed ? statusWords.CHANGED_SINCE : saysNotPortable(message) ? NOT_PORTABLE_ADVICE : statusWords.FIX_AND_SUBMIT;
+  return statusWords.rejectedBefore(message, next);
 }
 
 /** An order an earlier `status` recorded as ended: what submit will do with the row. */
 export function fromEnded(order: EndedOrder, changed: boolean): OrderStatus {
-  const next = changed
-    ? "the row has changed since: portin submit sends it again"
-    : "fix what the carrier disputes in the sheet, then portin submit sends it again (as it is, only with --retry-rejected)";
+  const next = changed ? statusWords.CHANGED_SINCE : statusWords.FIX_CARRIER_DISPUTE;
   return {
     status: order.status,
     state: "ended",
@@ -40,7 +40,7 @@ export function fromEnded(order: EndedOrder, changed: boolean): OrderStatus {
     rejectSummary: order.summary,
     rejectDetails: order.details,
     checkedAt: order.at,
-    message: `ticket ${order.ticket} ended as ${order.status} without porting${order.reason ? `: ${order.reason}` : ""}; ${next}`,
+    message: statusWords.orderEndedWithoutPorting(order.ticket, order.status, order.reason, "", next),
   };
 }
 
@@ -52,7 +52,7 @@ export function fromEnded(order: EndedOrder, changed: boolean): OrderStatus {
 export function resentAfterEnd(answer: Asked | undefined, after: string | undefined): OrderStatus | null {
   if (after === undefined || answer?.kind !== "found" || answer.status.ticketId !== after || portInPhase(answer.status.status) !== "ended") return null;
   const what = absentText({ status: answer.status.status, ticket: answer.status.ticketId }, after);
-  return noOrder("not-found", "", answer.at, `an earlier run sent this number again without learning the outcome; ${what}: portin submit --retry-unknown sends it again`);
+  return noOrder("not-found", "", answer.at, statusWords.resentNeverTook(what));
 }
 
 /**
@@ -61,7 +61,7 @@ export function resentAfterEnd(answer: Asked | undefined, after: string | undefi
  * order's status is never read as this journal's own.
  */
 export function refusedFirst(status: OrderStatus): OrderStatus {
-  return orderStatus(status, `${refusedEarlier(status.ticket)}; ${status.message}`);
+  return orderStatus(status, `${outcomes.refusedEarlier(status.ticket)}; ${status.message}`);
 }
 
 /** How a number was asked about: by `ticket`, or by number ("" ticket) as `unsure`, or as held by the list's `order` without a ticket. */
@@ -76,17 +76,17 @@ export function fromAnswer(answer: Asked | undefined, asked: AskedAbout): OrderS
   if (answer === undefined || answer.kind === "failed") {
     const reason = answer?.reason ?? "not checked";
     if (asked.known !== null) return fromKnown(asked.known, reason);
-    return noOrder("unchecked", asked.ticket, answer?.at ?? "", `${reason}: run portin status again later`);
+    return noOrder("unchecked", asked.ticket, answer?.at ?? "", statusWords.couldNotLearn(reason));
   }
   if (answer.kind === "missing") {
     const message =
       asked.ticket !== ""
-        ? `the service has no port-in ticket ${asked.ticket} (404): ask the service about it before sending these numbers again`
+        ? statusWords.noSuchTicket(asked.ticket)
         : asked.order !== undefined
-          ? `held by open order ${asked.order} of the account's order list, and PortInStatus has no port-in for it: ask the service about order ${asked.order}; portin does not send it while the list holds it`
+          ? statusWords.heldByOrderWithoutPortIn(asked.order)
           : asked.unsure
-            ? "an earlier run sent this number without learning the outcome, and the service has no port-in for it: portin submit --retry-unknown sends it again"
-            : "submitted by an earlier run without a ticket, and the service has no port-in for it: ask the service about it before sending it again";
+            ? statusWords.UNSURE_NOT_FOUND
+            : statusWords.SUBMITTED_NOT_FOUND;
     return noOrder("not-found", asked.ticket, answer.at, message);
   }
   return fromService(answer.status, answer.at, asked.unsure);
@@ -108,7 +108,7 @@ function fromKnown(known: KnownStatus, reason: string): OrderStatus {
     rejectSummary: known.summary,
     rejectDetails: known.details,
     checkedAt: known.at,
-    message: `${known.status}${known.portDate === "" ? "" : ` (port date ${known.portDate})`} as last learned at ${known.at}; ${reason}: run portin status again later`,
+    message: statusWords.lastLearned(known.status, known.portDate, known.at, reason),
   };
 }
 
@@ -125,21 +125,18 @@ export function fromService(status: PortInStatus, at: string, unsure: boolean): 
     rejectDetails: formatRejectDetails(status.rejectDetails),
     checkedAt: at,
   };
-  const found = unsure ? " (an earlier run had not learned that the service accepted it)" : "";
+  const found = unsure ? statusWords.FOUND_UNSURE : "";
   switch (phase) {
     case "completed":
-      return orderStatus(base, `ported${status.portDate ? ` on ${status.portDate}` : ""}${found}; nothing to do`);
+      return orderStatus(base, statusWords.ported(status.portDate, found));
     case "ended":
-      return orderStatus(
-        base,
-        `ticket ${ticket} ended as ${status.status} without porting${status.rejectReason ? `: ${status.rejectReason}` : ""}${found}; ` +
-          "fix what the carrier disputes in the sheet, then portin submit sends it again (as it is, only with --retry-rejected)",
-      );
+      return orderStatus(base, statusWords.orderEndedWithoutPorting(ticket, status.status, status.rejectReason, found, statusWords.FIX_CARRIER_DISPUTE));
     case "open":
-      if (/^submitted$/i.test(status.status)) return orderStatus(base, `waiting for the losing carrier to confirm a port date${found}`);
+      if (/^submitted$/i.test(status.status)) return orderStatus(base, statusWords.waitingForCarrier(found));
       if (/^confirmed$/i.test(status.status)) {
-        return orderStatus(base, `the losing carrier confirmed the port${status.portDate ? ` for ${status.portDate}` : ""}${found}`);
+        return orderStatus(base, statusWords.carrierConfirmed(status.portDate, found));
       }
-      return orderStatus(base, `still open: the service says ${status.status}${found}`);
+      return orderStatus(base, statusWords.stillOpen(status.status, found));
+
   }
 }

@@ -3,6 +3,7 @@
  * text a CSV export would have held had Excel not mangled it (docs/contract.md §3,
  * "Workbooks"): numbers exactly, dates as YYYY-MM-DD, formulas as their saved result. Pure.
  */
+import * as sheetWords from "../messages/sheet.js";
 
 /** A cell that cannot be used where it is sent (an error value, a formula without a result): its text, and why; the caller names the cell. */
 export interface UnusableCell {
@@ -137,16 +138,17 @@ export function numberValue(number: number, format: string | undefined, date1904
 export function cellText(value: CellValue | undefined, date1904: boolean): CellText {
   if (value === undefined) return "";
   if (typeof value === "string") return isMangledNumber(value) ? { text: value, problem: mangled(value) } : value;
-  if (typeof value === "number") return Number.isFinite(value) ? numberText(value) : { text: "", problem: "holds no number Excel can store" };
+  if (typeof value === "number") return Number.isFinite(value) ? numberText(value) : { text: "", problem: sheetWords.NO_EXCEL_NUMBER };
   if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
   if (value instanceof Date) return dateText(value, date1904);
-  if (value.kind === "error") return { text: value.text, problem: `holds ${value.text}, an error in the source sheet: fix the formula or the value` };
+  if (value.kind === "error") return { text: value.text, problem: sheetWords.cellError(value.text) };
   // A workbook written by a program that does not calculate (a script, an export) keeps the
   // formula alone: there is no value to send, and guessing one would be worse.
-  return { text: "", problem: "is a formula without a saved result (open the workbook in Excel and save it, or type the value)" };
+  return { text: "", problem: sheetWords.FORMULA_WITHOUT_RESULT };
 }
 
 /** Excel's own words for what happened, and the way to keep it from happening again. */
 function mangled(text: string): string {
-  return `holds the text ${JSON.stringify(text)}: Excel showed a long number in scientific notation and the digits were lost when it was saved as text; format the column as Text, type the numbers again, and save`;
+  return sheetWords.scientificText(JSON.stringify(text));
+
 }

@@ -8,6 +8,7 @@ import type { ColumnMap } from "./columns.js";
 import { normalize, roleOf } from "./columns.js";
 import { closestColumnName } from "./likely-column.js";
 import type { ColumnRole } from "./types.js";
+import * as sheetWords from "../messages/sheet.js";
 
 /**
  * `mapping` is the JSON value of "columns"; `where` names the file in messages. Each value is a
@@ -17,7 +18,7 @@ import type { ColumnRole } from "./types.js";
  */
 export function checkColumnMap(where: string, mapping: unknown): ColumnMap {
   if (typeof mapping !== "object" || mapping === null || Array.isArray(mapping)) {
-    throw new InputError(`${where}: columns: must be a JSON object of "their header": "portin column", e.g. {"Phone #": "number"}`);
+    throw new InputError(sheetWords.columnsNotAnObject(where));
   }
   const map = new Map<string, ColumnRole | null>();
   const problems: string[] = [];
@@ -31,18 +32,19 @@ export function checkColumnMap(where: string, mapping: unknown): ColumnMap {
       // docs/contract.md §3: one "Service Address" cell split into the street members.
       const split = (target as Record<string, unknown>)["split"];
       if (split === "address" && Object.keys(target).length === 1) map.set(normalize(header), { kind: "address" });
-      else problems.push(`${path}: the one rule a column takes is {"split": "address"}, not ${JSON.stringify(target)}`);
+      else problems.push(sheetWords.unknownColumnRule(path, JSON.stringify(target)));
       continue;
     }
     if (typeof target !== "string" || target.trim() === "") {
-      problems.push(`${path}: must name a portin column (e.g. "number", "portform.CustomerName") or be null, not ${JSON.stringify(target)}`);
+      problems.push(sheetWords.notAColumnName(path, JSON.stringify(target)));
       continue;
     }
     try {
       const role = roleOf(`${path}: ${JSON.stringify(target)}`, target);
       if (role.kind === "passthrough") {
         const near = closestColumnName(target);
-        problems.push(`${path}: ${JSON.stringify(target)} is not a portin column${near === undefined ? "" : `; did you mean "${near}"?`}`);
+        problems.push(sheetWords.notAPortinColumn(path, JSON.stringify(target), near));
+
         continue;
       }
       map.set(normalize(header), role);

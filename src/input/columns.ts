@@ -7,6 +7,7 @@ import { InputError } from "../errors.js";
 import { findMember, memberNames, type MemberScope } from "../catalog/members.js";
 import { closestNames } from "../closest.js";
 import type { Column, ColumnRole } from "./types.js";
+import * as sheetWords from "../messages/sheet.js";
 
 /**
  * Rows looked at for the header: a customer's sheet often has a title ("Acme - numbers to
@@ -87,22 +88,22 @@ function memberRole(column: string, prefix: string, memberPart: string, scope: M
   const dot = member.indexOf(".");
   if (scope === "portform" && dot >= 0 && member.slice(0, dot).trim().toLowerCase() === EXTRA_DETAILS) {
     const key = member.slice(dot + 1);
-    if (key.trim() === "") throw new InputError(`${column} names no ExtraDetails key; write it as "${prefix}.ExtraDetails.<Key>"`);
+    if (key.trim() === "") throw new InputError(sheetWords.extraDetailsNoKey(column, prefix));
     return { kind: "extraDetail", key };
   }
   const owner = portinOwner(scope, member);
   if (owner !== undefined) {
-    throw new InputError(`${column} is filled by portin from ${owner}, not from a column; remove the column`);
+    throw new InputError(sheetWords.memberFilledByPortin(column, owner));
   }
   const info = findMember(scope, member);
   if (info?.type === "extraDetails") {
-    throw new InputError(`${column} needs a key: write one column per entry, as "${prefix}.ExtraDetails.<Key>"`);
+    throw new InputError(sheetWords.extraDetailsNeedsKey(column, prefix));
   }
   if (info !== undefined) return { kind: "member", member: info };
   const scopeName = scope === "portform" ? "PortForm" : scope;
   const suggestion = closestNames(member, memberNames(scope))[0];
-  const hint = suggestion === undefined ? "" : `; did you mean "${prefix}.${suggestion}"?`;
-  throw new InputError(`${column} names no ${scopeName} member${hint}`);
+  const hint = suggestion === undefined ? "" : sheetWords.didYouMeanMember(prefix, suggestion);
+  throw new InputError(sheetWords.noSuchMember(column, scopeName, hint));
 }
 
 /** What a header (or a column mapping's target) means; `column` names it in messages. */
@@ -156,18 +157,19 @@ export function matchColumns(source: string, header: readonly string[], map: Col
     if (meaning === undefined) continue;
     const earlier = seen.get(meaning);
     if (earlier !== undefined) {
-      throw new InputError(`${source}: ${describe(earlier, name)} and ${describe(column, name)} both give ${meaning}; keep one of them`);
+      throw new InputError(sheetWords.twoColumnsGive(source, describe(earlier, name), describe(column, name), meaning));
     }
     seen.set(meaning, column);
   }
   const split = seen.get("the split street address");
   if (split !== undefined) {
     const twice = SPLIT_ADDRESS_MEMBERS.map((member) => seen.get(`PortForm.${member}`)).find((column) => column !== undefined);
-    if (twice !== undefined) throw new InputError(`${source}: ${describe(split, name)} is split into the street members, and ${describe(twice, name)} gives one of them too; keep one of them`);
+    if (twice !== undefined) throw new InputError(sheetWords.splitAndMember(source, describe(split, name), describe(twice, name)));
   }
   if (!seen.has("the number")) {
     const names = NUMBER_ALIASES.map((alias) => `"${alias}"`).join(", ");
-    throw new NoNumberColumnError(`${source}: no number column; name the column of numbers to port one of ${names}, or map yours in --defaults "columns"`);
+    throw new NoNumberColumnError(sheetWords.noNumberColumn(source, names));
+
   }
   return columns;
 }

@@ -7,6 +7,7 @@
  */
 import { TextDecoder } from "node:util";
 import { InputError, UsageError } from "../errors.js";
+import * as sheetWords from "../messages/sheet.js";
 
 /** What `--encoding` takes by default. */
 export const UTF8 = "utf-8";
@@ -19,7 +20,7 @@ export function checkEncoding(label: string): string {
   try {
     return new TextDecoder(label.trim()).encoding;
   } catch {
-    throw new UsageError(`--encoding ${JSON.stringify(label)} is not an encoding portin knows; try utf-8, windows-1252 or utf-16le`);
+    throw new UsageError(sheetWords.unknownEncoding(JSON.stringify(label)));
   }
 }
 
@@ -72,7 +73,8 @@ export function decodeInput(source: string, input: AsyncIterator<unknown>, wante
       }
     } catch (error) {
       if (!(error instanceof TypeError)) throw error;
-      throw new InputError(`${source}: line ${lines}: not ${chosen} text (check --encoding); nothing was sent`, { cause: error });
+      throw new InputError(sheetWords.notInEncoding(source, lines, chosen), { cause: error });
+
     } finally {
       await input.return?.();
     }

@@ -8,6 +8,7 @@ import type { ColumnMap } from "./columns.js";
 import { HEADER_SEARCH_ROWS, matchColumns, NoNumberColumnError, NUMBER_ALIASES } from "./columns.js";
 import { likelyColumn } from "./likely-column.js";
 import type { Column } from "./types.js";
+import * as sheetWords from "../messages/sheet.js";
 
 /** A row the header could be: its line (an Excel row number in a workbook) and its cells. */
 export interface HeaderCandidate {
@@ -66,7 +67,7 @@ function withNumberHint(refusal: NoNumberColumnError, rows: readonly HeaderCandi
     const cell = row.cells.find((text) => text.trim() !== "" && likelyColumn(text) === "number");
     if (cell === undefined) continue;
     const mapping = JSON.stringify({ columns: { [cell.trim()]: "number" } });
-    return new NoNumberColumnError(`${refusal.message}; ${JSON.stringify(cell.trim())} (line ${row.line}) looks like it: map it with --defaults ${mapping}`);
+    return new NoNumberColumnError(sheetWords.numberColumnHint(refusal.message, JSON.stringify(cell.trim()), row.line, mapping));
   }
   return refusal;
 }
@@ -77,8 +78,6 @@ function noHeader(source: string, rows: readonly HeaderCandidate[]): NoNumberCol
   const text = (first?.cells ?? []).filter((cell) => cell.trim() !== "").join(", ");
   const shown = text.length > TITLE_SHOWN_AT_MOST ? `${text.slice(0, TITLE_SHOWN_AT_MOST)}…` : text;
   const names = NUMBER_ALIASES.map((alias) => `"${alias}"`).join(", ");
-  return new NoNumberColumnError(
-    `${source}: no number column in lines ${first?.line ?? 1}-${rows.at(-1)?.line ?? 1} (line ${first?.line ?? 1} reads ${JSON.stringify(shown)}); ` +
-      `name the column of numbers to port one of ${names}, or map yours in --defaults "columns"`,
-  );
+  return new NoNumberColumnError(sheetWords.noNumberColumnInLines(source, first?.line ?? 1, rows.at(-1)?.line ?? 1, JSON.stringify(shown), names));
+
 }

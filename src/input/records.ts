@@ -10,6 +10,7 @@ import type { Delimiter } from "./delimiter.js";
 import { LimitExceeded, MAX_CELL_CHARS, MAX_FIELDS, MAX_ROW_CHARS, MAX_ROWS } from "./limits.js";
 import type { SheetRow } from "./types.js";
 import { describeSystemError } from "../system-error.js";
+import * as sheetWords from "../messages/sheet.js";
 
 /** csv-parse's options for a sheet (docs/contract.md §3). */
 function sheetParser(delimiter: Delimiter): Parser {
@@ -75,7 +76,7 @@ export class SheetRecords {
     }
     this.ends.push(end);
     if (this.nextIndex >= this.maxRows) {
-      throw new LimitExceeded(`more than ${this.maxRows.toLocaleString("en-US")} data rows, the most portin reads in one sheet: split the sheet`, line);
+      throw new LimitExceeded(sheetWords.tooManyRows(this.maxRows.toLocaleString("en-US")), line);
     }
     this.scanner.forget(record);
     return { index: this.nextIndex++, line, cells };
@@ -250,7 +251,7 @@ export class RecordScanner {
     this.afterCr = afterCr;
     this.breaker = breaker;
     if (open && fields > MAX_FIELDS) {
-      throw new LimitExceeded(`a row of more than ${MAX_FIELDS.toLocaleString("en-US")} fields, more than a spreadsheet has columns`, this.starts[this.count - 1]);
+      throw new LimitExceeded(sheetWords.tooManyFields(MAX_FIELDS.toLocaleString("en-US")), this.starts[this.count - 1]);
     }
   }
 
@@ -374,11 +375,11 @@ export class RecordEnds {
 
 /** A record's own limits, once it is read whole: its fields and its cells. */
 function checkLimits(cells: readonly string[], line: number): void {
-  if (cells.length > MAX_FIELDS) throw new LimitExceeded(`a row of ${cells.length.toLocaleString("en-US")} fields, more than the ${MAX_FIELDS.toLocaleString("en-US")} a spreadsheet has columns`, line);
+  if (cells.length > MAX_FIELDS) throw new LimitExceeded(sheetWords.fieldsPastColumns(cells.length.toLocaleString("en-US"), MAX_FIELDS.toLocaleString("en-US")), line);
   for (let column = 0; column < cells.length; column++) {
     const length = (cells[column] as string).length;
     if (length > MAX_CELL_CHARS) {
-      throw new LimitExceeded(`the cell in column ${column + 1} has ${length.toLocaleString("en-US")} characters, more than the ${MAX_CELL_CHARS.toLocaleString("en-US")} portin reads in a cell`, line);
+      throw new LimitExceeded(sheetWords.cellTooLong(column + 1, length.toLocaleString("en-US"), MAX_CELL_CHARS.toLocaleString("en-US")), line);
     }
   }
 }
@@ -393,37 +394,26 @@ export function readFailure(source: string, parser: SheetRecords, error: unknown
   // Already one line naming the file and line (a sheet that is not UTF-8).
   if (error instanceof InputError) return error;
   if (error instanceof LimitExceeded) {
-    return new InputError(`${source}: line ${error.line ?? parser.currentRecordLine()}: ${error.what}; nothing was sent`, { cause: error });
+    return new InputError(sheetWords.limitOnLine(source, error.line ?? parser.currentRecordLine(), error.what), { cause: error });
   }
   if (!(error instanceof CsvError)) {
-    return new InputError(`cannot read ${source}: ${describeSystemError(error)}`, { cause: error });
+    return new InputError(sheetWords.cannotRead(source, describeSystemError(error)), { cause: error });
   }
   const where = `${source}: line ${parser.currentRecordLine()}`;
   const column = typeof error["column"] === "number" ? ` (column ${error["column"] + 1})` : "";
   switch (error.code) {
     case "CSV_QUOTE_NOT_CLOSED":
-      return new InputError(
-        `${where}: unclosed quote in the record starting here; close the quoted cell (a quote inside a cell is written "") and run again; nothing was sent`,
-        { cause: error },
-      );
+      return new InputError(sheetWords.unclosedQuote(where), { cause: error });
     case "CSV_INVALID_CLOSING_QUOTE":
     case "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE":
-      return new InputError(
-        `${where}: a quoted cell goes on after its closing quote${column}; quote the whole cell and write inner quotes as "", then run again; nothing was sent`,
-        { cause: error },
-      );
+      return new InputError(sheetWords.textAfterClosingQuote(where, column), { cause: error });
     case "INVALID_OPENING_QUOTE":
-      return new InputError(
-        `${where}: a quote in the middle of an unquoted cell${column}; quote the whole cell and write inner quotes as "", then run again; nothing was sent`,
-        { cause: error },
-      );
+      return new InputError(sheetWords.quoteInUnquotedCell(where, column), { cause: error });
     case "CSV_MAX_RECORD_SIZE":
-      return new InputError(
-        `${where}: a row of more than ${MAX_ROW_CHARS.toLocaleString("en-US")} characters, the most portin reads in a row (a quote left open makes one); nothing was sent`,
-        { cause: error },
-      );
+      return new InputError(sheetWords.rowTooLong(where, MAX_ROW_CHARS.toLocaleString("en-US")), { cause: error });
     default:
-      return new InputError(`${where}: not readable as CSV (${error.message}); nothing was sent`, { cause: error });
+      return new InputError(sheetWords.notCsv(where, error.message), { cause: error });
+
   }
 }
 

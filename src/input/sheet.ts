@@ -22,6 +22,7 @@ import { Utf8Check } from "./utf8.js";
 import { decodeInput, UTF8 } from "./decode.js";
 import { isWorkbookPath } from "../paths.js";
 import { withoutTotalsRows } from "./totals-row.js";
+import * as sheetWords from "../messages/sheet.js";
 
 export interface OpenSheetOptions {
   /** Where `-` reads from; process.stdin unless a test supplies another stream. */
@@ -69,16 +70,14 @@ async function readHead(source: string, chunks: AsyncIterator<Buffer>): Promise<
   } catch (error) {
     // Already one line naming the file and line (a sheet not in its encoding).
     if (error instanceof InputError) throw error;
-    throw new InputError(`cannot read ${source}: ${describeSystemError(error)}`, { cause: error });
+    throw new InputError(sheetWords.cannotRead(source, describeSystemError(error)), { cause: error });
   }
   return { head, sniffer };
 }
 
 /** docs/contract.md §3: the sheet is UTF-8; a chunk that is not stops the stream before the parser sees it. */
 function notUtf8(source: string, line: number): InputError {
-  return new InputError(
-    `${source}: line ${line}: not UTF-8 text (save the sheet as "CSV UTF-8", or give --encoding windows-1252 for Excel's plain "CSV"); nothing was sent`,
-  );
+  return new InputError(sheetWords.notUtf8(source, line));
 }
 
 /** The sheet's bytes for csv-parse, checked, and seen by `scanner` first (records.ts). */
@@ -88,7 +87,7 @@ async function* replay(source: string, head: readonly Buffer[], rest: AsyncItera
   function* checked(chunk: Buffer): Generator<Buffer> {
     bytes += chunk.length;
     if (bytes > maxBytes) {
-      throw new LimitExceeded(`the sheet passes ${(maxBytes / 1024 / 1024).toLocaleString("en-US")} MiB, the most portin reads in one sheet: split the sheet`);
+      throw new LimitExceeded(sheetWords.sheetTooLarge((maxBytes / 1024 / 1024).toLocaleString("en-US")));
     }
     const bad = utf8.feed(chunk);
     if (bad > 0) throw notUtf8(source, bad);
@@ -176,7 +175,7 @@ async function openRows(path: string, options: OpenSheetOptions): Promise<ReadSh
     const { openWorkbook } = await import("./workbook.js");
     return openWorkbook(path, options.sheet, options.columns);
   }
-  if (options.sheet !== undefined) throw new UsageError(`--sheet names a worksheet of a workbook (.xlsx, .xls, .ods), and ${path === "-" ? "standard input" : path} is read as CSV`);
+  if (options.sheet !== undefined) throw new UsageError(sheetWords.sheetOptionForCsv(path === "-" ? "standard input" : path));
   const fromStdin = path === "-";
   const source = fromStdin ? STDIN_SOURCE : path;
   const baseDir = fromStdin ? process.cwd() : dirname(resolve(path));
@@ -208,7 +207,8 @@ async function openRows(path: string, options: OpenSheetOptions): Promise<ReadSh
   }
   if (found === null) {
     parser.parser.destroy();
-    throw new InputError(`${source}: the file is empty; it needs a header row with a number column`);
+    throw new InputError(sheetWords.emptyCsv(source));
+
   }
   const { header, columns, above } = found;
   const layout: SheetLayout = { source, baseDir, delimiter: sniffer.delimiter, header: header.cells, columns, headerLine: header.line };

@@ -7,6 +7,7 @@ import type { Lookups } from "../catalog/account.js";
 import { ITEM_MEMBERS, REGULAR_PROVIDER_MEMBERS, REQUIRED_PORT_FORM_MEMBERS, membersOf, portFormTakes } from "../catalog/members.js";
 import type { Operation } from "../catalog/operations.js";
 import { portinOwner } from "./columns.js";
+import * as sheetWords from "../messages/sheet.js";
 
 export interface Template {
   readonly header: readonly string[];
@@ -36,7 +37,8 @@ const EXAMPLES: Readonly<Record<string, string>> = {
   "item.SecondLocale": "FrenchCA",
   "item.BusinessGroupID": "BG-0001",
   "item.CallForwardingNumber": "416-555-0199",
-  "item.PCFProvisioningInstructions": "Forward all calls to the main office",
+  "item.PCFProvisioningInstructions": sheetWords.TEMPLATE_PCF_EXAMPLE,
+
   "item.ForwardingTN": "416-555-0199",
 };
 
@@ -75,9 +77,10 @@ export function templateFor(op: Operation, account: Lookups): Template {
     "portform.CurrentProvider": provider?.name ?? "",
   };
   let missing: string | null = null;
-  if (op.targetKind === "trunk" && trunk === undefined) missing = "the account has no SIP trunk for pilot_number";
-  if (op.targetKind === "offering" && offering === undefined) missing = `the account has no offering of Type ${op.offeringType ?? "?"} for offering_id`;
-  if (op.numberKind === "regular" && provider === undefined) missing = "the account lists no provider for portform.CurrentProvider";
+  if (op.targetKind === "trunk" && trunk === undefined) missing = sheetWords.TEMPLATE_NO_TRUNK;
+  if (op.targetKind === "offering" && offering === undefined) missing = sheetWords.templateNoOffering(String(op.offeringType ?? "?"));
+  if (op.numberKind === "regular" && provider === undefined) missing = sheetWords.TEMPLATE_NO_PROVIDER;
+
   const header = [...required, ...optional];
   return { header, example: header.map((column) => (required.includes(column) ? (filled[column] ?? "") : "")), missing };
 }

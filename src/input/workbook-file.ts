@@ -7,6 +7,7 @@
 import { open } from "node:fs/promises";
 import { InputError } from "../errors.js";
 import { describeSystemError } from "../system-error.js";
+import * as sheetWords from "../messages/sheet.js";
 
 /** A zip's first local file header. */
 const ZIP_LOCAL = Buffer.from([0x50, 0x4b, 0x03, 0x04]);
@@ -26,11 +27,11 @@ const XLS_STREAMS = [utf16("Workbook"), utf16("Book")];
 /** Enough of the OLE directory to hold its first entries, where Excel puts these streams. */
 const OLE_DIRECTORY_BYTES = 4096;
 
-const nothingSent = "nothing was sent";
+
 
 /** The refusal of a workbook that cannot be read through, `why` in parentheses; `format` is what it was read as (".xlsx"). */
 export function damagedWorkbook(path: string, why: string, format = formatOf(path)): string {
-  return `${path}: cannot be read as an ${format} workbook (${why}); it may be damaged: save it again from ${format === ".ods" ? "LibreOffice" : "Excel"}; ${nothingSent}`;
+  return sheetWords.damagedWorkbook(path, format, why, format === ".ods" ? "LibreOffice" : "Excel");
 }
 
 /** What a workbook's name says it is: ".xlsx", ".xls" or ".ods". */
@@ -44,7 +45,7 @@ export type WorkbookContainer = "zip" | "ole";
 /** What a refusal of the first sheet adds when the workbook has others: their names and --sheet. */
 export function otherSheetsHint(others: readonly string[]): string {
   if (others.length === 0) return "";
-  return `; if the numbers are on another sheet, name it with --sheet (the workbook also has ${others.map((name) => JSON.stringify(name)).join(", ")})`;
+  return sheetWords.otherSheetsHint(others.map((name) => JSON.stringify(name)).join(", "));
 }
 
 /** Which container `path` is; throws InputError unless it looks like a whole workbook. */
@@ -53,11 +54,11 @@ export async function checkWorkbookFile(path: string): Promise<WorkbookContainer
   try {
     file = await open(path, "r");
   } catch (error) {
-    throw new InputError(`cannot read ${path}: ${describeSystemError(error)}`, { cause: error });
+    throw new InputError(sheetWords.cannotRead(path, describeSystemError(error)), { cause: error });
   }
   try {
     const { size } = await file.stat();
-    if (size === 0) throw new InputError(`${path}: the file is empty; it needs a worksheet with a header row and a number column`);
+    if (size === 0) throw new InputError(sheetWords.emptyWorkbookFile(path));
     const head = await readAt(file, 0, Math.min(size, 512));
     if (head.subarray(0, OLE.length).equals(OLE)) {
       const refusal = await oleRefusal(path, file, head);
@@ -65,12 +66,12 @@ export async function checkWorkbookFile(path: string): Promise<WorkbookContainer
       return "ole";
     }
     if (!head.subarray(0, ZIP_LOCAL.length).equals(ZIP_LOCAL)) {
-      throw new InputError(`${path}: not an ${formatOf(path)} workbook (it does not begin as one; a CSV file must be named .csv); ${nothingSent}`);
+      throw new InputError(sheetWords.notAWorkbook(path, formatOf(path)));
     }
     const tailLength = Math.min(size, ZIP_END_SEARCH);
     const tail = await readAt(file, size - tailLength, tailLength);
     if (tail.lastIndexOf(ZIP_END) < 0) {
-      throw new InputError(`${path}: the workbook is cut short or damaged (its zip directory is missing); save it again from Excel or copy it again; ${nothingSent}`);
+      throw new InputError(sheetWords.workbookCutShort(path));
     }
     return "zip";
   } finally {
@@ -97,8 +98,9 @@ async function oleRefusal(path: string, file: Awaited<ReturnType<typeof open>>, 
     if (sectorSize >= 128 && sectorSize <= 65536) directory = await readAt(file, (firstSector + 1) * sectorSize, OLE_DIRECTORY_BYTES);
   }
   if (directory.includes(ENCRYPTED_STREAM)) {
-    return `${path}: the workbook is password-protected (encrypted), so it cannot be read; save a copy without a password (File > Info > Protect Workbook > Encrypt with Password, clear it) and run that; ${nothingSent}`;
+    return sheetWords.encryptedWorkbook(path);
   }
   if (XLS_STREAMS.some((name) => directory.includes(name))) return null;
-  return `${path}: not a workbook portin reads (an OLE compound file, but no Excel workbook in it: an older Office format); save it as "Excel Workbook (.xlsx)"; ${nothingSent}`;
+  return sheetWords.oleWithoutWorkbook(path);
+
 }

@@ -25,6 +25,7 @@ import { TooLargeBook } from "./workbook-sheetjs.js";
 import { HEADER_VERDICT } from "./header-verdict.js";
 import { SheetDamage } from "./worksheet-rows.js";
 import type { SheetRow } from "./worksheet-rows.js";
+import * as sheetWords from "../messages/sheet.js";
 
 /** What workbook.ts gives the thread, as its first message. */
 export interface ReaderData {
@@ -67,8 +68,6 @@ export type ReaderMessage =
 
 /** A batch's first buffer: 1,000 rows of a wide sheet; a wider one grows it. */
 const BATCH_BYTES = 512 * 1024;
-
-const nothingSent = "nothing was sent";
 
 /** A refusal the thread posts as it is, rather than as a damaged workbook. */
 class Refusal extends Error {}
@@ -115,7 +114,7 @@ async function read({ path, container, sheetName, progress, batchRows, ahead, ah
       }
     });
     if (reading.offered === 0) {
-      throw new Refusal(`${path}: worksheet ${JSON.stringify(sheet.name)} is empty; it needs a header row with a number column${otherSheetsHint(otherSheets)}; ${nothingSent}`);
+      throw new Refusal(sheetWords.emptyWorksheet(path, JSON.stringify(sheet.name), otherSheetsHint(otherSheets)));
     }
     // Without a header the main thread refuses the sheet, naming the rows it passed over.
     reading.batches?.flush();
@@ -154,7 +153,7 @@ function findSheet(path: string, book: OpenBook, sheetName: string | undefined):
   const sheet = sheetName === undefined ? (book.sheets.find((entry) => entry.visible) ?? book.sheets[0]) : book.sheets.find((entry) => entry.name.toLowerCase() === sheetName.toLowerCase());
   if (sheet !== undefined) return sheet;
   const names = book.sheets.map((entry) => JSON.stringify(entry.name)).join(", ");
-  if (sheetName !== undefined) throw new Refusal(`${path}: no worksheet named ${JSON.stringify(sheetName)} (it has ${names || "none"}); name one with --sheet`);
+  if (sheetName !== undefined) throw new Refusal(sheetWords.noSuchWorksheet(path, JSON.stringify(sheetName), names || "none"));
   // Every workbook a program saves has a worksheet.
   throw new SheetDamage("it holds no worksheet");
 }
@@ -212,12 +211,13 @@ class Batches {
       if (unusable === undefined && text.trim() === "") return;
       blank = false;
       if (column > shape.width) {
-        this.problems.push({ row: this.rows, column, message: `${cellName(shape, column, row)} has a value but no header above it: name the column in the header row or clear the cell` });
+        this.problems.push({ row: this.rows, column, message: sheetWords.valueWithoutHeader(cellName(shape, column, row)) });
         return;
       }
       if (text.length > MAX_CELL_CHARS) {
         // docs/contract.md §3's limits: Excel holds 32,767 characters in a cell, so only a crafted file meets this.
-        throw new Refusal(`${this.path}: ${cellName(shape, column, row)} has ${text.length.toLocaleString("en-US")} characters, more than the ${MAX_CELL_CHARS.toLocaleString("en-US")} portin reads in a cell; nothing was sent`);
+        throw new Refusal(sheetWords.workbookCellTooLong(this.path, cellName(shape, column, row), text.length.toLocaleString("en-US"), MAX_CELL_CHARS.toLocaleString("en-US")));
+
       }
       cells[column - 1] = text;
       if (unusable !== undefined) this.problems.push({ row: this.rows, column, message: `${cellName(shape, column, row)} ${unusable}` });

@@ -13,6 +13,7 @@ import { MAX_WHOLE_BOOK_BYTES } from "./workbook-book.js";
 import type { BookSheet, OpenBook, OpenDocumentZip } from "./workbook-book.js";
 import { RowCells, SheetDamage } from "./worksheet-rows.js";
 import type { SheetRow } from "./worksheet-rows.js";
+import * as sheetWords from "../messages/sheet.js";
 
 /** A refusal of the file as it is, not as a damaged one. */
 export class TooLargeBook extends Error {}
@@ -34,9 +35,8 @@ export async function openWithSheetJs(path: string, format: string, ods?: OpenDo
   const parsed = ods?.contentBytes ?? size;
   if (parsed > MAX_WHOLE_BOOK_BYTES) {
     const mib = (bytes: number): string => `${Math.round(bytes / 1024 / 1024)} MiB`;
-    throw new TooLargeBook(
-      `${path}: portin reads an ${format} workbook whole, at most ${mib(MAX_WHOLE_BOOK_BYTES)}, and this one holds ${mib(parsed)}${ods === undefined ? "" : " unzipped"}: save it as .xlsx (read as it streams) and run that; nothing was sent`,
-    );
+    throw new TooLargeBook(sheetWords.wholeWorkbookTooLarge(path, format, mib(MAX_WHOLE_BOOK_BYTES), mib(parsed), ods === undefined ? "" : " unzipped"));
+
   }
   const data = await readFile(path);
   // Loaded here, not with the thread's script: an .xlsx never needs it.
@@ -50,12 +50,13 @@ export async function openWithSheetJs(path: string, format: string, ods?: OpenDo
     // dense: rows as arrays; cellNF: each number's format, which tells a date; no formulas,
     // text or HTML, which portin does not read.
     book = read(data, { type: "buffer", dense: true, cellNF: true, cellDates: false, cellFormula: false, cellHTML: false, cellText: false, cellStyles: false, bookVBA: false });
-    if (book.SheetNames.some((name) => book.Sheets[name] === undefined)) throw new SheetDamage("a worksheet it lists is missing");
+    if (book.SheetNames.some((name) => book.Sheets[name] === undefined)) throw new SheetDamage(sheetWords.WORKSHEET_MISSING);
   } catch (error) {
     if (error instanceof SheetDamage) throw error;
     // SheetJS's own refusals say what is wrong ("File is password-protected"); a TypeError is its
     // parser meeting bytes that are no workbook's records.
-    const why = error instanceof TypeError || error instanceof RangeError || !(error instanceof Error) ? "its records do not make a workbook" : error.message;
+    const why = error instanceof TypeError || error instanceof RangeError || !(error instanceof Error) ? sheetWords.NOT_WORKBOOK_RECORDS : error.message;
+
     throw new SheetDamage(why, { cause: error });
   } finally {
     Object.assign(console, { error: consoleError, warn: consoleWarn, log: consoleLog });

@@ -19,6 +19,7 @@ import { MAX_WHOLE_BOOK_BYTES } from "./workbook-book.js";
 import type { BookSheet, OpenBook, OpenDocumentZip } from "./workbook-book.js";
 import { eachSheetRow, SheetDamage } from "./worksheet-rows.js";
 import type { SheetRow, WorkbookParts } from "./worksheet-rows.js";
+import * as sheetWords from "../messages/sheet.js";
 
 interface XlsxSheet extends BookSheet {
   /** The worksheet's part in the zip, `xl/worksheets/sheet1.xml`. */
@@ -72,7 +73,7 @@ export async function openXlsx(path: string): Promise<OpenBook | OpenDocumentZip
     const officeDocument = rootRels === undefined ? undefined : (await readRelationships(zip, rootRels, "")).find((rel) => OFFICE_DOCUMENT.test(rel.type));
     const workbookPart = officeDocument?.target ?? "xl/workbook.xml";
     const workbookEntry = part(workbookPart);
-    if (workbookEntry === undefined) throw new SheetDamage(`it has no workbook part, ${workbookPart}`);
+    if (workbookEntry === undefined) throw new SheetDamage(sheetWords.noWorkbookPart(workbookPart));
     const workbookRels = part(posix.join(posix.dirname(workbookPart), "_rels", `${posix.basename(workbookPart)}.rels`));
     const rels = workbookRels === undefined ? [] : await readRelationships(zip, workbookRels, posix.dirname(workbookPart));
     const { listed, date1904 } = await readWorkbookPart(zip, workbookEntry);
@@ -113,7 +114,8 @@ class XlsxBook implements OpenBook {
   async eachRow(sheet: BookSheet, onRow: (row: SheetRow) => void): Promise<void> {
     const part = (sheet as XlsxSheet).part;
     const entry = this.entry(part);
-    if (entry === undefined) throw new SheetDamage(`its worksheet ${JSON.stringify(sheet.name)} has no part ${part}`);
+    if (entry === undefined) throw new SheetDamage(sheetWords.noWorksheetPart(JSON.stringify(sheet.name), part));
+
     const stream = await openEntry(this.zip, entry);
     // Progress in the zip's bytes: the compressed share of what has been inflated.
     const ratio = entry.uncompressedSize === 0 ? 0 : entry.compressedSize / entry.uncompressedSize;

@@ -22,6 +22,7 @@ import type { SheetLayout, SheetRow } from "./types.js";
 import { checkWorkbookFile, damagedWorkbook, otherSheetsHint } from "./workbook-file.js";
 import type { WorkbookContainer } from "./workbook-file.js";
 import type { CellProblem, ReaderData, ReaderMessage } from "./workbook-reader.js";
+import * as sheetWords from "../messages/sheet.js";
 
 /**
  * Results written as CSV for a workbook open in Excel: with a byte order mark (without one
@@ -177,7 +178,8 @@ class DataRows implements AsyncIterator<SheetRow> {
         if (cell.column > this.sent.length || this.sent[cell.column - 1] === true) problem ??= cell.message;
       }
       if (this.index >= MAX_ROWS) {
-        this.failure = new InputError(`${this.path}: row ${line}: more than ${MAX_ROWS.toLocaleString("en-US")} data rows, the most portin reads in one sheet: split the sheet; nothing was sent`);
+        this.failure = new InputError(sheetWords.tooManyWorkbookRows(this.path, line, MAX_ROWS.toLocaleString("en-US")));
+
         break;
       }
       const index = this.index++;
@@ -212,7 +214,8 @@ class ReaderThread {
     });
     // Ending without an "end" or a refusal: the thread's event loop ran dry mid-read, which
     // only a fault of its own can cause; the file is named all the same.
-    this.worker.on("exit", () => this.deliver({ kind: "refused", message: damagedWorkbook(path, "its contents stop part-way") }));
+    this.worker.on("exit", () => this.deliver({ kind: "refused", message: damagedWorkbook(path, sheetWords.CONTENTS_STOP)
+ }));
     this.worker.unref();
     const data: ReaderData = { path, container, sheetName, progress: this.progress, batchRows: BATCH_ROWS, ahead: AHEAD, aheadBytes: AHEAD_BYTES };
     this.worker.postMessage(data);

@@ -23,6 +23,7 @@ import { columnLetters, columnNumber } from "./cell-ref.js";
 import { cellError, numberValue, UNCALCULATED, unescapeXstring } from "./cell-text.js";
 import type { CellValue } from "./cell-text.js";
 import { MAX_FIELDS } from "./limits.js";
+import * as sheetWords from "../messages/sheet.js";
 
 /** One worksheet row, valid only while the callback it is handed to runs: it is reused for the next. */
 export interface SheetRow {
@@ -111,7 +112,7 @@ export async function eachSheetRow(xml: AsyncIterable<Buffer>, parts: WorkbookPa
       case "s": {
         if (formula) break;
         const shared = parts.sharedStrings[parseInt(text, 10)];
-        if (shared === undefined) throw new SheetDamage(`cell ${columnLetters(column)}${row.number} refers to shared string ${text}, which the workbook does not hold`);
+        if (shared === undefined) throw new SheetDamage(sheetWords.missingSharedString(`${columnLetters(column)}${row.number}`, text));
         return shared;
       }
       case "d": {
@@ -159,7 +160,8 @@ export async function eachSheetRow(xml: AsyncIterable<Buffer>, parts: WorkbookPa
         const at = columnNumber(tag.attributes["r"] ?? "");
         column = at === 0 ? column + 1 : at;
         // Past XFD is damage, and would size every row's array to it.
-        if (column > MAX_FIELDS) throw new SheetDamage(`cell ${tag.attributes["r"] ?? `${columnLetters(column)}${row.number}`} is past Excel's last column, XFD`);
+        if (column > MAX_FIELDS) throw new SheetDamage(sheetWords.pastLastColumn(tag.attributes["r"] ?? `${columnLetters(column)}${row.number}`));
+
         type = tag.attributes["t"];
         style = numberAttribute(tag, "s") ?? 0;
         formula = false;

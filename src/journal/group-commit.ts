@@ -5,6 +5,7 @@
  */
 import { OutputError } from "../errors.js";
 import { describe } from "./read.js";
+import * as journalWords from "../messages/journal.js";
 
 /** The file operations the journal needs; a seam so tests can count fsyncs or fill the disk. */
 export interface AppendTarget {
@@ -36,7 +37,7 @@ export class GroupCommitWriter {
   append(line: string): Promise<void> {
     if (this.failure !== null) {
       return Promise.reject(
-        new OutputError(`state file ${this.path} accepts no more records after an earlier write failed: ${this.failure.message}`, {
+        new OutputError(journalWords.stateFileFailedEarlier(this.path, this.failure.message), {
           cause: this.failure,
         }),
       );
@@ -66,11 +67,8 @@ export class GroupCommitWriter {
         await this.target.write(group.map((pending) => pending.line).join(""));
         await this.target.sync();
       } catch (cause) {
-        this.failure = new OutputError(
-          `cannot write state file ${this.path} (${describe(cause)}); nothing more is sent: free the space or fix the permissions, ` +
-            "then run again with the same --state",
-          { cause },
-        );
+        this.failure = new OutputError(journalWords.cannotWriteStateFile(this.path, describe(cause)), { cause });
+
         for (const pending of [...group, ...this.queue]) pending.reject(this.failure);
         this.queue = [];
         break;

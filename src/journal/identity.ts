@@ -30,8 +30,3 @@ export function serviceOfHeader(baseUrl: string): Service {
   return baseUrl === SANDBOX_IN_HEADER ? SANDBOX_SERVICE : remoteService(baseUrl);
 }
 
-/**
- * Said wherever a message could lead a user to a new journal: without the old one, a re-run
- * cannot know what was submitted, and a duplicate port-in costs a real customer.
- */
-export const FRESH_JOURNAL_SENDS_AGAIN = "a new --state path would start a fresh journal and send every number again";

@@ -10,7 +10,7 @@ import { OutputError, StateError } from "../errors.js";
 import { PRIVATE_FILE_MODE } from "../private-files.js";
 import { sameService, serviceLabel } from "../service/service.js";
 import type { Service } from "../service/service.js";
-import { FRESH_JOURNAL_SENDS_AGAIN, headerBaseUrl, serviceOfHeader } from "./identity.js";
+import { headerBaseUrl, serviceOfHeader } from "./identity.js";
 import type { JournalIdentity } from "./identity.js";
 import { GroupCommitWriter } from "./group-commit.js";
 import type { AppendTarget } from "./group-commit.js";
@@ -21,6 +21,7 @@ import type { PriorState } from "./prior.js";
 import { describe, scanJournalFile } from "./read.js";
 import { JOURNAL_FORMAT_VERSION, serializeRecord } from "./records.js";
 import type { HeaderRecord, JournalOutcomeStatus, JournalRecord, RejectedNumber, StatusRecord } from "./records.js";
+import * as journalWords from "../messages/journal.js";
 
 export type { EarlierRejection, EndedOrder, KnownStatus, PriorState } from "./prior.js";
 export type { AppendTarget } from "./group-commit.js";
@@ -236,31 +237,27 @@ function createJournal(writer: GroupCommitWriter, lock: JournalLock, prior: Prio
 
 function checkHeader(path: string, header: HeaderRecord, identity: JournalIdentity): void {
   if (header.version > JOURNAL_FORMAT_VERSION) {
-    throw new StateError(
-      `state file ${path} was written by ${header.tool} in journal format ${header.version}, which portin ${identity.version} cannot read; ` +
-        `upgrade portin and run again (${FRESH_JOURNAL_SENDS_AGAIN})`,
-    );
+    throw new StateError(journalWords.newerJournalFormat(path, header.tool, header.version, identity.version));
   }
   const written = serviceOfHeader(header.baseUrl);
   if (!sameService(written, identity.service) || header.user !== identity.user) {
     throw new StateError(
-      `state file ${path} was written for ${serviceLabel(written)} as user '${header.user}', but this run is for ${serviceLabel(identity.service)} as user '${identity.user}': ` +
-        `run against the service the journal was written for${rerunHint(written, header.user)} (${FRESH_JOURNAL_SENDS_AGAIN})`,
+      journalWords.journalOfAnotherService(path, serviceLabel(written), header.user, serviceLabel(identity.service), identity.user, rerunHint(written, header.user)),
     );
   }
 }
 
 /** How to name the journal's own service on the command line. */
 function rerunHint(service: Service, user: string): string {
-  if (service.kind === "sandbox") return " (leave out --base-url and PORTIN_BASE_URL)";
-  return ` (--base-url ${service.baseUrl} --user ${user})`;
+  if (service.kind === "sandbox") return journalWords.SANDBOX_RERUN_HINT;
+  return journalWords.serviceRerunHint(service.baseUrl, user);
 }
 
 async function cutTornTail(path: string, soundLength: number): Promise<void> {
   try {
     await truncate(path, soundLength);
   } catch (cause) {
-    throw new OutputError(`cannot repair state file ${path} after a crash (${describe(cause)}); check its permissions`, { cause });
+    throw new OutputError(journalWords.cannotRepair(path, describe(cause)), { cause });
   }
 }
 
@@ -273,7 +270,8 @@ async function openAppendFile(path: string): Promise<AppendTarget> {
     await handle.chmod(PRIVATE_FILE_MODE).catch(() => undefined);
   } catch (cause) {
     await handle?.close();
-    throw new OutputError(`cannot open state file ${path} for writing (${describe(cause)}); check its permissions and run again`, {
+    throw new OutputError(journalWords.cannotOpenForWriting(path, describe(cause)), {
+
       cause,
     });
   }

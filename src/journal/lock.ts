@@ -22,6 +22,7 @@ import { StateError } from "../errors.js";
 import { describeSystemError } from "../system-error.js";
 import { PRIVATE_FILE_MODE } from "../private-files.js";
 import { nativeLocks } from "./native-lock.js";
+import * as journalWords from "../messages/journal.js";
 
 export interface LockOwner {
   readonly pid: number;
@@ -130,7 +131,7 @@ function openJournalFile(journalPath: string): number {
     // Symlinks are followed: the journal is the file they reach (docs/contract.md §5).
     return openSync(journalPath, constants.O_RDWR | constants.O_CREAT, PRIVATE_FILE_MODE);
   } catch (cause) {
-    throw new StateError(`cannot open state file ${journalPath} (${describeSystemError(cause)}); check its permissions and its folder's, and run again`, { cause });
+    throw new StateError(journalWords.cannotOpenToLock(journalPath, describeSystemError(cause)), { cause });
   }
 }
 
@@ -167,29 +168,20 @@ const OFD_LOCKS_SINCE: readonly [number, number] = [3, 15];
 export function cannotLock(journalPath: string, cause: unknown, system: LockSystem = { platform: process.platform, release: release() }): StateError {
   const code = (cause as NodeJS.ErrnoException | null)?.code;
   const detail = cause instanceof Error ? cause.message : String(cause);
-  const cannot = `cannot lock state file ${journalPath}`;
   if (code === "ENOLCK" || code === "EOPNOTSUPP" || code === "ENOTSUP") {
-    return new StateError(`${cannot}: its file system does not lock files (${detail}); put --state on one that does, such as a local disk, and run again`, { cause });
+    return new StateError(journalWords.noLocksHere(journalPath, detail), { cause });
   }
   if (code === "EINVAL" && system.platform === "linux" && olderThan(system.release, OFD_LOCKS_SINCE)) {
-    const since = OFD_LOCKS_SINCE.join(".");
-    return new StateError(
-      `${cannot}: this Linux kernel (${system.release}) has no open file description locks (fcntl F_OFD_SETLK, Linux ${since} and later), the lock portin takes on its journal (${detail}); ` +
-        `run portin on a machine with Linux ${since} or later: moving --state will not help`,
-      { cause },
-    );
+    return new StateError(journalWords.kernelWithoutLocks(journalPath, system.release, OFD_LOCKS_SINCE.join("."), detail), { cause });
   }
   if (code === "ENOSYS") {
-    return new StateError(`${cannot}: this system does not implement the file lock portin takes on its journal (${detail}); run portin on Linux ${OFD_LOCKS_SINCE.join(".")} or later, macOS or Windows`, { cause });
+    return new StateError(journalWords.systemWithoutLocks(journalPath, OFD_LOCKS_SINCE.join("."), detail), { cause });
   }
   if (code === "EINVAL") {
     // The kernel has the lock (or this is not Linux): the file system or a layer below it refused the request.
-    return new StateError(
-      `${cannot}: the system refused the lock as invalid (${detail}); if --state is on a network or FUSE file system, put it on a local disk and run again; otherwise run again with --debug and report what it prints`,
-      { cause },
-    );
+    return new StateError(journalWords.lockRefusedAsInvalid(journalPath, detail), { cause });
   }
-  return new StateError(`${cannot} (${detail}); run again, with --debug if it persists`, { cause });
+  return new StateError(journalWords.cannotLock(journalPath, detail), { cause });
 }
 
 /** Whether a kernel release ("3.10.0-1160.el7.x86_64") is older than major.minor; false when it cannot be read. */
@@ -286,10 +278,10 @@ function refusal(journalPath: string): StateError {
   const namePath = nameFileOf(journalPath);
   const holder = namePath === null ? null : readOwner(namePath);
   // Nothing to delete: a lock is held only by a live process, and is free the moment it ends.
-  const next = "wait for it to finish, then run again (a run that has ended holds no lock, so there is nothing to delete)";
-  if (holder === null) return new StateError(`another portin run holds ${journalPath}${otherNames(journalPath)}; ${next}`);
+  const next = journalWords.WAIT_FOR_HOLDER;
+  if (holder === null) return new StateError(journalWords.heldByUnnamedRun(journalPath, otherNames(journalPath), next));
   const where = holder.hostname === hostname() ? "" : ` on host ${holder.hostname}`;
-  return new StateError(`another portin run (pid ${holder.pid}${where}, started ${holder.startedAt}) holds ${journalPath}; ${next}`);
+  return new StateError(journalWords.heldByRun(holder.pid, where, holder.startedAt, journalPath, next));
 }
 
 /**
@@ -299,7 +291,8 @@ function refusal(journalPath: string): StateError {
 function otherNames(journalPath: string): string {
   try {
     const links = statSync(journalPath).nlink;
-    return links > 1 ? ` (it may have reached it by another of its ${links} names, hard links, and named itself there)` : "";
+    return links > 1 ? journalWords.otherHardLinks(links) : "";
+
   } catch {
     return "";
   }

@@ -11,6 +11,7 @@
  */
 import { createRequire } from "node:module";
 import { InstallError } from "../errors.js";
+import * as journalWords from "../messages/journal.js";
 
 export interface NativeLocks {
   /** True when taken; false when another open file holds a lock that conflicts (EAGAIN). */
@@ -35,20 +36,19 @@ export function nativeLocks(): NativeLocks {
 /** What the user is told when the addon cannot load; exported for its test. */
 export function cannotLoad(cause: unknown): InstallError {
   const { code, message } = (cause ?? {}) as { code?: unknown; message?: unknown };
-  const part = `the journal lock's native part (${ADDON})`;
+  const part = journalWords.lockPart(ADDON);
+
   const where = `Node ${process.version} (${process.platform}-${process.arch})`;
   if (code === "MODULE_NOT_FOUND" && typeof message === "string" && message.includes(`'${ADDON}'`)) {
-    return new InstallError(`${part} is not installed beside portin: reinstall portin (npm install) and run again`, { cause });
+    return new InstallError(journalWords.lockNotInstalled(part), { cause });
   }
   if (code === "ADDON_NOT_FOUND") {
-    return new InstallError(
-      `${part} has no prebuilt binary for ${where}: it ships binaries for Linux (glibc), macOS and Windows on x64 and arm64; run portin on one of those, or reinstall portin (npm install) if this is one`,
-      { cause },
-    );
+    return new InstallError(journalWords.lockNoBinary(part, where), { cause });
   }
   // CANNOT_LOAD (require-addon): the binary is there but the system refuses it (another
   // platform's, damaged, a C library too old); its own reason follows.
   const reason = (cause as { cause?: unknown } | null)?.cause ?? cause;
   const why = reason instanceof Error ? reason.message.split("\n")[0] : String(reason);
-  return new InstallError(`${part} cannot load on ${where} (${why}): reinstall portin with this Node (npm install again) and run again`, { cause });
+  return new InstallError(journalWords.lockCannotLoad(part, where, String(why)), { cause });
+
 }

@@ -5,9 +5,10 @@ import { open } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { StateError } from "../errors.js";
 import type { Service } from "../service/service.js";
-import { FRESH_JOURNAL_SENDS_AGAIN, serviceOfHeader } from "./identity.js";
+import { serviceOfHeader } from "./identity.js";
 import { parseRecord } from "./records.js";
 import type { HeaderRecord, JournalRecord } from "./records.js";
+import * as journalWords from "../messages/journal.js";
 
 /** What scanJournalFile learned of a journal, besides the records it handed on. */
 export interface JournalScan {
@@ -97,14 +98,11 @@ export async function scanJournalFile(path: string, take: (record: JournalRecord
         }
         if (header === null) {
           if (record.type !== "header") {
-            throw new StateError(`state file ${path} does not start with a portin journal header, so it is not a portin state file: point --state at this sheet's journal (${FRESH_JOURNAL_SENDS_AGAIN})`);
+            throw new StateError(journalWords.noJournalHeader(path));
           }
           header = record;
         } else if (record.type === "header") {
-          throw new StateError(
-            `state file ${path} holds a second header; two journals may have been joined: move it aside to start afresh, ` +
-              "but then numbers submitted earlier would be sent again",
-          );
+          throw new StateError(journalWords.secondHeader(path));
         } else {
           take(record);
         }
@@ -119,7 +117,7 @@ export async function scanJournalFile(path: string, take: (record: JournalRecord
       const tail = Buffer.alloc(length - soundLength);
       await file.read(tail, 0, tail.length, soundLength);
       if (!couldBeTornHeader(tail.toString("utf8"))) {
-        throw new StateError(`state file ${path} is not a portin journal: point --state at this sheet's journal (${FRESH_JOURNAL_SENDS_AGAIN})`);
+        throw new StateError(journalWords.notAJournal(path));
       }
       return { header: null, soundLength: 0, length };
     }
@@ -133,14 +131,12 @@ export async function scanJournalFile(path: string, take: (record: JournalRecord
 const CHUNK_BYTES = 1024 * 1024;
 
 function unreadable(path: string, cause: unknown): StateError {
-  return new StateError(`cannot read state file ${path} (${describe(cause)}); check its permissions and run again`, { cause });
+  return new StateError(journalWords.cannotReadStateFile(path, describe(cause)), { cause });
 }
 
 function edited(path: string, lineNumber: number): StateError {
-  return new StateError(
-    `state file ${path} line ${lineNumber} is not a journal record; the file may have been edited; ` +
-      "move it aside to start afresh, but then numbers submitted earlier would be sent again",
-  );
+  return new StateError(journalWords.editedJournal(path, lineNumber));
+
 }
 
 const HEADER_START = '{"type":"header"';

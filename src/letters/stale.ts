@@ -12,14 +12,15 @@ import { letterFingerprint, letterGroups, letterNumbersFingerprint } from "../gr
 import type { CheckedRow, ValidRow } from "../validate/types.js";
 import { readLetterMark } from "./mark.js";
 import type { LetterMark } from "./mark.js";
+import * as rows from "../messages/rows.js";
 
 /** The member a row's letter of authorization is attached by (docs/contract.md §1.2). */
 export const LETTER_MEMBER = "FileLetterOfAuthorization";
 
-export const STALE_LETTER = "the letter of authorization lists other numbers than these rows: run portin loa again and have it signed";
+export const STALE_LETTER = rows.STALE_LETTER;
 /** A stale letter whose numbers are still the group's: what changed is a value it prints. */
-export const STALE_LETTER_VALUES =
-  "the letter of authorization lists these numbers, but no longer the customer, account, billing address, carrier or port date of these rows: run portin loa again and have it signed";
+export const STALE_LETTER_VALUES = rows.STALE_LETTER_VALUES;
+
 
 function lettersOf(row: ValidRow): readonly FileAttachment[] {
   const value = row.portForm[LETTER_MEMBER];

@@ -13,6 +13,7 @@ import type { JournalRecord, StatusRecord } from "../journal/records.js";
 import { noOrder } from "../results/order-status.js";
 import type { OrderStatus } from "../results/order-status.js";
 import { parseNanp } from "../validate/nanp.js";
+import * as reportWords from "../messages/report.js";
 
 /** What the report needs of one sheet row. */
 export interface SheetFacts {
@@ -84,15 +85,15 @@ export function buildReport(sheetRows: readonly SheetFacts[], records: readonly 
   const firstLine = new Map<string, number>();
   const rows = sheetRows.map((facts): ReportRow => {
     const parsed = parseNanp(facts.numberCell);
-    if (!parsed.ok) return reportRow(facts, facts.numberCell, parsed.reason, neverSent(`the row is invalid: ${parsed.reason}`));
+    if (!parsed.ok) return reportRow(facts, facts.numberCell, parsed.reason, neverSent(reportWords.rowInvalid(parsed.reason)));
     // As `status` reports it: a number the journal holds has its order's status, on every row
     // that names it; a later row of a number the journal does not hold is a duplicate.
     const earlier = firstLine.get(parsed.digits);
     if (earlier === undefined) firstLine.set(parsed.digits, facts.line);
     const status = statusOf(parsed.digits);
     if (earlier === undefined || status.state !== "not-submitted") return reportRow(facts, parsed.digits, null, status);
-    const reason = `duplicate of line ${earlier} (${parsed.digits})`;
-    return reportRow(facts, parsed.digits, reason, neverSent(`the row is invalid: ${reason}`));
+    const reason = reportWords.duplicateOfLine(earlier, parsed.digits);
+    return reportRow(facts, parsed.digits, reason, neverSent(reportWords.rowInvalid(reason)));
   });
 
   function statusOf(number: string): OrderStatus {
@@ -101,9 +102,9 @@ export function buildReport(sheetRows: readonly SheetFacts[], records: readonly 
       case "none":
         return noOrder("not-submitted", "", "", source.why);
       case "ticket":
-        return fromReading(latest.get(source.ticket)) ?? unchecked(source.ticket, `submitted in ${source.ticket}; not checked yet: run portin status`);
+        return fromReading(latest.get(source.ticket)) ?? unchecked(source.ticket, reportWords.notCheckedYet(source.ticket));
       case "number":
-        return fromReading(latestOfNumber.get(number)) ?? unchecked("", "sent by an earlier run whose outcome is not known yet: run portin status");
+        return fromReading(latestOfNumber.get(number)) ?? unchecked("", reportWords.OUTCOME_NOT_KNOWN);
       case "ended": {
         const { order } = source;
         const reading = latest.get(order.ticket);
@@ -215,16 +216,13 @@ function causeOf(reason: string): { cause: string; fix: string } {
   const letter = /unexpected "([OoIl])"/.exec(reason)?.[1];
   if (letter !== undefined) {
     const zero = letter === "O" || letter === "o";
-    return {
-      cause: zero ? "letter O for zero" : "letter I or l for one",
-      fix: zero ? "type the digit 0 where the letter O was typed" : "type the digit 1 where the letter was typed",
-    };
+    return zero ? reportWords.LETTER_O : reportWords.LETTER_I;
   }
-  if (reason.startsWith("duplicate of line")) return { cause: "duplicate number", fix: "keep one row per number: delete the later rows, or correct their numbers" };
+  if (reason.startsWith("duplicate of line")) return reportWords.DUPLICATE_NUMBER;
   // The number as written is quoted first: the cause is what follows it.
   const cause = reason.replace(/^"(?:[^"\\]|\\.)*"\s*/, "").replace(/\b\d{3}\b/g, "NXX");
   const semicolon = reason.indexOf("; ");
-  return { cause, fix: semicolon === -1 ? "correct the number in the sheet, then run portin submit" : reason.slice(semicolon + 2) };
+  return { cause, fix: semicolon === -1 ? reportWords.CORRECT_THE_NUMBER : reason.slice(semicolon + 2) };
 }
 
 /** Carrier rejects grouped by reject code and field (`6P NAME: …`), each with its remarks as the fix. */
@@ -237,7 +235,8 @@ function rejectGroups(rows: readonly ReportRow[]): ProblemGroup[] {
       const colon = entry.indexOf(": ");
       const cause = colon === -1 ? entry : entry.slice(0, colon);
       const remarks = colon === -1 ? "" : entry.slice(colon + 2);
-      const group = groups.get(cause) ?? { cause, fix: remarks === "" ? "correct what the carrier disputes in the sheet, then portin submit sends it again" : `the carrier says: ${remarks}; correct it in the sheet, then portin submit sends it again`, rows: [] };
+      const group = groups.get(cause) ?? { cause, fix: remarks === "" ? reportWords.CORRECT_THE_DISPUTE : reportWords.carrierSays(remarks), rows: [] };
+
       group.rows.push({ line: row.line, number: row.number, detail: `${row.status.ticket} ${row.status.rejectSummary || row.status.rejectReason}`.trim() });
       groups.set(cause, group);
     }

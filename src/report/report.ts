@@ -13,6 +13,7 @@ import { renderCalendar } from "./calendar.js";
 import { buildReport } from "./model.js";
 import type { ReportModel, SheetFacts } from "./model.js";
 import { renderPage } from "./page.js";
+import * as statusWords from "../messages/status.js";
 
 export interface ReportOptions {
   readonly sheet: Sheet;
@@ -37,9 +38,10 @@ export async function runReport(options: ReportOptions): Promise<ReportResult> {
   const journal = options.state === null ? null : await readJournalFile(options.state);
   const noJournal =
     options.state === null
-      ? "no journal to read: give --state, the journal portin submit wrote for this sheet"
+      ? statusWords.NO_JOURNAL_TO_READ
       : journal?.header === null
-        ? `not submitted: there is no journal at ${options.state} yet; portin submit writes it`
+        ? statusWords.noJournalYet(options.state)
+
         : null;
   const model = buildReport(facts, journal?.records ?? [], noJournal);
   const title = options.sheet.layout.source === "<stdin>" ? "standard input" : basename(options.sheet.layout.source);

@@ -28,6 +28,7 @@ import { verbatimTest } from "./cells.js";
 import { csvRowTexts } from "./csv-writer.js";
 import type { ResultColumnsAt, ResultsWriter, RowTexts } from "./encoder.js";
 import { SIZED_ROWS, xlsxRowTexts } from "./xlsx-rows.js";
+import * as outputWords from "../messages/output.js";
 
 /** A row left out of the results' own columns (its input changed during the run): padded with empty cells. */
 const NO_CELLS: readonly string[] = [];
@@ -145,7 +146,8 @@ export class InputCopy {
     await this.finish();
     const input = await this.sheet.reread();
     if (this.sheet.rereadable && input === null) {
-      io.stderr.write(`portin: ${terminalSafe(this.sheet.layout.source)} changed during the run: its cells are left out of the results\n`);
+      io.stderr.write(outputWords.sheetChangedDuringRun(terminalSafe(this.sheet.layout.source)));
+
     }
     const textFrom = this.rowTexts?.from ?? Infinity;
     try {

@@ -1,4 +1,5 @@
 import type { NumberKind } from "../catalog/operations.js";
+import * as outputWords from "../messages/output.js";
 
 /** docs/contract.md §6. */
 export type RowStatus = "submitted" | "planned" | "skipped" | "invalid" | "rejected" | "failed" | "unknown";
@@ -47,7 +48,8 @@ export const USUAL_NEXT_STEP: Readonly<Partial<Record<RowStatus, NextStep>>> = {
 };
 
 /** What a person can do about a number the service says is not portable (docs/contract.md §6): no edit of its row helps. */
-export const NOT_PORTABLE_ADVICE = "remove the row, or port this number another way";
+export const NOT_PORTABLE_ADVICE = outputWords.NOT_PORTABLE_ADVICE;
+
 
 /**
  * Whether the service's words (or --check-portability's) say the number is not portable to

@@ -10,6 +10,7 @@ import { OutputError } from "../errors.js";
 import { describeSystemError } from "../system-error.js";
 import { isAlive } from "../pid.js";
 import { PRIVATE_FILE_MODE } from "../private-files.js";
+import * as outputWords from "../messages/output.js";
 
 /** Where the stringified text goes, and how a run's end (or failure) is made final. */
 export interface Sink {
@@ -157,7 +158,7 @@ async function removeTemporary(temporary: string): Promise<unknown> {
 async function refuseDirectory(path: string, option: string): Promise<void> {
   const existing = await stat(path).catch(() => null);
   if (existing?.isDirectory() === true) {
-    throw new OutputError(`cannot write ${noun(option)} to ${path}: it is a directory (use ${option} PATH)`);
+    throw new OutputError(outputWords.isADirectory(noun(option), path, option));
   }
 }
 
@@ -176,8 +177,7 @@ async function proveReplaceable(path: string, option: string): Promise<void> {
 }
 
 function noun(option: string): string {
-  if (option === "--output DIR") return "a letter of authorization";
-  return option === "--output" ? "the status report" : "results";
+  return outputWords.outputNoun(option);
 }
 
 /**
@@ -186,10 +186,10 @@ function noun(option: string): string {
  */
 export function outputError(label: string, error: unknown, option = "--results", leftBehind: unknown = null): OutputError {
   const reason = describeSystemError(error, "no such directory");
-  const next = label === "standard output" ? "" : option.includes(" ") ? ` (use ${option})` : ` (use ${option} PATH)`;
-  const left =
-    leftBehind === null ? "" : `; ${label}.tmp-${process.pid} could not be removed either (${describeSystemError(leftBehind)}): the next run removes it`;
-  return new OutputError(`cannot write ${noun(option)} to ${label}: ${reason}${next}${left}`, { cause: error });
+  const next = label === "standard output" ? "" : outputWords.useOption(option);
+  const left = leftBehind === null ? "" : outputWords.temporaryLeftBehind(`${label}.tmp-${process.pid}`, describeSystemError(leftBehind));
+  return new OutputError(outputWords.cannotWriteTo(noun(option), label, reason, next, left), { cause: error });
+
 }
 
 

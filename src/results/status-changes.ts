@@ -3,19 +3,19 @@
  * (docs/contract.md §6), so a cron mail's first lines say what happened overnight.
  */
 import type { NumberChange, StatusChanges } from "../journal/history.js";
+import * as statusWords from "../messages/status.js";
 
 /** Numbers listed by name at most, per line; the rest are counted. */
 const LISTED_AT_MOST = 10;
 
 /** The lines, or null on a first check that found nothing moved (nothing to say yet). */
 export function formatChanges(changes: StatusChanges): string | null {
-  const since = changes.previousCheck === null ? "since submit (first check)" : `since the last check (${changes.previousCheck})`;
-  const lines = [`portin status: changes ${since}:`];
+  const lines = [statusWords.changesHeader(changes.previousCheck)];
   const list = (label: string, items: readonly NumberChange[], detail: (c: NumberChange) => string): void => {
     if (items.length === 0) return;
     const shown = items.slice(0, LISTED_AT_MOST).map((c) => `${c.number}${detail(c)}`).join(", ");
     const more = items.length > LISTED_AT_MOST ? `, and ${items.length - LISTED_AT_MOST} more` : "";
-    lines.push(`  ${items.length} newly ${label}: ${shown}${more}`);
+    lines.push(statusWords.newly(items.length, label, `${shown}${more}`));
   };
   list("CONFIRMED", changes.confirmed, (c) => (c.portDate === "" ? "" : ` for ${c.portDate}`));
   list("COMPLETED", changes.completed, () => "");
@@ -28,14 +28,15 @@ export function formatChanges(changes: StatusChanges): string | null {
       const more = items.length > LISTED_AT_MOST ? `, and ${items.length - LISTED_AT_MOST} more` : "";
       return `${ticket} (${shown}${more})${items[0]?.reason ? `: ${items[0].reason}` : ""}`;
     });
-    lines.push(`  ${changes.rejected.length} newly REJECTED: ${said.join("; ")}`);
+    lines.push(statusWords.newlyRejected(changes.rejected.length, said.join("; ")));
   }
   for (const order of changes.silent) {
-    lines.push(`  silent: ${order.ticket} (${order.numbers} number${order.numbers === 1 ? "" : "s"}) ${order.status} since ${order.since.slice(0, 10)}, ${order.businessDays} business days: ask the service or the losing carrier`);
+    lines.push(statusWords.silentOrder(order.ticket, order.numbers, order.status, order.since.slice(0, 10), order.businessDays));
   }
   if (lines.length === 1) {
     if (changes.previousCheck === null) return null;
-    lines.push("  nothing changed");
+    lines.push(statusWords.NOTHING_CHANGED);
+
   }
   return lines.join("\n");
 }

@@ -7,6 +7,7 @@ import type { StatusChanges } from "../journal/history.js";
 import type { Service } from "../service/service.js";
 import type { OrderState, OrderStatus } from "./order-status.js";
 import { formatElapsed, serviceJson, serviceLine } from "./summary.js";
+import * as statusWords from "../messages/status.js";
 
 export interface StatusSummary {
   /** Rows per `status` cell, in STATE_ORDER then first-seen order. */
@@ -55,22 +56,19 @@ function adviceFor(status: string, state: OrderState, rows: number, where: strin
   const n = `${rows} ${rows === 1 ? "row" : "rows"} ${status}`;
   switch (state) {
     case "ended":
-      return (
-        `${n}: the order ended without porting (see status_reject_reason and status_reject_details in ${where}): fix what the carrier disputes in the sheet, ` +
-        "then portin submit sends the changed rows again (unchanged ones only with --retry-rejected)"
-      );
+      return statusWords.nextEnded(n, where);
     case "not-found":
-      return `${n}: the service has no port-in for them: see status_message in ${where}`;
+      return statusWords.nextNotFound(n, where);
     case "unchecked":
-      return `${n}: their status could not be learned (see status_message in ${where}): run portin status again later`;
+      return statusWords.nextUnchecked(n, where);
     case "completed":
-      return `${n}: ported; nothing to do`;
+      return statusWords.nextCompleted(n);
     case "not-submitted":
-      return `${n}: no order was accepted for them (see status_message in ${where}): portin submit sends the rows it can`;
+      return statusWords.nextNotSubmitted(n, where);
     case "open":
-      if (/^submitted$/i.test(status)) return `${n}: waiting for the losing carrier to confirm a port date: run portin status again tomorrow`;
-      if (/^confirmed$/i.test(status)) return `${n}: the port date is set (see status_port_date in ${where}); nothing to do before it`;
-      return `${n}: still open: run portin status again later`;
+      if (/^submitted$/i.test(status)) return statusWords.nextWaiting(n);
+      if (/^confirmed$/i.test(status)) return statusWords.nextConfirmed(n, where);
+      return statusWords.nextOpen(n);
   }
 }
 
@@ -78,9 +76,11 @@ function adviceFor(status: string, state: OrderState, rows: number, where: strin
 export function formatStatusSummary(s: StatusSummary): string {
   const rows = s.counts.reduce((total, c) => total + c.rows, 0);
   const byStatus = s.counts.map((c) => `${c.rows} ${c.status}`);
-  const where = s.output === "-" ? "the report on standard output" : s.output;
-  const lines = [`portin status: ${rows} ${rows === 1 ? "row" : "rows"}${byStatus.length > 0 ? `: ${byStatus.join(", ")}` : ""}`];
-  lines.push(`asked about ${s.orders} ${s.orders === 1 ? "order" : "orders"} with ${s.requests} PortInStatus ${s.requests === 1 ? "request" : "requests"} in ${formatElapsed(s.elapsedMs)}`);
+  const where = s.output === "-" ? statusWords.REPORT_ON_STDOUT : s.output;
+
+  const lines = [statusWords.statusHeader(rows, byStatus.join(", "))];
+  lines.push(statusWords.askedAbout(s.orders, s.requests, formatElapsed(s.elapsedMs)));
+
   lines.push(serviceLine(s.service));
   lines.push(`output: ${s.output === "-" ? "standard output" : s.output}`);
   for (const c of s.counts) lines.push(`next: ${adviceFor(c.status, c.state, c.rows, where)}`);

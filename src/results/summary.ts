@@ -8,6 +8,7 @@ import { serviceLabel } from "../service/service.js";
 import type { Service } from "../service/service.js";
 import { ROW_STATUSES, USUAL_NEXT_STEP } from "./row-outcome.js";
 import type { NextStep, RowOutcome, RowStatus } from "./row-outcome.js";
+import * as summaryWords from "../messages/summary.js";
 
 export interface RunSummary {
   readonly command: "submit" | "plan";
@@ -88,18 +89,19 @@ export function summarize(input: SummaryInput): RunSummary {
 export function formatSummary(s: RunSummary): string {
   const rows = ROW_STATUSES.reduce((total, status) => total + s.counts[status], 0);
   const byStatus = ROW_STATUSES.filter((status) => s.counts[status] > 0).map((status) => `${s.counts[status]} ${status}`);
-  const lines = [`portin ${s.command}: ${plural(rows, "row")}${byStatus.length > 0 ? `: ${byStatus.join(", ")}` : ""}`];
+  const lines = [summaryWords.runHeader(s.command, plural(rows, "row"), byStatus.join(", "))];
 
   const elapsed = formatElapsed(s.elapsedMs);
   if (s.command === "plan") {
-    lines.push(`would send ${plural(s.requests, "request")} (planned in ${elapsed}; nothing was sent)`);
+    lines.push(summaryWords.wouldSend(plural(s.requests, "request"), elapsed));
   } else {
     const rate = s.requests > 0 && s.elapsedMs > 0 ? `, ${(s.requests / (s.elapsedMs / 1000)).toFixed(1)} requests/s` : "";
-    lines.push(`sent ${plural(s.requests, "request")} in ${elapsed}${rate}`);
+    lines.push(summaryWords.sent(plural(s.requests, "request"), elapsed, rate));
   }
   lines.push(...operationTable(s));
 
-  const where = s.results === "-" ? "the results on standard output" : s.results;
+  const where = s.results === "-" ? summaryWords.RESULTS_ON_STDOUT : s.results;
+
   lines.push(serviceLine(s.service));
   lines.push(`results: ${s.results === "-" ? "standard output" : s.results}`);
 
@@ -109,7 +111,7 @@ export function formatSummary(s: RunSummary): string {
 
 /** The summary's `service:` line, which says so when nothing real was ported. */
 export function serviceLine(service: Service): string {
-  return `service: ${serviceLabel(service)}${service.kind === "sandbox" ? " (nothing real was ported)" : ""}`;
+  return `service: ${serviceLabel(service)}${service.kind === "sandbox" ? summaryWords.NOTHING_REAL : ""}`;
 }
 
 /** The service in a --json summary: its label, and whether it was the sandbox. */
@@ -162,36 +164,22 @@ export function summaryJson(s: RunSummary, exitCode: number): string {
 
 /** The advice of each step, for `rows` rows; `where` names the results. Printed after "next: ". */
 const NEXT_STEPS: Readonly<Record<NextStep, (rows: string, where: string) => string>> = {
-  "fix-row": (rows, where) => `${rows} invalid: fix them (see result_message in ${where}) and run again`,
-  "read-rejection": (rows, where) =>
-    `${rows} rejected by the service: see result_message in ${where}; fix those rows and run again ` +
-    "(a rejected row is sent again only once it has changed, or with --retry-rejected)",
-  "port-another-way": (rows, where) =>
-    `${rows} not portable to this service, as the service says (see result_message in ${where}): remove those rows, or port these numbers another way; ` +
-    "running again will not change them",
-  "fix-or-retry-rejected": (rows) =>
-    `${rows} rejected by an earlier run and unchanged since: fix them and run again, or pass --retry-rejected to send them as they are`,
-  "fix-carrier-rejection": (rows, where) =>
-    `${rows} whose order the losing carrier rejected, unchanged since: fix what it disputes (see result_message in ${where}) and run again, ` +
-    "or pass --retry-rejected to send them as they are",
-  "run-again": (rows, where) => `${rows} failed: see result_message in ${where}; run again later: failed rows are sent again`,
-  "run-again-interrupted": (rows) => `interrupted: run again to send the ${rows} not sent (the journal skips what was submitted)`,
-  "fix-credentials": (rows) => `${rows} not sent: the service refused the credentials: fix --user/--password (or PORTIN_USER/PORTIN_PASSWORD) and run again`,
-  "run-again-to-confirm": (rows) =>
-    `${rows} unknown (sent, but the outcome could not be learned; the service may have accepted them): run again with the same --state: ` +
-    "each is checked with PortInStatus first and skipped if the service has it; add --retry-unknown to resend those it lacks",
-  "retry-unknown": (rows) => `${rows} unknown (PortInStatus finds no port-in for them): run again with --retry-unknown to send them`,
-  "run-again-to-check": (rows) => `${rows} unknown (checking PortInStatus failed, so they were not sent again): run again later to check them`,
-  "refused-held": (rows, where) =>
-    `${rows} sent and refused by the service: an order placed outside this journal already holds each (another run sending the same numbers, ` +
-    `another sheet or the web portal; see result_ticket and result_message in ${where}): they are skipped, never sent again, and portin status follows that order`,
-  "run-again-refused-held": (rows) =>
-    `${rows} sent and refused by the service because another order already holds each, which PortInStatus does not show yet: run again later: ` +
-    "the account's order list names that order, and once PortInStatus shows it they are skipped with its ticket",
-  "ask-about-order": (rows, where) =>
-    `${rows} unknown (an open order of the account's order list holds them, but PortInStatus gives no ticket for it), not sent: ` +
-    `run again later; if PortInStatus still gives none, ask the service about the order result_message names in ${where}`,
+  "fix-row": summaryWords.nextFixRow,
+  "read-rejection": summaryWords.nextReadRejection,
+  "port-another-way": summaryWords.nextPortAnotherWay,
+  "fix-or-retry-rejected": summaryWords.nextFixOrRetryRejected,
+  "fix-carrier-rejection": summaryWords.nextFixCarrierRejection,
+  "run-again": summaryWords.nextRunAgain,
+  "run-again-interrupted": summaryWords.nextRunAgainInterrupted,
+  "fix-credentials": summaryWords.nextFixCredentials,
+  "run-again-to-confirm": summaryWords.nextRunAgainToConfirm,
+  "retry-unknown": summaryWords.nextRetryUnknown,
+  "run-again-to-check": summaryWords.nextRunAgainToCheck,
+  "refused-held": summaryWords.nextRefusedHeld,
+  "run-again-refused-held": summaryWords.nextRunAgainRefusedHeld,
+  "ask-about-order": summaryWords.nextAskAboutOrder,
 };
+
 
 function adviceFor(step: NextStep, rows: number, where: string): string {
   return NEXT_STEPS[step](plural(rows, "row"), where);

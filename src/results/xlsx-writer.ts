@@ -22,6 +22,7 @@ import { fileSink, finishSink, outputError } from "./sink.js";
 import type { Sink } from "./sink.js";
 import type { ResultsOptions, ResultsWriter } from "./encoder.js";
 import { WorkerZip } from "./xlsx-zip.js";
+import * as outputWords from "../messages/output.js";
 import { RowXml, SIZED_ROWS } from "./xlsx-rows.js";
 import {
   CONTENT_TYPES,
@@ -70,15 +71,14 @@ const WIDTH_MARGIN = 3;
 /** Opens the destination and writes the header row; refuses, before anything is sent, a sheet Excel could not hold. */
 export async function openXlsxResults<T>(destination: string, header: readonly string[], options: ResultsOptions, set: ColumnSet<T>): Promise<ResultsWriter<T>> {
   const columns = header.length + set.names.length;
-  const csvInstead = "write CSV instead with --results PATH.csv";
+  const csvInstead = outputWords.CSV_INSTEAD;
   if (columns > MAX_COLUMNS) {
-    throw new OutputError(`cannot write results to ${destination}: ${columns} columns, more than an Excel worksheet holds (${MAX_COLUMNS.toLocaleString("en-US")}); ${csvInstead}`);
+    throw new OutputError(outputWords.tooManyColumnsForXlsx(destination, columns, MAX_COLUMNS.toLocaleString("en-US"), csvInstead));
   }
   if (options.rows + 1 > MAX_ROWS) {
-    throw new OutputError(
-      `cannot write results to ${destination}: ${options.rows.toLocaleString("en-US")} rows and a header, more than an Excel worksheet holds (${MAX_ROWS.toLocaleString("en-US")}); ${csvInstead}`,
-    );
+    throw new OutputError(outputWords.tooManyRowsForXlsx(destination, options.rows.toLocaleString("en-US"), MAX_ROWS.toLocaleString("en-US"), csvInstead));
   }
+
   const sink = await fileSink(destination, options.option);
   const writer = new XlsxResultsWriter(sink, header, options, set);
   await writer.writeHeader();

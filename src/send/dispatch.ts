@@ -4,6 +4,8 @@
  * request leaves; its outcome is recorded after the answer.
  */
 import PQueue from "p-queue";
+import * as journalWords from "../messages/journal.js";
+import * as outcomes from "../messages/outcomes.js";
 import { PortinError } from "../errors.js";
 import type { PortRequest } from "../group/requests.js";
 import type { SubmitOutcome } from "../service/outcome.js";
@@ -101,7 +103,7 @@ interface Ahead {
 }
 
 /** The outcome of a request whose intent went ahead of it but which never left: the next run sends it. */
-export const WITHDRAWN = "not sent: the run stopped before this request left; the next run sends it";
+export const WITHDRAWN = outcomes.WITHDRAWN;
 
 export function dispatch(requests: readonly PortRequest[], options: DispatchOptions): Promise<DispatchReport> {
   return new Dispatcher(requests, options).run();
@@ -347,5 +349,6 @@ function resultOf(outcome: SubmitOutcome, request: PortRequest): RequestResult {
 
 function asPortinError(error: unknown): PortinError {
   if (error instanceof PortinError) return error;
-  return new PortinError("E_STATE", `cannot write the run journal: ${String(error)}`, { cause: error });
+  return new PortinError("E_STATE", journalWords.cannotWriteJournal(String(error)), { cause: error });
+
 }

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { once } from "../once.js";
+import * as serviceWords from "../messages/service.js";
 import { parseNanp } from "../validate/nanp.js";
 import { readRangeEnds } from "../validate/ranges.js";
 import type { AccountOrder, Holiday, Offering, PortabilityReply, PortInStatus, Provider, RejectDetail, Trunk } from "../catalog/account.js";
@@ -69,7 +70,7 @@ export const holidayListSchema = z.array(
       date: z
         .string()
         .trim()
-        .regex(/^\d{4}-\d{2}-\d{2}(?:[T ].*)?$/, { message: "is not a date such as 2026-12-25T00:00:00" })
+        .regex(/^\d{4}-\d{2}-\d{2}(?:[T ].*)?$/, { message: serviceWords.NOT_A_HOLIDAY_DATE })
         .transform((d) => d.slice(0, 10)),
       name: z.string().nullish(),
     }),
@@ -218,7 +219,8 @@ export function accountOrdersOf(entry: unknown): AccountOrder[] {
 export const npaNxxListSchema = once(() =>
   z.array(
     z.union([z.number().int(), z.string().trim().regex(/^\d+$/).transform(Number)]).refine((n) => n >= 200_200 && n <= 999_999, {
-      message: "is not a 6-digit NPA-NXX",
+      message: serviceWords.NOT_AN_NPA_NXX,
+
     }),
   ),
 );

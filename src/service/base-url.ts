@@ -4,6 +4,7 @@
  */
 import { isIPv4 } from "node:net";
 import { UsageError } from "../errors.js";
+import * as commandLine from "../messages/command-line.js";
 
 /** The parts of a base URL that messages may show: never a userinfo part. */
 export interface BaseUrl {
@@ -19,23 +20,22 @@ export function checkBaseUrl(raw: string, allowInsecureHttp: boolean): BaseUrl {
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`--base-url '${raw}' is not a URL: give one like https://api.thinktel.ca/rest.svc`);
+    throw new UsageError(commandLine.baseUrlNotAUrl(raw));
   }
   // Echoing the URL back would echo a password written into it, so this message names neither.
   if (url.username !== "" || url.password !== "") {
-    throw new UsageError("--base-url must not carry credentials: give them with --user/--password or PORTIN_USER/PORTIN_PASSWORD");
+    throw new UsageError(commandLine.baseUrlWithCredentials());
   }
   const shown = `${url.protocol}//${url.host}${url.pathname}`;
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new UsageError(`--base-url '${shown}' is not an http(s) URL: give one like https://api.thinktel.ca/rest.svc`);
+    throw new UsageError(commandLine.baseUrlNotHttp(shown));
   }
   if (url.search !== "" || url.hash !== "") {
-    throw new UsageError(`--base-url '${raw}' has a query or fragment: give only the service's root, like https://api.thinktel.ca/rest.svc`);
+    throw new UsageError(commandLine.baseUrlWithQuery(raw));
   }
   if (url.protocol === "http:" && !allowInsecureHttp && !isLoopback(url.hostname)) {
-    throw new UsageError(
-      `--base-url '${shown}' is plain http to ${url.hostname}, which would send the password unencrypted: use https:// or pass --allow-insecure-http`,
-    );
+    throw new UsageError(commandLine.baseUrlPlainHttp(shown, url.hostname));
+
   }
   const port = url.port !== "" ? url.port : url.protocol === "https:" ? "443" : "80";
   return { href: shown, hostPort: `${url.hostname}:${port}` };

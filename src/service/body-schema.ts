@@ -8,13 +8,14 @@ import { z } from "zod";
 import type { NumberKind, Operation } from "../catalog/operations.js";
 import { ITEM_MEMBERS, REQUIRED_PORT_FORM_MEMBERS, findMember, membersOf, portFormTakes } from "../catalog/members.js";
 import type { MemberType } from "../catalog/members.js";
+import * as serviceWords from "../messages/service.js";
 
 /** NANP: area code and exchange both start 2-9. */
 export const PHONE_RE = /^[2-9]\d{2}[2-9]\d{6}$/;
 const phone = z
   .number()
   .int()
-  .refine((n) => PHONE_RE.test(String(n)), { message: "must be a 10-digit NANP telephone number" });
+  .refine((n) => PHONE_RE.test(String(n)), { message: serviceWords.BODY_NOT_NANP });
 const nonEmpty = z.string().min(1, "must not be empty");
 const fileSchema = z.strictObject({ FileName: nonEmpty, ContentType: nonEmpty, Base64Contents: z.base64() });
 
@@ -36,7 +37,7 @@ const TYPE_SCHEMAS: Readonly<Record<MemberType, z.ZodType>> = {
 };
 
 function portFormSchema(kind: NumberKind) {
-  const shape: Record<string, z.ZodType> = { NumbersToPort: z.array(phone).min(1, "must list at least one number") };
+  const shape: Record<string, z.ZodType> = { NumbersToPort: z.array(phone).min(1, serviceWords.BODY_NO_NUMBERS) };
   for (const member of membersOf("portform")) {
     if (!portFormTakes(member, kind)) continue;
     const schema = TYPE_SCHEMAS[member.type];
@@ -45,7 +46,8 @@ function portFormSchema(kind: NumberKind) {
   const form = z.strictObject(shape);
   if (kind === "toll-free") return form;
   return form.refine((f) => f["CurrentProvider"] !== undefined || f["CurrentReseller"] !== undefined, {
-    message: "a regular-number PortForm needs CurrentProvider or CurrentReseller",
+    message: serviceWords.BODY_NO_PROVIDER,
+
     path: ["CurrentProvider"],
   });
 }
@@ -76,6 +78,7 @@ export function bodySchema(op: Operation): z.ZodType<Record<string, unknown>> {
     shape[name] = op.requiredRequestMembers.includes(name) ? schema : schema.optional();
   }
   const item = itemSchema(op);
-  if (item && op.items) shape[op.items.listMember] = z.array(item).min(1, "must list at least one item");
+  if (item && op.items) shape[op.items.listMember] = z.array(item).min(1, serviceWords.BODY_NO_ITEMS);
+
   return z.strictObject(shape);
 }

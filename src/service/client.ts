@@ -7,6 +7,8 @@ import { got } from "got";
 import type { z } from "zod";
 import type { Got, RetryOptions } from "got";
 import { LookupError, UsageError } from "../errors.js";
+import * as commandLine from "../messages/command-line.js";
+import * as serviceWords from "../messages/service.js";
 import type { Operation } from "../catalog/operations.js";
 import type { SubmitOutcome } from "./outcome.js";
 import { HOLIDAYS_PATH, holidayListSchema, LOOKUPS, NPANXX_CHECK_PATH, NPANXX_PATH, npaNxxListSchema, ORDER_LIST_PATH, orderListSchema, portabilityReplySchema, portInStatusPath, portInStatusSchema, ticketStatusPath } from "./answers.js";
@@ -186,14 +188,14 @@ export function createClient(options: ClientOptions): ServiceClient {
         case "orders":
           return read.orders;
         case "not-json":
-          throw new LookupError(`${name} did not answer JSON (it began "${read.start}"); check --base-url`);
+          throw new LookupError(serviceWords.orderListNotJson(name, read.start));
         case "no-list":
-          throw new LookupError(`${name} did not answer a list of port-in orders: it has no Orders list; check --base-url`);
+          throw new LookupError(serviceWords.orderListWithoutOrders(name));
         case "exchange": {
-          const context = { path: ORDER_LIST_PATH, what: "a list of port-in orders", base, user: options.user, scrub, oversize: "the account holds more orders than portin reads, or --base-url names something other than the service" };
+          const context = { path: ORDER_LIST_PATH, what: "port-in orders", base, user: options.user, scrub, oversize: serviceWords.ORDER_LIST_TOO_LARGE_NEXT };
           // An answer other than a 200 list: refused in the words of every lookup (lookup-answer.ts).
           lookupAnswer(read.exchange, orderListSchema, context);
-          throw new LookupError(`${name} did not answer a list of port-in orders; check --base-url`);
+          throw new LookupError(serviceWords.orderListNotAList(name));
         }
       }
     },
@@ -217,7 +219,8 @@ export function createClient(options: ClientOptions): ServiceClient {
 
 function checkUser(user: string): void {
   // RFC 7617: the user-id of Basic authentication cannot contain a colon.
-  if (user.includes(":")) throw new UsageError(`--user '${user}' contains ':', which Basic authentication cannot carry: check the user name`);
+  if (user.includes(":")) throw new UsageError(commandLine.colonInUser(user));
+
 }
 
 interface SendOptions {

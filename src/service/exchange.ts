@@ -7,6 +7,7 @@
 import { STATUS_CODES } from "node:http";
 import { RequestError } from "got";
 import { exceptionSchema } from "./answers.js";
+import * as serviceWords from "../messages/service.js";
 import { NEVER_CONNECTED_CODES } from "./retry-policy.js";
 import type { BaseUrl } from "./base-url.js";
 
@@ -148,7 +149,7 @@ export function fromError(error: unknown, base: BaseUrl, timeoutMs: number, scru
     // Node 24 appends advice of its own after "; " (--use-system-ca): the reason is what comes
     // before, so the line reads the same on every Node a user runs, with one piece of advice.
     const reason = error.message.split("; ")[0] ?? error.message;
-    const text = `the TLS certificate of ${base.hostPort} is not trusted (${code}: ${scrub(reason)}); if a private CA signed it, name the CA's certificate file in NODE_EXTRA_CA_CERTS (docs/security.md)`;
+    const text = serviceWords.untrustedCertificate(base.hostPort, code, scrub(reason));
     return { kind: "transport", reachedService: false, timedOut: false, text, retries, untrusted: true };
   }
   const text = transportText(code, error.message, base, timeoutMs, timedOut, neverConnected, scrub);
@@ -177,10 +178,10 @@ function transportText(
   neverConnected: boolean,
   scrub: Scrub,
 ): string {
-  if (timedOut) return neverConnected ? `could not connect to ${base.hostPort} within ${timeoutMs} ms` : `no answer within ${timeoutMs} ms`;
-  if (code === "ECONNREFUSED") return `connection refused by ${base.hostPort}`;
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `host ${base.hostPort.replace(/:\d+$/, "")} not resolved (${code})`;
-  if (code === "ECONNRESET" || code === "EPIPE") return `connection cut before the answer (${code})`;
+  if (timedOut) return neverConnected ? serviceWords.couldNotConnectWithin(base.hostPort, timeoutMs) : serviceWords.noAnswerWithin(timeoutMs);
+  if (code === "ECONNREFUSED") return serviceWords.connectionRefused(base.hostPort);
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return serviceWords.hostNotResolved(base.hostPort.replace(/:\d+$/, ""), code);
+  if (code === "ECONNRESET" || code === "EPIPE") return serviceWords.connectionCut(code);
   return `${code}: ${scrub(message)}`;
 }
 
@@ -189,10 +190,11 @@ function transportText(
  * went unread: a POST may have been accepted (docs/contract.md §4 `unknown`), a lookup failed.
  */
 export function answerTooLarge(limitBytes: number): TransportFailure {
-  const text = `the answer passed ${limitBytes / 1024 / 1024} MiB, more than portin reads, and was not read`;
+  const text = serviceWords.answerTooLarge(limitBytes / 1024 / 1024);
   return { kind: "transport", reachedService: true, timedOut: false, text, retries: 0, oversize: true };
 }
 
 export function retriesText(retries: number): string {
-  return `after ${retries} ${retries === 1 ? "retry" : "retries"}`;
+  return serviceWords.afterRetries(retries);
+
 }

@@ -8,7 +8,8 @@ import { describeIssues } from "./zod-issues.js";
 import { exceptionMessage, parseJson, retriesText, statusLine } from "./exchange.js";
 import type { Exchange, Scrub } from "./exchange.js";
 import type { BaseUrl } from "./base-url.js";
-import { authRefusal } from "./submit-outcome.js";
+import * as serviceWords from "../messages/service.js";
+import { authRefusal } from "../messages/service.js";
 
 export interface LookupContext {
   readonly path: string;
@@ -42,9 +43,9 @@ export function lookupAnswer<S extends z.ZodType>(
 ): z.output<S> | null {
   const name = `${method} ${context.path}`;
   if (exchange.kind === "transport") {
-    if (exchange.oversize === true) throw new LookupError(`${name}: ${exchange.text}; ${context.oversize ?? "check --base-url: it names something other than the service"}`);
-    if (exchange.untrusted === true) throw new LookupError(`${name} could not reach ${context.base.href}: ${exchange.text}`);
-    throw new LookupError(`${name} could not reach ${context.base.href}: ${exchange.text} ${retriesText(exchange.retries)}; check --base-url and that the service is up`);
+    if (exchange.oversize === true) throw new LookupError(serviceWords.lookupTooLarge(name, exchange.text, context.oversize ?? serviceWords.LOOKUP_TOO_LARGE_NEXT));
+    if (exchange.untrusted === true) throw new LookupError(serviceWords.lookupUnreachable(name, context.base.href, exchange.text, null));
+    throw new LookupError(serviceWords.lookupUnreachable(name, context.base.href, exchange.text, retriesText(exchange.retries)));
   }
   const { status } = exchange;
   // The service's own words, read only from an answer that is not the list: a 200's body is
@@ -53,19 +54,18 @@ export function lookupAnswer<S extends z.ZodType>(
   if (status === 401 || status === 403) throw new AuthError(authRefusal(context.user, status, said()));
   if (status === 404 && notFoundIsNull) return null;
   if (status !== 200) {
-    const where = status >= 300 && status < 400 && exchange.location !== null ? ` (redirect to ${exchange.location} not followed)` : "";
-    const next = status >= 500 || status === 429 ? "try again later" : "check --base-url";
-    const words = said();
-    throw new LookupError(`${name} answered ${statusLine(status)}${where}${words === "" ? "" : `: ${words}`}; ${next}`);
+    const where = status >= 300 && status < 400 && exchange.location !== null ? serviceWords.redirectTo(exchange.location) : "";
+    throw new LookupError(serviceWords.lookupAnswered(name, statusLine(status), where, said(), status >= 500 || status === 429));
   }
   const json = parseJson(exchange.body);
   if (!json.ok) {
     const start = context.scrub(exchange.body.slice(0, 40).replace(/\s+/g, " "));
-    throw new LookupError(`${name} did not answer JSON (it began "${start}"); check --base-url`);
+    throw new LookupError(serviceWords.lookupNotJson(name, start));
   }
   const parsed = schema.safeParse(json.value, { jitless: context.askedOnce === true });
   if (!parsed.success) {
-    throw new LookupError(`${name} did not answer ${context.what}: ${context.scrub(describeIssues(parsed.error))}`);
+    throw new LookupError(serviceWords.lookupNotAsExpected(name, context.what, context.scrub(describeIssues(parsed.error))));
+
   }
   return parsed.data;
 }

@@ -12,6 +12,7 @@ import { JSONParser } from "@streamparser/json";
 import { HTTPError } from "got";
 import type { Got, RetryOptions } from "got";
 import type { AccountOrder } from "../catalog/account.js";
+import * as serviceWords from "../messages/service.js";
 import { accountOrdersOf } from "./answers.js";
 import { fromError, fromResponse } from "./exchange.js";
 import type { Exchange, Scrub } from "./exchange.js";
@@ -84,7 +85,7 @@ export function readOrderList(http: Got, o: OrderListRequest): Promise<ReadList>
 }
 
 function tooLarge(maxBytes: number): string {
-  return `the answer passed ${maxBytes / (1024 * 1024)} MiB, more than portin reads, and was not read`;
+  return serviceWords.answerTooLarge(maxBytes / (1024 * 1024));
 }
 
 /** The list's `Orders` (any case), entry by entry, as a JSON text arrives in chunks. */

@@ -6,6 +6,7 @@
  */
 
 import { SPLIT_ADDRESS_MEMBERS } from "../input/columns.js";
+import * as rows from "../messages/rows.js";
 
 /** The members a split address fills, in the order the validator appends their cells. */
 export const ADDRESS_MEMBERS = SPLIT_ADDRESS_MEMBERS;
@@ -43,12 +44,12 @@ const EMPTY: AddressParts = { CustomerStreetNumber: "", CustomerStreetName: "", 
 export function splitAddress(text: string): { readonly ok: true; readonly parts: AddressParts } | { readonly ok: false; readonly reason: string } {
   const refuse = (why: string): { ok: false; reason: string } => ({
     ok: false,
-    reason: `${JSON.stringify(text)} cannot be split into a street address (${why}); write it as "120 King St W, Suite 400", or use the portform.CustomerStreet… columns`,
+    reason: rows.addressNotSplit(JSON.stringify(text), why),
   });
   const parts: Record<(typeof ADDRESS_MEMBERS)[number], string> = { ...EMPTY };
   const [street = "", ...rest] = text.split(",").map((part) => part.trim());
   for (const extra of rest.filter((part) => part !== "")) {
-    if (!takeUnitOrFloor(extra, parts)) return refuse(`${JSON.stringify(extra)} is neither a unit nor a floor; leave the city, province and postal code to their own columns`);
+    if (!takeUnitOrFloor(extra, parts)) return refuse(rows.notUnitNorFloor(JSON.stringify(extra)));
   }
   const words = street.split(/\s+/).filter((word) => word !== "");
   // A unit at the end of the street line: `123 N Main St Apt 4B`, `120 King St W #400`.
@@ -76,13 +77,14 @@ export function splitAddress(text: string): { readonly ok: true; readonly parts:
   } else if (CIVIC.test(civic)) {
     parts.CustomerStreetNumber = civic;
   } else {
-    return refuse("it does not start with a civic number");
+    return refuse(rows.NO_CIVIC_NUMBER);
   }
   if (words.length > 1 && DIRECTIONS.has(fold(words.at(-1) ?? ""))) parts.CustomerStreetDirection = words.pop() ?? "";
   else if (words.length > 1 && DIRECTIONS.has(fold(words[0] ?? "")) && !TYPES_BEFORE.has(fold(words[1] ?? ""))) parts.CustomerStreetDirection = words.shift() ?? "";
   if (words.length > 1 && TYPES_AFTER.has(fold(words.at(-1) ?? ""))) parts.CustomerStreetType = words.pop() ?? "";
   else if (words.length > 1 && TYPES_BEFORE.has(fold(words[0] ?? ""))) parts.CustomerStreetType = words.shift() ?? "";
-  if (words.length === 0) return refuse("it has no street name");
+  if (words.length === 0) return refuse(rows.NO_STREET_NAME);
+
   parts.CustomerStreetName = words.join(" ");
   return { ok: true, parts };
 }

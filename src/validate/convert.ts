@@ -8,6 +8,7 @@ import type { Provider } from "../catalog/account.js";
 import { closestNames } from "../closest.js";
 import { parseNanp } from "./nanp.js";
 import { excelInteger, looseCountry, looseLocale, looseTime, MORE_BOOLEANS, portablePath, providersByWords, readDate, SECOND_LOCALE_NONE } from "./writings.js";
+import * as rows from "../messages/rows.js";
 
 export type Converted = { readonly ok: true; readonly value: MemberValue } | { readonly ok: false; readonly reason: string };
 
@@ -51,7 +52,7 @@ function toInt(raw: RawValue): Converted {
   if (INT_RE.test(text) && Number.isSafeInteger(value)) return ok(value);
   // Excel's `300451.0`: tried only once the strict reading has failed.
   const whole = excelInteger(text);
-  return whole !== null && Number.isSafeInteger(Number(whole)) ? ok(Number(whole)) : fail(`${quote(text)} is not an integer`);
+  return whole !== null && Number.isSafeInteger(Number(whole)) ? ok(Number(whole)) : fail(rows.notAnInteger(quote(text)));
 }
 
 const BOOLEANS: ReadonlyMap<string, boolean> = new Map([
@@ -66,7 +67,7 @@ const BOOLEANS: ReadonlyMap<string, boolean> = new Map([
 function toBool(raw: RawValue): Converted {
   const text = asText(raw);
   const value = BOOLEANS.get(text.toLowerCase());
-  return value === undefined ? fail(`${quote(text)} is not a boolean (true/false, yes/no, Y/N, oui/non, 1/0)`) : ok(value);
+  return value === undefined ? fail(rows.notABoolean(quote(text))) : ok(value);
 }
 
 function toPhone(raw: RawValue): Converted {
@@ -98,11 +99,11 @@ function localeConverter(second: boolean): Converter {
     codes.set(String(SECOND_LOCALE_NONE), SECOND_LOCALE_NONE);
     codes.set("none", SECOND_LOCALE_NONE);
   }
-  const accepted = second ? "0-6, 9 or a name: EnglishUS … SpanishLatinAmerica, None" : "0-6 or a name: EnglishUS, EnglishUK, EnglishCA, UserDefined1, UserDefined2, FrenchCA, SpanishLatinAmerica";
+  const accepted = second ? rows.SECOND_LOCALES : rows.LOCALES;
   return (raw) => {
     const text = asText(raw);
     const code = codes.get(normalizeName(text)) ?? looseLocale(text, second);
-    return code === undefined ? fail(`${quote(text)} is not a locale (${accepted}, or en-CA, fr-CA, English, French…)`) : ok(code);
+    return code === undefined ? fail(rows.notALocale(quote(text), accepted)) : ok(code);
   };
 }
 
@@ -111,7 +112,7 @@ function toCountry(raw: RawValue): Converted {
   const upper = text.toUpperCase();
   if (upper === "CA" || upper === "US") return ok(upper);
   const named = looseCountry(text);
-  return named === undefined ? fail(`${quote(text)} is not a country (CA or US; Canada, USA)`) : ok(named);
+  return named === undefined ? fail(rows.notACountry(quote(text))) : ok(named);
 }
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -134,7 +135,7 @@ function toTime(raw: RawValue): Converted {
   const match = TIME_RE.exec(text);
   if (match) return ok(`${(match[1] ?? "").padStart(2, "0")}:${match[2] ?? ""}`);
   const loose = looseTime(text);
-  return loose === undefined ? fail(`${quote(text)} is not a time (HH:MM, Eastern)`) : ok(loose);
+  return loose === undefined ? fail(rows.notATime(quote(text))) : ok(loose);
 }
 
 /** `"Key=Value;Key2=Value2"`, as a --defaults file may write ExtraDetails; a sheet has a column per Key instead. */
@@ -143,7 +144,7 @@ function toExtraDetails(raw: RawValue): Converted {
   for (const part of splitList(raw)) {
     const at = part.indexOf("=");
     const key = at > 0 ? part.slice(0, at).trim() : "";
-    if (key === "") return fail(`${quote(part)} is not an extra detail (Key=Value, ;-separated)`);
+    if (key === "") return fail(rows.notAnExtraDetail(quote(part)));
     details.push({ Key: key, Value: part.slice(at + 1).trim() });
   }
   return ok(details);
@@ -171,12 +172,13 @@ function providerConverter(providers: readonly Provider[]): Converter {
     const [only] = matches;
     if (matches.length === 1 && only) return ok(only.id);
     if (matches.length > 1) {
-      const instead = exact.length > 1 ? "give the provider ID instead" : "write the one meant in full, or its ID";
-      return fail(`${quote(text)} matches several providers: ${matches.map(describe).join(", ")}; ${instead}`);
+      const instead = exact.length > 1 ? rows.GIVE_PROVIDER_ID : rows.WRITE_PROVIDER_IN_FULL;
+      return fail(rows.severalProviders(quote(text), matches.map(describe).join(", "), instead));
     }
     const near = closestNames(text, providers.map((p) => p.name), 3);
-    const hint = near.length > 0 ? `closest: ${near.join(", ")}; ` : "";
-    return fail(`${quote(text)} is not a known provider ID or name (${hint}run "portin providers" to list them)`);
+    const hint = near.length > 0 ? rows.closestProviders(near.join(", ")) : "";
+    return fail(rows.unknownProvider(quote(text), hint));
+
   }
   return (raw) => {
     const text = asText(raw);

@@ -22,6 +22,7 @@ import { describeSystemError } from "../system-error.js";
 import { checkCarrierValues } from "./carrier-ready.js";
 import type { PortCalendar } from "./port-date.js";
 import { easternToday, NO_HOLIDAYS } from "./port-date.js";
+import * as sheetWords from "../messages/sheet.js";
 
 export const NO_DEFAULTS: Defaults = Object.freeze({
   portForm: Object.freeze({}),
@@ -127,7 +128,7 @@ function lineAndColumn(text: string, offset: number): string {
     line++;
     lineStart = at + 1;
   }
-  return `line ${line}, column ${offset - lineStart + 1}`;
+  return sheetWords.lineAndColumn(line, offset - lineStart + 1);
 }
 
 /** V8's reason without its offset or its quote of the text, which the message replaces with a line and column. */
@@ -145,10 +146,10 @@ function syntaxReason(error: unknown): string {
 async function convertMember(member: MemberInfo, value: unknown, env: ConvertEnv): Promise<Converted | string> {
   if (member.type === "extraDetails" && typeof value !== "string") {
     const details = extraDetailsOf(value);
-    return details === undefined ? 'must be {"Key": "Value", …}' : { ok: true, value: details };
+    return details === undefined ? sheetWords.EXTRA_DETAILS_FORM : { ok: true, value: details };
   }
   const raw = rawOf(value);
-  if (raw === undefined || raw === "") return `must be a non-empty string, number, boolean or list, not ${JSON.stringify(value)}`;
+  if (raw === undefined || raw === "") return sheetWords.notAMemberValue(JSON.stringify(value));
   const converted = await converterFor(member.type, env)(raw);
   return converted.ok ? converted : converted.reason;
 }
@@ -182,30 +183,30 @@ async function readDefaultsJson(path: string, where: string): Promise<Record<str
   let text: string;
   try {
     const bytes = await readAtMost(path, MAX_DEFAULTS_BYTES);
-    if (bytes === null) throw new InputError(`${where} is larger than ${MAX_DEFAULTS_BYTES / 1024} KiB, more than a customer's defaults take; check the path`);
+    if (bytes === null) throw new InputError(sheetWords.defaultsTooLarge(where, MAX_DEFAULTS_BYTES / 1024));
     text = bytes.toString("utf8").replace(/^\uFEFF/, "");
   } catch (error) {
     if (error instanceof InputError) throw error;
-    throw new InputError(`cannot read ${where} (${describeSystemError(error)}); check the path`, { cause: error });
+    throw new InputError(sheetWords.defaultsUnreadable(where, describeSystemError(error)), { cause: error });
   }
   const deep = tooDeepAt(text, MAX_DEFAULTS_DEPTH);
   if (deep >= 0) {
-    throw new InputError(`${where}: ${lineAndColumn(text, deep)}: nested more than ${MAX_DEFAULTS_DEPTH} levels deep, more than members, lists and ExtraDetails take; fix the file`);
+    throw new InputError(sheetWords.defaultsTooDeep(where, lineAndColumn(text, deep), MAX_DEFAULTS_DEPTH));
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
     const at = lineAndColumn(text, syntaxErrorAt(text));
-    throw new InputError(`${where}: ${at}: not valid JSON (${syntaxReason(error)}); fix the file`, { cause: error });
+    throw new InputError(sheetWords.defaultsNotJson(where, at, syntaxReason(error)), { cause: error });
   }
   if (!isObject(json)) {
-    throw new InputError(`${where} must hold a JSON object {"portForm": {…}, "request": {…}, "item": {…}, "columns": {…}}`);
+    throw new InputError(sheetWords.defaultsNotAnObject(where));
   }
   return json;
 }
 
-const whereOf = (path: string): string => `--defaults file ${JSON.stringify(path)}`;
+const whereOf = (path: string): string => sheetWords.defaultsFile(path);
 
 /** The key of the column mapping (docs/contract.md §3), read before the sheet is opened: columnMapOf. */
 const COLUMNS_KEY = "columns";
@@ -245,7 +246,7 @@ export async function loadDefaults(
   const where = whereOf(path);
 
   // Attachments a defaults file names are confined to its own folder, as a sheet's are to the sheet's.
-  const folder = { dir: dirname(resolve(path)), name: "the --defaults file's folder" };
+  const folder = { dir: dirname(resolve(path)), name: sheetWords.DEFAULTS_FOLDER };
   const env: ConvertEnv = { providers, files: createFileAttacher(folder, readAttachment) };
   const out: Record<keyof Defaults, Record<string, MemberValue>> = { portForm: {}, request: {}, item: {} };
   // Every problem is reported at once, as "path: message", so one edit fixes the file.
@@ -255,24 +256,24 @@ export async function loadDefaults(
     if (sectionName.toLowerCase() === COLUMNS_KEY) continue;
     const section = SECTIONS.get(sectionName.toLowerCase());
     if (section === undefined) {
-      problems.push(`${sectionName}: unknown key (expected portForm, request, item or columns)`);
+      problems.push(sheetWords.unknownSection(sectionName));
       continue;
     }
     if (!isObject(members)) {
-      problems.push(`${section.key}: must be a JSON object of member: value`);
+      problems.push(sheetWords.sectionNotAnObject(section.key));
       continue;
     }
     for (const [name, value] of Object.entries(members)) {
       const jsonPath = `${section.key}.${name}`;
       const owner = portinOwner(section.scope, name);
       if (owner !== undefined) {
-        problems.push(`${jsonPath}: filled by portin from ${owner}, not by --defaults (remove it)`);
+        problems.push(sheetWords.defaultsMemberFilledByPortin(jsonPath, owner));
         continue;
       }
       const member = findMember(section.scope, name);
       if (member === undefined) {
         const [near] = closestNames(name, memberNames(section.scope));
-        problems.push(`${jsonPath}: unknown member${near === undefined ? "" : ` (did you mean ${section.key}.${near}?)`}`);
+        problems.push(sheetWords.unknownMember(jsonPath, near === undefined ? "" : sheetWords.didYouMeanDefaults(section.key, near)));
         continue;
       }
       const converted = await convertMember(member, value, env);
@@ -283,6 +284,7 @@ export async function loadDefaults(
   // The values a carrier checks, as a row's are (docs/contract.md §3): refused here once rather than on every row.
   const verdict = await checkCarrierValues(out.portForm, calendar, (member) => `portForm.${member}`);
   problems.push(...verdict.problems);
-  if (problems.length > 0) throw new InputError(`${where}: ${problems.join("; ")}`);
+  if (problems.length > 0) throw new InputError(sheetWords.defaultsProblems(where, problems.join("; ")));
+
   return { ...out, portForm: verdict.portForm };
 }

@@ -8,6 +8,7 @@ import type { CheckedRow } from "./types.js";
 import { TakenNumbers, textHash } from "./taken.js";
 import type { RowVerdict } from "./row-context.js";
 import { invalidRow } from "./row-context.js";
+import * as rows from "../messages/rows.js";
 
 export interface Duplicates {
   /** The row as it stands once earlier rows with its number are known. */
@@ -42,9 +43,10 @@ export function createDuplicates(): Duplicates {
       if (earlier === null) return outcome;
       const { number, numberKind, operation } = outcome;
       const differs = [earlier.targetHash !== mine.targetHash ? "target" : "", earlier.formHash !== mine.formHash ? "PortForm" : ""].filter((d) => d !== "").join(" and ");
-      if (differs === "") return invalidRow(outcome, `duplicate of row ${earlier.line} (${number})`, number, numberKind, operation);
+      if (differs === "") return invalidRow(outcome, rows.duplicateOfRow(earlier.line, number), number, numberKind, operation);
       // Which of two contradicting rows is right, portin cannot know: neither is sent.
-      const why = (other: number): string => `number ${number} is also on row ${other} with a different ${differs}: portin cannot know which row is right; correct or remove one of them`;
+      const why = (other: number): string => rows.contradictingRows(number, other, differs);
+
       if (!overruled.has(earlier.index)) overruled.set(earlier.index, why(outcome.line));
       return invalidRow(outcome, why(earlier.line), number, numberKind, operation);
     },

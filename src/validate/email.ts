@@ -5,6 +5,7 @@
  * zod's e-mail check, the project's schema library, rather than a regular expression of our own.
  */
 import { z } from "zod";
+import * as rows from "../messages/rows.js";
 
 const ADDRESS = z.email();
 
@@ -14,6 +15,6 @@ export function emailProblem(text: string): string | null {
   const quoted = JSON.stringify(text);
   const at = text.lastIndexOf("@");
   const domain = at < 0 ? "" : text.slice(at + 1);
-  const why = at < 0 ? "it has no @" : domain !== "" && !domain.includes(".") ? `its domain ${JSON.stringify(domain)} has no dot` : "it is not an address";
-  return `${quoted} is not a deliverable e-mail address (${why}): give one like it@example.com`;
+  return rows.notAnEmail(quoted, rows.emailWhy(at >= 0, domain));
+
 }

@@ -6,6 +6,7 @@
  * Other extensions (documents, spreadsheets, text) are sent as they are.
  */
 import type { FileTypeResult } from "file-type/core";
+import * as rows from "../messages/rows.js";
 
 /**
  * file-type and its readers take a few hundred milliseconds to load: loaded the first time an
@@ -44,7 +45,7 @@ function contentOf(contents: Uint8Array, found: FileTypeResult | undefined): str
     const quoted = start.length > QUOTED_AT_MOST ? `${start.slice(0, QUOTED_AT_MOST)}…` : start;
     return `${kind} (it begins ${JSON.stringify(quoted)})`;
   }
-  return "of no type portin recognises";
+  return rows.NO_KNOWN_TYPE;
 }
 
 /** Why the content is not what `extension` (".pdf", lower case) promises; null when it is, or when the extension promises nothing checked. */
@@ -53,5 +54,6 @@ export async function contentProblem(extension: string, contents: Uint8Array): P
   if (promise === undefined) return null;
   const found = await detect(contents);
   if (found !== undefined && promise.mimes.includes(found.mime)) return null;
-  return `is named as ${promise.what} but its content is ${contentOf(contents, found)}: attach the document itself, not a page or file saved under its name`;
+  return rows.contentNotAsNamed(promise.what, contentOf(contents, found));
+
 }

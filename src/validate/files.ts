@@ -17,6 +17,7 @@ import type { FileAttachment } from "../catalog/members.js";
 import type { Converted, FileAttacher } from "./convert.js";
 import { describeSystemError } from "../system-error.js";
 import { contentProblem } from "./file-content.js";
+import * as rows from "../messages/rows.js";
 
 /**
  * Largest file portin attaches. SPEC does not say; letters of authorization and invoices are
@@ -89,7 +90,7 @@ export function mebibytes(bytes: number): string {
  * would take a walk of the whole file system. So a file with more than one name is refused;
  * a copy attaches (docs/contract.md §3).
  */
-const HARD_LINK = "is a hard link (the file has other names, which may be outside the folder): attach a copy of it instead";
+const HARD_LINK = rows.HARD_LINK;
 
 /** What a non-regular file is, in words; null for a regular file with one name. */
 function kindOf(stats: Stats): string | null {
@@ -104,9 +105,9 @@ function kindOf(stats: Stats): string | null {
 
 /** Why a file of this size is refused, or null. */
 function sizeProblem(bytes: number): string | null {
-  if (bytes === 0) return "is empty (0 bytes): attach the signed document itself";
+  if (bytes === 0) return rows.EMPTY_ATTACHMENT;
   if (bytes > MAX_ATTACHMENT_BYTES) {
-    return `is ${bytes.toLocaleString("en-US")} bytes, over the ${mebibytes(MAX_ATTACHMENT_BYTES)} portin attaches at most: send a smaller scan`;
+    return rows.attachmentTooLarge(bytes.toLocaleString("en-US"), mebibytes(MAX_ATTACHMENT_BYTES));
   }
   return null;
 }
@@ -151,7 +152,7 @@ type Attached = FileAttachment | { readonly failure: string };
 export function createFileAttacher(folder: AttachmentFolder, readFile: ReadFile = readRegularFile): FileAttacher {
   const byPath = new Map<string, Promise<Attached>>();
   const byCell = new Map<string, Promise<Converted>>();
-  const rule = `an attachment must be a regular file inside ${folder.name} (${folder.dir})${folder.why === undefined ? "" : `, ${folder.why}`}`;
+  const rule = rows.attachmentRule(folder.name, folder.dir, folder.why);
   // The folder's own real path, once: /tmp may itself be a link (/private/tmp on macOS).
   let realFolder: Promise<string> | null = null;
   /** Bytes of the files attached so far, counted before each is read. */
@@ -169,7 +170,7 @@ export function createFileAttacher(folder: AttachmentFolder, readFile: ReadFile 
     realFolder ??= realpath(folder.dir);
     const [real, base] = await Promise.all([realpath(absolute), realFolder]);
     if (!within(base, real)) {
-      throw new Refused(`leads outside ${folder.name} through a symbolic link (to ${real}): ${rule}`);
+      throw new Refused(rows.leadsOutside(folder.name, real, rule));
     }
     const stats = await stat(real);
     const kind = kindOf(stats);
@@ -184,7 +185,7 @@ export function createFileAttacher(folder: AttachmentFolder, readFile: ReadFile 
       const size = sizeProblem(bytes);
       if (size !== null) throw new Refused(size);
       if (held + bytes > MAX_RUN_ATTACHMENT_BYTES) {
-        throw new Refused(`would take the run's attachments past ${mebibytes(MAX_RUN_ATTACHMENT_BYTES)}, more than portin holds at once: split the sheet`);
+        throw new Refused(rows.runAttachmentsTooLarge(mebibytes(MAX_RUN_ATTACHMENT_BYTES)));
       }
       held += bytes;
       const contents = await readFile(real);
@@ -200,7 +201,8 @@ export function createFileAttacher(folder: AttachmentFolder, readFile: ReadFile 
       };
     } catch (error) {
       if (error instanceof Refused) return { failure: error.message };
-      return { failure: `cannot be read (${describeSystemError(error)}: ${absolute})` };
+      return { failure: rows.attachmentUnreadable(describeSystemError(error), absolute) };
+
     }
   }
 

@@ -22,6 +22,7 @@ import type { RowContext, RowVerdict, SheetRules } from "./row-context.js";
 import { invalidAt, invalidRow } from "./row-context.js";
 import { rowNumber } from "./row-number.js";
 import type { RowNumber } from "./row-number.js";
+import * as rows from "../messages/rows.js";
 
 const NO_MEMBERS: Record<string, MemberValue> = Object.freeze({});
 
@@ -48,7 +49,7 @@ export function createFirstProblem(rules: SheetRules, defaults: Defaults): First
   function firstProblem(row: SheetRow): RowVerdict | Promise<RowVerdict> {
     const given = row.cells;
     const number = rowNumber(cellOf(given, columns.numberAt));
-    if (given.length !== columns.width) return named(row, number, `has ${given.length} field${given.length === 1 ? "" : "s"}, the header has ${columns.width}`);
+    if (given.length !== columns.width) return named(row, number, rows.fieldCount(given.length, columns.width));
     // A cell the reader could not use where it is sent (a workbook's error value, a mangled number).
     if (row.problem !== undefined) return named(row, number, row.problem);
     if (!number.ok) return invalidRow(row, number.reason);
@@ -67,7 +68,7 @@ export function createFirstProblem(rules: SheetRules, defaults: Defaults): First
     if (!routed.ok) return invalidRow(row, routed.reason, digits, kind);
     const operation = routed.operation;
     const records = operations.get(operation);
-    if (records === undefined) return invalidRow(row, `no plan for ${describeOperation(operation)}`, digits, kind, operation);
+    if (records === undefined) return invalidRow(row, rows.noPlanFor(describeOperation(operation)), digits, kind, operation);
     const context: RowContext = { row, cells, digits, kind, operation, target: target.target, records };
 
     // The same cells under the same operation convert to the same records: rows whose
@@ -177,7 +178,8 @@ export function createFirstProblem(rules: SheetRules, defaults: Defaults): First
     if (bytes <= MAX_ROW_ATTACHMENT_BYTES) return pending;
     return invalidRow(
       pending,
-      `the row's attachments come to ${mebibytes(bytes)}, over the ${mebibytes(MAX_ROW_ATTACHMENT_BYTES)} portin sends in one request: send smaller scans`,
+      rows.rowAttachmentsTooLarge(mebibytes(bytes), mebibytes(MAX_ROW_ATTACHMENT_BYTES)),
+
       pending.number,
       pending.numberKind,
       pending.operation,

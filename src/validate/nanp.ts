@@ -9,6 +9,7 @@ import type { NumberKind } from "../catalog/operations.js";
 import { TOLL_FREE_AREA_CODES } from "../catalog/operations.js";
 import { createBlockVerdict } from "./nanp-blocks.js";
 import { NANP_METADATA } from "./nanp-metadata.js";
+import * as rows from "../messages/rows.js";
 
 export type ParsedNumber =
   | { readonly ok: true; readonly digits: string; readonly kind: NumberKind }
@@ -66,7 +67,7 @@ function isSeparator(code: number): boolean {
 }
 
 function invalid(text: string, why: string): ParsedNumber {
-  return { ok: false, reason: `${JSON.stringify(text)} is not a valid NANP number (${why})` };
+  return { ok: false, reason: rows.notNanp(JSON.stringify(text), why) };
 }
 
 /** `4165552104.0`: a number column exported as floats (pandas, some Excel exports). */
@@ -114,32 +115,32 @@ export function nanpReader(inService: BlockVerdict): (raw: string) => ParsedNumb
           if (SCIENTIFIC.test(text)) {
             return {
               ok: false,
-              reason: `${JSON.stringify(text)} is not a valid NANP number: a spreadsheet wrote it in scientific notation and dropped its last digits; format the column as Text and type the numbers again`,
+              reason: rows.scientificNumber(JSON.stringify(text)),
             };
           }
-          return withExtension(written, read) ?? invalid(written, `unexpected ${JSON.stringify(text.charAt(i))}`);
+          return withExtension(written, read) ?? invalid(written, rows.unexpectedCharacter(JSON.stringify(text.charAt(i))));
         }
       }
     }
     if (plus && !digits.startsWith("1")) {
-      return { ok: false, reason: `${JSON.stringify(written)} is not a NANP number: only NANP (+1) numbers are accepted` };
+      return { ok: false, reason: rows.notPlusOne(JSON.stringify(written)) };
     }
     if (plus) {
       digits = digits.slice(1);
-      if (digits.length !== 10) return invalid(written, `${digits.length} digits after +1`);
+      if (digits.length !== 10) return invalid(written, rows.digitsAfterPlusOne(digits.length));
     } else if (digits.length === 11 && digits.startsWith("1")) {
       digits = digits.slice(1);
     } else if (digits.length !== 10) {
-      return invalid(written, `${digits.length} digits`);
+      return invalid(written, rows.digitCount(digits.length));
     }
     const npa = digits.charCodeAt(0) - ZERO;
-    if (npa < 2) return invalid(written, `area code ${digits.slice(0, 3)} cannot start with ${npa}`);
+    if (npa < 2) return invalid(written, rows.areaCodeStart(digits.slice(0, 3), npa));
     const nxx = digits.charCodeAt(3) - ZERO;
-    if (nxx < 2) return invalid(written, `exchange ${digits.slice(3, 6)} cannot start with ${nxx}`);
+    if (nxx < 2) return invalid(written, rows.exchangeStart(digits.slice(3, 6), nxx));
     const area = npa * 100 + (digits.charCodeAt(1) - ZERO) * 10 + (digits.charCodeAt(2) - ZERO);
     const block = area * 1000 + nxx * 100 + (digits.charCodeAt(4) - ZERO) * 10 + (digits.charCodeAt(5) - ZERO);
     if (!inService(digits, block)) {
-      return invalid(written, `area code ${digits.slice(0, 3)} with exchange ${digits.slice(3, 6)} is not in service`);
+      return invalid(written, rows.notInService(digits.slice(0, 3), digits.slice(3, 6)));
     }
     return { ok: true, digits, kind: TOLL_FREE_AREAS.has(area) ? "toll-free" : "regular" };
   };
@@ -156,8 +157,7 @@ function withExtension(written: string, read: (raw: string) => ParsedNumber): Pa
   if (!read(number).ok) return undefined;
   return {
     ok: false,
-    reason:
-      `${JSON.stringify(written)} is not a valid NANP number: it ends in an extension (${word} ${extension}); ` +
-      `a port moves the whole number: write ${number.trim()} alone in the column and keep the extension in a column of its own`,
+    reason: rows.withExtension(JSON.stringify(written), word, extension, number.trim()),
+
   };
 }

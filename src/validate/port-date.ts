@@ -5,6 +5,7 @@
  * ports in (`RequestedPortTime` is Eastern too): a run at 22:00 in Vancouver is already
  * tomorrow in Toronto, and a port date of "today" there is still allowed.
  */
+import * as rows from "../messages/rows.js";
 
 /** The service's holidays, by YYYY-MM-DD, with their names. */
 export type Holidays = ReadonlyMap<string, string>;
@@ -61,9 +62,9 @@ const WEEKEND: Readonly<Record<number, string>> = { 0: "Sunday", 6: "Saturday" }
 export function portDayProblem(date: string, today: string): string | null {
   const quoted = JSON.stringify(date);
   // Both are YYYY-MM-DD: their text orders as the days do.
-  if (date < today) return `${quoted} is in the past (today is ${today}, Eastern time): give a business day from today on`;
+  if (date < today) return rows.dateInPast(quoted, today);
   const weekday = WEEKEND[new Date(`${date}T00:00:00Z`).getUTCDay()];
-  if (weekday !== undefined) return `${quoted} is a ${weekday}: ports are done on business days; give a weekday that is not a service holiday`;
+  if (weekday !== undefined) return rows.dateOnWeekend(quoted, weekday);
   return null;
 }
 
@@ -71,5 +72,6 @@ export function portDayProblem(date: string, today: string): string | null {
 export function holidayProblem(date: string, holidays: Holidays): string | null {
   const name = holidays.get(date);
   if (name === undefined) return null;
-  return `${JSON.stringify(date)} is ${name === "" ? "a holiday" : name}, a day the service ports nothing: give another business day`;
+  return rows.dateOnHoliday(JSON.stringify(date), name);
+
 }

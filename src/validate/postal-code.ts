@@ -7,6 +7,7 @@
  */
 import type { Country } from "./province.js";
 import { excelInteger } from "./writings.js";
+import * as rows from "../messages/rows.js";
 
 /**
  * Canada Post's letters: D, F, I, O, Q and U are never used, and W and Z never begin a code.
@@ -17,10 +18,7 @@ const ZIP = /^(\d{5})(?:[\s-]?(\d{4}))?$/;
 /** A ZIP a spreadsheet shortened: 3 or 4 digits (00501 to 09999), or 7 or 8 for a ZIP+4. */
 const SHORTENED_ZIP = /^(\d{3,4}|\d{7,8})$/;
 
-const ACCEPTED: Readonly<Record<Country, string>> = {
-  CA: "a Canadian postal code such as M5H 1J9",
-  US: "a US ZIP code such as 12345 or 12345-6789",
-};
+const ACCEPTED: Readonly<Record<Country, string>> = rows.POSTAL_CODE_FORMS;
 
 export type PostalReading = { readonly ok: true; readonly value: string; readonly country: Country } | { readonly ok: false; readonly reason: string };
 
@@ -37,16 +35,17 @@ export function readPostalCode(text: string, country: Country | undefined): Post
       : null;
   if (found?.ok === true) {
     if (country === undefined || found.country === country) return found;
-    return { ok: false, reason: `${quoted} is ${found.country === "CA" ? "a Canadian postal code" : "a US ZIP code"}, but portform.CustomerCountry is ${country}: give ${ACCEPTED[country]}, or fix the country` };
+    return { ok: false, reason: rows.postalCodeOfOtherCountry(quoted, found.country === "CA", country, ACCEPTED[country]) };
   }
   const digits = excelInteger(squeezed) ?? squeezed;
   if (country !== "CA" && SHORTENED_ZIP.test(digits)) {
     const whole = digits.length <= 4 ? digits.padStart(5, "0") : `${digits.padStart(9, "0").slice(0, 5)}-${digits.padStart(9, "0").slice(5)}`;
     return {
       ok: false,
-      reason: `${quoted} looks like a US ZIP code that lost its leading zeros (the spreadsheet stored it as a number): write ${whole}, and format the column as text so it keeps them`,
+      reason: rows.zipLostZeros(quoted, whole),
     };
   }
   const accepted = country === undefined ? `${ACCEPTED.CA}, or ${ACCEPTED.US}` : ACCEPTED[country];
-  return { ok: false, reason: `${quoted} is not ${country === "CA" ? "a Canadian postal code" : country === "US" ? "a US ZIP code" : "a postal code"} (give ${accepted})` };
+  return { ok: false, reason: rows.notAPostalCode(quoted, country, accepted) };
+
 }

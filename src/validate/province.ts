@@ -5,6 +5,7 @@
  * carriers match the service address against their records by the postal abbreviation.
  */
 import { plain } from "./writings.js";
+import * as rows from "../messages/rows.js";
 
 export type Country = "CA" | "US";
 
@@ -99,10 +100,8 @@ const BY_KEY: ReadonlyMap<string, Region> = new Map([
 ]);
 
 const COUNTRY_NAMES: Readonly<Record<Country, string>> = { CA: "Canada", US: "the United States" };
-const ACCEPTED: Readonly<Record<Country, string>> = {
-  CA: "a Canadian province or territory: AB, BC, MB, NB, NL, NS, NT, NU, ON, PE, QC, SK, YT, or its English or French name",
-  US: "a US state by its two-letter code (NY, CA, …) or its name",
-};
+const ACCEPTED: Readonly<Record<Country, string>> = rows.PROVINCE_FORMS;
+
 
 export type ProvinceReading = { readonly ok: true; readonly code: string; readonly country: Country } | { readonly ok: false; readonly reason: string };
 
@@ -115,12 +114,12 @@ export function readProvince(text: string, country: Country | undefined): Provin
   const region = BY_KEY.get(keyOf(text));
   if (region === undefined) {
     const accepted = country === undefined ? `${ACCEPTED.CA}; or ${ACCEPTED.US}` : ACCEPTED[country];
-    return { ok: false, reason: `${quoted} is not a province, territory or state (give ${accepted})` };
+    return { ok: false, reason: rows.notAProvince(quoted, accepted) };
   }
   if (country !== undefined && region.country !== country) {
-    const where = region.country === "CA" ? "a Canadian province or territory" : "a US state";
     const named = keyOf(text) === keyOf(region.code) ? quoted : `${quoted} (${region.code})`;
-    return { ok: false, reason: `${named} is ${where}, but portform.CustomerCountry is ${country}: give ${ACCEPTED[country]}, or fix the country` };
+    return { ok: false, reason: rows.provinceOfOtherCountry(named, region.country === "CA", country, ACCEPTED[country]) };
+
   }
   return { ok: true, code: region.code, country: region.country };
 }

@@ -4,6 +4,7 @@
  * the last. The end may be written in full or as the last digits of the first number.
  */
 import { parseNanp } from "./nanp.js";
+import * as rows from "../messages/rows.js";
 
 /** A range this long is a typo more likely than a wish: a whole exchange is 10,000 numbers. */
 export const RANGE_NUMBERS_AT_MOST = 10_000;
@@ -41,13 +42,13 @@ export function readRangeEnds(text: string): RangeEnds | null {
     let last: string;
     if (endDigits.length >= 10) {
       const end = parseNanp(right);
-      if (!end.ok) return { kind: "bad", reason: `${quoted}: the range's last number ${end.reason}` };
+      if (!end.ok) return { kind: "bad", reason: rows.rangeEndInvalid(quoted, end.reason) };
       last = end.digits;
     } else {
       last = start.digits.slice(0, 10 - endDigits.length) + endDigits;
     }
     const count = Number(last) - Number(start.digits) + 1;
-    if (count <= 1) return { kind: "bad", reason: `${quoted} is not a range: it ends (${last}) before it starts (${start.digits})` };
+    if (count <= 1) return { kind: "bad", reason: rows.rangeBackwards(quoted, last, start.digits) };
     return { kind: "range", first: start.digits, last, count };
   }
   return null;
@@ -58,7 +59,7 @@ export function readRange(text: string): RangeReading | null {
   const ends = readRangeEnds(text);
   if (ends === null || ends.kind === "bad") return ends;
   if (ends.count > RANGE_NUMBERS_AT_MOST) {
-    return { kind: "bad", reason: `${JSON.stringify(text)} is a range of ${ends.count} numbers, more than ${RANGE_NUMBERS_AT_MOST} at once; split it` };
+    return { kind: "bad", reason: rows.rangeTooLong(JSON.stringify(text), ends.count, RANGE_NUMBERS_AT_MOST) };
   }
   const from = Number(ends.first);
   const numbers: string[] = [];
@@ -71,5 +72,6 @@ export function rangeHint(text: string): string | undefined {
   const range = readRange(text);
   if (range === null) return undefined;
   if (range.kind === "bad") return range.reason;
-  return `${JSON.stringify(text)} is a range of ${range.numbers.length} numbers: pass --expand-ranges to port each of them`;
+  return rows.rangeNotExpanded(JSON.stringify(text), range.numbers.length);
+
 }

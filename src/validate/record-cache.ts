@@ -14,6 +14,7 @@ import type { Defaults } from "./types.js";
 import type { Records, Requirement } from "./rules.js";
 import { defaultsFor, requirementsOf } from "./rules.js";
 import { cellOf } from "./sheet-columns.js";
+import * as rows from "../messages/rows.js";
 
 /**
  * Distinct records kept for sharing, per kind (PortForm+request, item) over all operations:
@@ -83,7 +84,8 @@ export function missingFrom(requirements: readonly Requirement[], records: { rea
 
 /** The one wording of unmet requirements, whichever path found them. */
 export function missingMessage(labels: readonly string[]): string {
-  return `missing ${labels.join(", ")} (fill the column or set ${labels.length === 1 ? "it" : "them"} in --defaults)`;
+  return rows.missingMembers(labels);
+
 }
 
 /** One OperationRecords per operation; the limit on records kept is shared by them all. */

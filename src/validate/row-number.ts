@@ -5,10 +5,12 @@
 import type { NumberKind } from "../catalog/operations.js";
 import { parseNanp } from "./nanp.js";
 import { rangeHint } from "./ranges.js";
+import * as rows from "../messages/rows.js";
 
 export type RowNumber = { readonly ok: true; readonly digits: string; readonly kind: NumberKind } | { readonly ok: false; readonly reason: string };
 
-const EMPTY: RowNumber = { ok: false, reason: "the number is empty: every row needs the number to port" };
+const EMPTY: RowNumber = { ok: false, reason: rows.EMPTY_NUMBER };
+
 
 /** The number cell's digits and kind, or why it is not a number portin can port (a range gets the `--expand-ranges` hint). */
 export function rowNumber(text: string): RowNumber {

@@ -8,6 +8,7 @@ import { describeOperation, isOfferingType, routeFor } from "../catalog/operatio
 import type { MemberInfo, MemberValue } from "../catalog/members.js";
 import { ITEM_MEMBERS, REGULAR_PROVIDER_MEMBERS, REQUIRED_PORT_FORM_MEMBERS, findMember, portFormTakes } from "../catalog/members.js";
 import type { Defaults } from "./types.js";
+import * as rows from "../messages/rows.js";
 
 export type Records = { portForm: Record<string, MemberValue>; request: Record<string, MemberValue>; item: Record<string, MemberValue> };
 export type Section = keyof Records;
@@ -25,16 +26,16 @@ export function refusalOf(member: MemberInfo, op: Operation): string | undefined
   if (member.scope === "portform") {
     if (portFormTakes(member, op.numberKind)) return undefined;
     const other = op.numberKind === "regular" ? "toll-free" : "regular";
-    return `${label} is for ${other} numbers only, and this number is ${op.numberKind}; empty the cell for this row`;
+    return rows.memberForOtherKind(label, other, op.numberKind);
   }
   if (member.scope === "request") {
     if ((op.requestMembers as readonly string[]).includes(member.name)) return undefined;
     const takes = op.requestMembers.length === 0 ? "no request members" : op.requestMembers.join(", ");
-    return `${label} is not taken by ${describeOperation(op)} (it takes ${takes}); empty the cell for this row`;
+    return rows.requestMemberNotTaken(label, describeOperation(op), takes);
   }
-  if (op.items === null) return `${label} is not taken by ${describeOperation(op)} (it has no per-number items); empty the cell for this row`;
+  if (op.items === null) return rows.noItemsTaken(label, describeOperation(op));
   if (ITEM_MEMBERS[op.items.kind].accepted.has(member.name)) return undefined;
-  return `${label} is not taken by ${op.items.kind} items of ${describeOperation(op)}; empty the cell for this row`;
+  return rows.itemMemberNotTaken(label, op.items.kind, describeOperation(op));
 }
 
 /** The defaults an operation can send: the rest serve other rows of a mixed sheet. */
@@ -80,5 +81,6 @@ export function routeTable(): (type: number | null, kind: NumberKind) => Route {
     offering.regular[type] = routeFor({ kind: "offering", type }, "regular");
     offering["toll-free"][type] = routeFor({ kind: "offering", type }, "toll-free");
   }
-  return (type, kind) => (type === null ? trunk[kind] : offering[kind][type]) ?? { ok: false, reason: `no operation for ${kind} numbers` };
+  return (type, kind) => (type === null ? trunk[kind] : offering[kind][type]) ?? { ok: false, reason: rows.noOperationFor(kind) };
+
 }

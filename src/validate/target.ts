@@ -11,6 +11,7 @@ import { closestNames } from "../closest.js";
 import type { Lookups } from "./types.js";
 import { parseNanp } from "./nanp.js";
 import { routeTable } from "./rules.js";
+import * as rows from "../messages/rows.js";
 
 /** A row's target: the pilot's 10 digits or the OfferingID, and the offering's Type (null for a trunk) that routing needs. */
 export type RowTarget = { readonly ok: true; readonly target: string; readonly offeringType: number | null } | { readonly ok: false; readonly reason: string };
@@ -29,16 +30,16 @@ const TRUNKS_LISTED_AT_MOST = 5;
 
 const quote = (text: string): string => JSON.stringify(text);
 
-const NO_TARGET: RowTarget = { ok: false, reason: "no target: fill pilot_number (a SIP trunk) or offering_id (a telephone offering)" };
+const NO_TARGET: RowTarget = { ok: false, reason: rows.NO_TARGET };
 
 export function createTargetResolver(lookups: Lookups): TargetResolver {
   const trunkNumbers = new Set(lookups.trunks.map((t) => t.pilotNumber));
   const trunkList =
     lookups.trunks.length === 0
-      ? "the account has no SIP trunks"
+      ? rows.NO_TRUNKS
       : lookups.trunks.length <= TRUNKS_LISTED_AT_MOST
-        ? `the account's trunks: ${lookups.trunks.map((t) => t.pilotNumber).join(", ")}`
-        : `the account has ${lookups.trunks.length}`;
+        ? rows.trunksAre(lookups.trunks.map((t) => t.pilotNumber).join(", "))
+        : rows.trunkCount(lookups.trunks.length);
   const offeringsById = new Map(lookups.offerings.map((o) => [o.offeringId, o]));
   const offeringsByLowerId = new Map<string, Offering[]>();
   for (const offering of lookups.offerings) {
@@ -51,7 +52,7 @@ export function createTargetResolver(lookups: Lookups): TargetResolver {
     const parsed = parseNanp(text);
     if (!parsed.ok) return { ok: false, reason: `pilot_number ${parsed.reason}` };
     if (!trunkNumbers.has(parsed.digits)) {
-      return { ok: false, reason: `pilot number ${parsed.digits} is not one of the account's SIP trunks (${trunkList}); run "portin trunks" to list them` };
+      return { ok: false, reason: rows.notATrunk(parsed.digits, trunkList) };
     }
     return { ok: true, target: parsed.digits, offeringType: null };
   }
@@ -60,11 +61,11 @@ export function createTargetResolver(lookups: Lookups): TargetResolver {
     const offering = offeringsById.get(text) ?? singleOf(offeringsByLowerId.get(text.toLowerCase()));
     if (offering === undefined) {
       const [near] = closestNames(text, lookups.offerings.map((o) => o.offeringId));
-      const hint = near === undefined ? "" : ` (closest: ${near})`;
-      return { ok: false, reason: `offering_id ${quote(text)} is not one of the account's offerings${hint}; run "portin offerings" to list them` };
+      const hint = near === undefined ? "" : rows.closestOffering(near);
+      return { ok: false, reason: rows.notAnOffering(quote(text), hint) };
     }
     if (!isOfferingType(offering.type)) {
-      return { ok: false, reason: `offering ${quote(offering.offeringId)} has Type ${offering.type}, outside 1..7: portin cannot port onto it` };
+      return { ok: false, reason: rows.offeringTypeOutOfRange(quote(offering.offeringId), offering.type) };
     }
     return { ok: true, target: offering.offeringId, offeringType: offering.type };
   }
@@ -83,7 +84,8 @@ export function createTargetResolver(lookups: Lookups): TargetResolver {
     targetOf(pilotText, offeringText) {
       if (pilotText === "" && offeringText === "") return NO_TARGET;
       if (pilotText !== "" && offeringText !== "") {
-        return { ok: false, reason: `two targets: pilot_number ${quote(pilotText)} and offering_id ${quote(offeringText)} are both filled; keep one` };
+        return { ok: false, reason: rows.twoTargets(quote(pilotText), quote(offeringText)) };
+
       }
       return pilotText !== "" ? cached(pilots, pilotText, pilotTarget) : cached(offerings, offeringText, offeringTarget);
     },

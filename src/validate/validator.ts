@@ -24,6 +24,7 @@ import { createFirstProblem } from "./first-problem.js";
 import type { EveryProblem } from "./every-problem.js";
 import { createEveryProblem } from "./every-problem.js";
 import { createDuplicates } from "./duplicates.js";
+import * as rows from "../messages/rows.js";
 
 export interface ValidatorContext {
   readonly layout: SheetLayout;
@@ -65,7 +66,8 @@ export interface ValidatorPaths {
  */
 function attachmentFolder(layout: SheetLayout): AttachmentFolder {
   if (layout.source === STDIN_SOURCE) {
-    return { dir: layout.baseDir, name: "the current directory", why: "as the sheet comes from standard input, which has no folder" };
+    return { dir: layout.baseDir, name: "the current directory", why: rows.STDIN_HAS_NO_FOLDER };
+
   }
   return { dir: layout.baseDir, name: "the sheet's folder" };
 }

@@ -6,6 +6,7 @@
  * as the contract spells it costs nothing more per cell.
  */
 import type { Provider } from "../catalog/account.js";
+import * as rows from "../messages/rows.js";
 
 /** Accents and case dropped: "Vidéotron" = "videotron", "Français" = "francais". */
 export function plain(text: string): string {
@@ -125,9 +126,9 @@ function daysIn(year: number, month: number): number {
 /** A date when y-m-d is one; else why not, in words a person reads: "not a real date (February 2026 has 28 days)". */
 function realDate(text: string, year: number, month: number, day: number): DateReading {
   const quoted = JSON.stringify(text);
-  if (month < 1 || month > 12) return { ok: false, reason: `${quoted} is not a real date (there is no month ${month}); write it as YYYY-MM-DD` };
+  if (month < 1 || month > 12) return { ok: false, reason: rows.noSuchMonth(quoted, month) };
   const days = daysIn(year, month);
-  if (day < 1 || day > days) return { ok: false, reason: `${quoted} is not a real date (${monthName(month)} ${year} has ${days} days)` };
+  if (day < 1 || day > days) return { ok: false, reason: rows.noSuchDay(quoted, monthName(month), year, days) };
   return { ok: true, value: iso(year, month, day) };
 }
 
@@ -155,10 +156,10 @@ export function readDate(text: string): DateReading {
     if (a <= 12 && b <= 12) {
       return {
         ok: false,
-        reason: `${quoted} is ambiguous: ${a} ${monthName(b)} or ${monthName(a)} ${b}? write it as YYYY-MM-DD (${iso(year, b, a)} or ${iso(year, a, b)})`,
+        reason: rows.ambiguousDate(quoted, a, monthName(b), monthName(a), b, iso(year, b, a), iso(year, a, b)),
       };
     }
-    return { ok: false, reason: `${quoted} is not a real date (neither ${a} nor ${b} is a month); write it as YYYY-MM-DD` };
+    return { ok: false, reason: rows.neitherIsAMonth(quoted, a, b) };
   }
   const named = DAY_MONTH_YEAR.exec(text);
   if (named) {
@@ -170,7 +171,8 @@ export function readDate(text: string): DateReading {
     const month = monthOf(american[1] ?? "");
     if (month !== undefined) return realDate(text, Number(american[3]), month, Number(american[2]));
   }
-  return { ok: false, reason: `${quoted} is not a date (write it as YYYY-MM-DD)` };
+  return { ok: false, reason: rows.notADate(quoted) };
+
 }
 
 const CLOCK = /^(\d{1,2})(?:[:h](\d{2}))?(?::(\d{2}))?\s*([ap])?\.?\s*(m\.?)?$/i;
