@@ -5,6 +5,8 @@
  */
 import { z } from "zod";
 import { once } from "../once.js";
+import { E911_MEMBERS } from "../catalog/e911.js";
+import type { E911Address, E911Member } from "../catalog/e911.js";
 
 export const V911_VERIFY_PATH = "/v2/V911s/Verify";
 export const V911_PATH = "/v2/V911s";
@@ -19,19 +21,12 @@ export function trunkDidPath(pilot: string, tenDigits: string): string {
   return `/SipTrunks/${pilot}/Dids/${tenDigits}`;
 }
 
-/** The V911 record's address members, in the contract's order (docs/contract.md §1.5). */
-export const V911_ADDRESS_MEMBERS = ["FirstName", "LastName", "StreetNumber", "StreetName", "SuiteNumber", "City", "ProvinceState", "PostalZip", "OtherInfo"] as const;
-export type V911AddressMember = (typeof V911_ADDRESS_MEMBERS)[number];
-/** Required of every record besides `Number`. */
-export const V911_REQUIRED_MEMBERS: readonly V911AddressMember[] = ["FirstName", "LastName", "StreetNumber", "StreetName", "City", "ProvinceState", "PostalZip"];
-
-/** A 9-1-1 address as portin sends it: each member's text, optional ones absent when empty. */
-export type E911Address = Readonly<Partial<Record<V911AddressMember, string>>>;
+export type { E911Address };
 
 /** The body of a Verify, a registration (PendingPort: true while the port is pending) or a replacement. */
 export function v911Body(tenDigits: string, address: E911Address, pendingPort: boolean): Record<string, unknown> {
   const body: Record<string, unknown> = { Number: Number(tenDigits) };
-  for (const member of V911_ADDRESS_MEMBERS) {
+  for (const member of E911_MEMBERS) {
     const value = address[member];
     if (value !== undefined && value !== "") body[member] = value;
   }
@@ -90,9 +85,9 @@ export const v911AnswerSchema = once(() =>
 
 /** A number's V911 record as GET answers it: its address members, compared with the sheet's. */
 export const v911RecordSchema = once(() =>
-  tolerant(z.object(Object.fromEntries(V911_ADDRESS_MEMBERS.map((m) => [m.toLowerCase(), z.string().nullish()])))).transform((r): E911Address => {
-    const out: Partial<Record<V911AddressMember, string>> = {};
-    for (const member of V911_ADDRESS_MEMBERS) {
+  tolerant(z.object(Object.fromEntries(E911_MEMBERS.map((m) => [m.toLowerCase(), z.string().nullish()])))).transform((r): E911Address => {
+    const out: Partial<Record<E911Member, string>> = {};
+    for (const member of E911_MEMBERS) {
       const value = r[member.toLowerCase()];
       if (typeof value === "string" && value !== "") out[member] = value;
     }
