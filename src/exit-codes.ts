@@ -48,6 +48,8 @@ export function exitCodeOf(result: CommandResult): number {
  */
 export function exitCodeOfStatus(report: StatusReport): number {
   if (report.stopped) return exitCodeForSignal(report.stopped.signal);
+  // A number that completed off its trunk or without 9-1-1 needs someone now (docs/contract.md §2 "9-1-1 addresses").
+  if ((report.trunkProblems?.length ?? 0) > 0) return 1;
   return NEEDS_ATTENTION_STATES.some((state) => report.summary.states[state] > 0) ? 1 : 0;
 }
 

@@ -157,4 +157,40 @@ describe("9-1-1 addresses", () => {
       };
     }
   });
+
+  it("status names first, and exits 1 for, a completed number off its trunk and one without 9-1-1", async () => {
+    sandbox = await startSandbox({ rejectRate: 0, offTrunk: ["4165553202"] });
+    const dir = await tempDir();
+    const state = join(dir, "done.state.jsonl");
+    const sheet = await sheetOf(dir, "done.csv", [
+      ["416-555-3201", "4165550100", "", KING_ST],
+      ["416-555-3202", "4165550100", "", FRONT_ST],
+      ["416-555-3203", "4165550100", "", NO_ADDRESS],
+      ["416-555-3204", "", "OFF-GEN-001", KING_ST],
+    ]);
+    const options = ["--state", state, ...against(sandbox)];
+    expect((await runCli(["submit", sheet, ...options])).code).toBe(0);
+
+    // Before the ports complete nothing is asked of the trunks: the records are registered, the number without an address pending.
+    const before = await runCli(["status", sheet, ...options]);
+    expect(before.code, before.stderr).toBe(0);
+    let report = await readResults(join(dir, "done.status.csv"));
+    expect(report.map((r) => [r.status_on_trunk, r.status_e911])).toEqual([["", "registered"], ["", "registered"], ["", "pending"], ["", ""]]);
+
+    sandbox.advanceDays(10);
+    const after = await runCli(["status", sheet, ...options]);
+    expect(after.code).toBe(1);
+    expect(after.stderr.split("\n").slice(0, 3)).toEqual([
+      "completed but not safe to use:",
+      "  4165553202 completed but is not on trunk 4165550100: it does not ring there",
+      "  4165553203 completed without a 9-1-1 record: a 9-1-1 call from it reaches no address",
+    ]);
+    report = await readResults(join(dir, "done.status.csv"));
+    expect(report.map((r) => [r.status, r.status_on_trunk, r.status_e911])).toEqual([
+      ["COMPLETED", "yes", "registered"],
+      ["COMPLETED", "no", "registered"],
+      ["COMPLETED", "yes", "missing"],
+      ["COMPLETED", "", ""],
+    ]);
+  });
 });
