@@ -97,7 +97,7 @@ async function statusRun(options: StatusOptions, service: Service, io: CommandIO
     let trunkProblems: readonly string[] = [];
     if (prepared.e911.given) {
       // docs/contract.md §6: each completed trunk number asked whether it is on its trunk and has its 9-1-1 record.
-      const trunk = await checkTrunkNumbers(prepared.rows, prepared.e911, learned.statusOf, { client: service.client, prior: journal?.prior ?? null, concurrency: options.concurrency });
+      const trunk = await checkTrunkNumbers(prepared.rows, prepared.e911, learned.statusOf, { client: service.client, prior: journal?.prior ?? null, concurrency: options.concurrency, journal });
       trunkProblems = trunk.problems;
       const report = await openReport(options.output, options.sheet.layout.header, reportOptions, TRUNK_STATUS_COLUMN_SET);
       const checkedOf = (index: number): CheckedOrderStatus => {

@@ -9,6 +9,7 @@ import PQueue from "p-queue";
 import { AuthError } from "../errors.js";
 import { e911Fingerprint } from "../group/fingerprint.js";
 import type { PriorState } from "../journal/prior.js";
+import type { Journal } from "../journal/journal.js";
 import type { OrderStatus } from "../results/order-status.js";
 import type { ServiceClient } from "../service/client.js";
 import { takesE911 } from "../validate/e911.js";
@@ -34,6 +35,8 @@ export interface TrunkCheckOptions {
   readonly client: Pick<ServiceClient, "onTrunk" | "e911Record">;
   readonly prior: PriorState | null;
   readonly concurrency: number;
+  /** Where each completed number's finding is recorded for `report`; null without a journal. */
+  readonly journal: Pick<Journal, "trunkCheck"> | null;
 }
 
 export async function checkTrunkNumbers(rows: readonly CheckedRow[], e911: E911Rows, statusOf: (index: number) => OrderStatus, options: TrunkCheckOptions): Promise<TrunkChecks> {
@@ -53,6 +56,7 @@ export async function checkTrunkNumbers(rows: readonly CheckedRow[], e911: E911R
       try {
         const [onTrunk, record] = await Promise.all([options.client.onTrunk(row.target, row.number), options.client.e911Record(row.number)]);
         checks.set(index, { onTrunk: onTrunk ? "yes" : "no", e911: record === null ? "missing" : "registered" });
+        await options.journal?.trunkCheck(row.number, onTrunk, record !== null);
         if (!onTrunk) problems.push(`${row.number} completed but is not on trunk ${row.target}: it does not ring there`);
         if (record === null) problems.push(`${row.number} completed without a 9-1-1 record: a 9-1-1 call from it reaches no address`);
       } catch (error) {

@@ -59,6 +59,8 @@ export interface Journal {
   e911Intent(number: string, method: "POST" | "PUT", address: string): Promise<void>;
   /** What became of a 9-1-1 registration, or what the service showed of an unsure one; resolves once on disk. */
   e911Outcome(number: string, status: E911OutcomeStatus, address: string, message?: string): Promise<void>;
+  /** What `status` found of a completed trunk number: on its trunk, with a 9-1-1 record (records.ts `trunk-check`); resolves once on disk. */
+  trunkCheck(number: string, onTrunk: boolean, e911: boolean): Promise<void>;
   /** Waits for every record, closes the file and releases the lock. */
   close(): Promise<void>;
 }
@@ -236,6 +238,10 @@ function createJournal(writer: GroupCommitWriter, lock: JournalLock, prior: Prio
     e911Outcome(number, status, address, message) {
       if (!/^\d{10}$/.test(number)) return Promise.reject(new TypeError(`journal 'e911-outcome' needs a 10-digit number, got '${number}'`));
       return writer.append(serializeRecord({ type: "e911-outcome", number, status, address, ...(message === undefined ? {} : { message }), at: new Date().toISOString() }));
+    },
+    trunkCheck(number, onTrunk, e911) {
+      if (!/^\d{10}$/.test(number)) return Promise.reject(new TypeError(`journal 'trunk-check' needs a 10-digit number, got '${number}'`));
+      return writer.append(serializeRecord({ type: "trunk-check", number, onTrunk, e911, at: new Date().toISOString() }));
     },
     close() {
       closing ??= writer.close().finally(() => lock.release());

@@ -177,8 +177,21 @@ function buildSchemas() {
     at: z.string(),
   });
 
-  const recordSchema = z.discriminatedUnion("type", [headerSchema, runSchema, intentSchema, outcomeSchema, confirmedSchema, endedSchema, statusSchema, e911IntentSchema, e911OutcomeSchema]);
-  return { headerSchema, runSchema, intentSchema, outcomeSchema, confirmedSchema, endedSchema, statusSchema, e911IntentSchema, e911OutcomeSchema, rejectedNumberSchema, recordSchema };
+  /**
+   * What `status` found of a COMPLETED trunk number (docs/contract.md §6, engine/trunk-check.ts):
+   * whether it is on its trunk and has a 9-1-1 record, so that `report`, which asks no service,
+   * can show in red a number that completed off its trunk or without 9-1-1.
+   */
+  const trunkCheckSchema = z.object({
+    type: z.literal("trunk-check"),
+    number: tenDigits,
+    onTrunk: z.boolean(),
+    e911: z.boolean(),
+    at: z.string(),
+  });
+
+  const recordSchema = z.discriminatedUnion("type", [headerSchema, runSchema, intentSchema, outcomeSchema, confirmedSchema, endedSchema, statusSchema, e911IntentSchema, e911OutcomeSchema, trunkCheckSchema]);
+  return { headerSchema, runSchema, intentSchema, outcomeSchema, confirmedSchema, endedSchema, statusSchema, e911IntentSchema, e911OutcomeSchema, trunkCheckSchema, rejectedNumberSchema, recordSchema };
 }
 
 type Schemas = ReturnType<typeof buildSchemas>;
@@ -194,6 +207,7 @@ export type StatusRecord = z.infer<Schemas["statusSchema"]>;
 export type RejectedNumber = z.infer<Schemas["rejectedNumberSchema"]>;
 export type E911IntentRecord = z.infer<Schemas["e911IntentSchema"]>;
 export type E911OutcomeRecord = z.infer<Schemas["e911OutcomeSchema"]>;
+export type TrunkCheckRecord = z.infer<Schemas["trunkCheckSchema"]>;
 export type JournalRecord = z.infer<Schemas["recordSchema"]>;
 
 /** The record a line holds, or null when the line is not one (torn, edited, or not JSON). */

@@ -6,6 +6,7 @@
  * rows without an address, and a PUT for a changed address.
  */
 import type { ChildProcess } from "node:child_process";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
@@ -158,7 +159,7 @@ describe("9-1-1 addresses", () => {
     }
   });
 
-  it("status names first, and exits 1 for, a completed number off its trunk and one without 9-1-1", async () => {
+  it("status names first, and exits 1 for, a completed number off its trunk and one without 9-1-1; report shows them in red and the coverage per customer", async () => {
     sandbox = await startSandbox({ rejectRate: 0, offTrunk: ["4165553202"] });
     const dir = await tempDir();
     const state = join(dir, "done.state.jsonl");
@@ -192,5 +193,16 @@ describe("9-1-1 addresses", () => {
       ["COMPLETED", "yes", "missing"],
       ["COMPLETED", "", ""],
     ]);
+
+    // The report asks no service: it shows what status recorded.
+    const page = join(dir, "done.report.html");
+    expect((await runCli(["report", sheet, "--state", state, "--output", page])).code).toBe(0);
+    const html = await readFile(page, "utf8");
+    const section = html.slice(html.indexOf('<section id="e911"'), html.indexOf("</section>", html.indexOf('<section id="e911"')));
+    expect(section).toContain('<table class="unsafe">');
+    expect(section).toContain("<td>4165553202</td><td>Acme Plumbing</td><td>completed but not on its trunk</td>");
+    expect(section).toContain("<td>4165553203</td><td>Acme Plumbing</td><td>completed without a 9-1-1 record</td>");
+    expect(section).not.toContain("4165553201");
+    expect(section).toContain('<tr><td>Acme Plumbing</td><td class="n">3</td><td class="n">2</td></tr>');
   });
 });
