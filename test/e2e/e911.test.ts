@@ -102,7 +102,9 @@ describe("9-1-1 addresses", () => {
 
     // 1. Every registration is made and answered 500: unknown, the port-ins untouched.
     const first = await runCli(["submit", sheet, ...options]);
-    expect(first.stderr).not.toContain("Error:");
+    expect(first.code, first.stderr).toBe(1);
+    expect(first.stderr).toContain("9-1-1 records: 3 unknown");
+    expect(first.stderr).toContain("next: 3 9-1-1 records not known to be registered");
     let written = await readResults(results);
     expect(written.map((r) => [r.result_status, r.result_e911])).toEqual([
       ["submitted", "unknown"],
