@@ -46,6 +46,11 @@ export async function verifyAddresses(
   }
   const verified = new Set<number>();
   const queue = new PQueue({ concurrency });
+  // The first Verify that fails stops the run: the ones not yet started are not sent.
+  const stop = (error: unknown): never => {
+    queue.clear();
+    throw error;
+  };
   await Promise.all(
     [...distinct.values()].map((entry) =>
       queue.add(async () => {
@@ -63,7 +68,7 @@ export async function verifyAddresses(
           e911.addresses.delete(index);
           e911.invalid.add(index);
         }
-      }),
+      }).catch(stop),
     ),
   );
   return verified;

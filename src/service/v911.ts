@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { once } from "../once.js";
+import { tolerant } from "./answers.js";
 import { E911_MEMBERS } from "../catalog/e911.js";
 import type { E911Address, E911Member } from "../catalog/e911.js";
 
@@ -44,11 +45,6 @@ export interface V911Refusal {
 /** What a V911 answer says: accepted, or refused with reasons. */
 export type V911Reply = { readonly accepted: true } | { readonly accepted: false; readonly message: string; readonly refusals: readonly V911Refusal[] };
 
-function lowerKeys(value: unknown): unknown {
-  if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.toLowerCase(), v]));
-}
-const tolerant = <T extends z.ZodType>(schema: T) => z.preprocess(lowerKeys, schema);
 
 export const v911AnswerSchema = once(() =>
   tolerant(
