@@ -148,6 +148,12 @@ describe("9-1-1 addresses", () => {
     expect(count(calls, "PUT /v2/V911s/4165553103")).toBe(1);
     expect(count(calls, "GET /v2/V911s/4165553107")).toBe(1);
 
+    // A plan on the same journal says what is registered, verifying nothing again.
+    mark = sandbox.served().length;
+    expect((await runCli(["plan", sheet, ...options])).code).toBe(0);
+    expect((await readResults(join(dir, "night.plan.csv"))).map((r) => r.result_e911)).toEqual(["registered", "registered", "registered", "", "", "", "registered"]);
+    expect(e911Calls(sandbox, mark)).toEqual([]);
+
     // Across every run: one registration per trunk number with an address, none for the others.
     const all = e911Calls(sandbox);
     expect(count(all, "POST /v2/V911s")).toBe(4);
