@@ -9,6 +9,7 @@ import type { RunReport } from "./engine/port-in.js";
 import type { StatusReport } from "./engine/status-run.js";
 import { PortinError } from "./errors.js";
 import { NEEDS_ATTENTION_STATES } from "./results/order-status.js";
+import { e911Unsettled } from "./results/summary.js";
 import type { RowStatus } from "./results/row-outcome.js";
 
 /** What a command did, for its exit code. */
@@ -48,6 +49,8 @@ export function exitCodeOf(result: CommandResult): number {
  */
 export function exitCodeOfStatus(report: StatusReport): number {
   if (report.stopped) return exitCodeForSignal(report.stopped.signal);
+  // A number that completed off its trunk or without 9-1-1 needs someone now (docs/contract.md §2 "9-1-1 addresses").
+  if ((report.trunkProblems?.length ?? 0) > 0) return 1;
   return NEEDS_ATTENTION_STATES.some((state) => report.summary.states[state] > 0) ? 1 : 0;
 }
 
@@ -64,7 +67,8 @@ export function exitCodeOfRun(report: RunReport): number {
     case "signal":
       return exitCodeForSignal(report.stopped.signal);
     case undefined:
-      return exitCodeForCounts(report.summary.counts);
+      // A 9-1-1 record not known to be registered needs another run as much as a failed row does (docs/e911.md).
+      return e911Unsettled(report.summary) > 0 ? 1 : exitCodeForCounts(report.summary.counts);
   }
 }
 

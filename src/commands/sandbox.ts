@@ -10,6 +10,7 @@ import type { SandboxOptions } from "../sandbox/server.js";
 import type { PortinCommand } from "./command.js";
 import { COMMAND_LINES } from "./names.js";
 import { share, wholeNumber } from "./values.js";
+import { UsageError } from "../errors.js";
 
 /** The numeric options arrive as yargs left them (number or string) and are checked in run(). */
 export interface SandboxArgs {
@@ -26,6 +27,9 @@ export interface SandboxArgs {
   startDate?: string;
   orderListDown: boolean;
   statusLag: unknown;
+  e911RefuseCity?: unknown;
+  e911FailRate: unknown;
+  offTrunk?: unknown;
 }
 
 const MAX_PORT = 65535;
@@ -74,6 +78,14 @@ function sandboxOptions(yargs: Argv): Argv<SandboxArgs> {
         requiresArg: true,
         describe: "PortInStatus answers 404 for an order accepted less than this many real seconds ago, while the order list shows it at once [number]",
       },
+      "e911-refuse-city": {
+        type: "string",
+        array: true,
+        requiresArg: true,
+        describe: 'a city the 9-1-1 database does not know, and the one it suggests: "Torontoo=Toronto" (repeatable)',
+      },
+      "e911-fail-rate": { default: 0, requiresArg: true, describe: "share of 9-1-1 registrations (POST, PUT /v2/V911s) answered 500 after the record was made [number]" },
+      "off-trunk": { type: "string", array: true, requiresArg: true, describe: "a number its completed port leaves off its trunk (repeatable)" },
     })
     .example("$0 sandbox --port 0 --fail-rate 0.1 --throttle-rate 0.2 --seed 42", "serve on a free port; 10% of POSTs fail, 20% are throttled, repeatably")
     .example("$0 sandbox --day-seconds 60 --reject-rate 0.5", "a sandbox day passes every minute; the carriers reject half the orders")
@@ -93,10 +105,39 @@ export function sandboxOptionsFrom(args: SandboxArgs): SandboxOptions {
     daySeconds: wholeNumber("day-seconds", 0, MAX_DAY_SECONDS, " of seconds")(args.daySeconds),
     orderListDown: args.orderListDown,
     statusLagSeconds: wholeNumber("status-lag", 0, MAX_STATUS_LAG_SECONDS, " of seconds")(args.statusLag),
+    e911FailRate: share("e911-fail-rate")(args.e911FailRate),
+    e911RefusedCities: refusedCities(args.e911RefuseCity),
+    offTrunk: offTrunk(args.offTrunk),
     ...(args.startDate === undefined ? {} : { startDate: checkedDate(args.startDate) }),
     ...(args.account === undefined ? {} : { accountFile: args.account }),
     ...(args.seed === undefined ? {} : { seed: wholeNumber("seed", 0, MAX_SEED)(args.seed) }),
   };
+}
+
+/** `--e911-refuse-city Torontoo=Toronto`, each as given: the city refused, then the one suggested. */
+function refusedCities(given: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of listOf(given)) {
+    const at = pair.indexOf("=");
+    const city = pair.slice(0, at).trim();
+    const suggested = pair.slice(at + 1).trim();
+    if (at < 0 || city === "" || suggested === "") throw new UsageError(`--e911-refuse-city '${pair}' is not CITY=SUGGESTED, e.g. "Torontoo=Toronto"`);
+    out[city] = suggested;
+  }
+  return out;
+}
+
+/** `--off-trunk 4165550101`: 10-digit numbers. */
+function offTrunk(given: unknown): string[] {
+  return listOf(given).map((number) => {
+    if (!/^\d{10}$/.test(number.trim())) throw new UsageError(`--off-trunk '${number}' is not a 10-digit number such as 4165550101`);
+    return number.trim();
+  });
+}
+
+function listOf(given: unknown): string[] {
+  if (given === undefined) return [];
+  return (Array.isArray(given) ? given : [given]).map(String);
 }
 
 function checkedDate(text: string): string {

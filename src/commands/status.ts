@@ -112,6 +112,9 @@ async function runOn({ sheet, defaults }: CommandSheet, args: StatusArgs, io: Co
     const identity = { service: connection.service, user: connection.user, version: VERSION };
     const report = await runStatus({ sheet, ...paths, defaults, concurrency: args.concurrency, expandRanges: args.expandRanges, resultColumns: args.resultColumns }, { client: connection.client, identity }, io);
     noticeLeftOut(sheet, io);
+    // A number that completed off its trunk or without 9-1-1 comes before anything else (docs/contract.md §2).
+    const trunkProblems = report.trunkProblems ?? [];
+    if (trunkProblems.length > 0) io.stderr.write(terminalSafe(`completed but not safe to use:\n${trunkProblems.map((p) => `  ${p}`).join("\n")}`) + "\n");
     // What changed comes first: a cron mail's first lines say what happened overnight.
     const changes = report.changes === null ? null : formatChanges(report.changes);
     if (changes !== null) io.stderr.write(terminalSafe(changes) + "\n");

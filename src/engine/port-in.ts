@@ -32,6 +32,10 @@ import { resultsOptionsFor, writeResults } from "./write.js";
 import type { RunProgress } from "./progress.js";
 import { monotonicMs } from "../monotonic.js";
 import * as outputWords from "../messages/output.js";
+import { verifyAddresses } from "./e911-verify.js";
+import { registerE911, registeredEarlier } from "./e911-register.js";
+import { withE911 } from "./e911-outcomes.js";
+import { E911_RESULT_COLUMN_SET, RESULT_COLUMN_SET } from "../results/columns.js";
 
 export interface PortInOptions {
   readonly command: "submit" | "plan";
@@ -130,6 +134,8 @@ async function portIn(options: PortInOptions, service: Service, io: CommandIO): 
     // One breaker for every PortInStatus question of the run: the account check's, the unsure
     // numbers' and the pending answers' (port-in-status.ts).
     const asker = new StatusAsker({ concurrency: options.concurrency, signal: io.signal });
+    // docs/contract.md §2 "9-1-1 addresses": each distinct address verified once, before the rows are grouped.
+    const verified = prepared.e911.addresses.size === 0 ? new Set<number>() : await verifyAddresses(prepared.rows, prepared.e911, service.client, prior, options.concurrency);
     const account = options.orderCheck === false ? null : await readAccount(prepared.rows, prior, service, io, options.concurrency, true, asker);
     if (account !== null && journal !== null) await recordHolds(account, journal, prepared.rows);
     const settlement = await settleRows(prepared.rows, prior, {
@@ -146,7 +152,8 @@ async function portIn(options: PortInOptions, service: Service, io: CommandIO): 
     });
     // Opened only now, after every row is read: a file refused mid-way leaves no results behind;
     // and before sending, so an unwritable results path stops the run before anything is sent.
-    const results = await openResults(options.results, options.sheet.layout.header, resultsOptionsFor(options.sheet, prepared.rows.length, io, options.resultColumns));
+    const columns = prepared.e911.given ? E911_RESULT_COLUMN_SET : RESULT_COLUMN_SET;
+    const results = await openResults(options.results, options.sheet.layout.header, resultsOptionsFor(options.sheet, prepared.rows.length, io, options.resultColumns), columns);
     let sent: DispatchReport | null = null;
     let held: ReadonlyMap<string, AccountHold> = new Map();
     if (options.command === "submit") {
@@ -158,7 +165,13 @@ async function portIn(options: PortInOptions, service: Service, io: CommandIO): 
       held = sent.stopped?.kind === "auth" ? pending.holds : await pending.resolve(sent).catch(() => pending.holds);
     }
     if (progress !== null) progress.phase = "writing";
-    const outcomeOf = rowOutcomes(prepared.rows, settlement, sent, held);
+    const portOutcomeOf = rowOutcomes(prepared.rows, settlement, sent, held);
+    // After the port-ins: a registration needs its number's port-in accepted, and never holds one up (docs/contract.md §1.5).
+    const registered =
+      options.command === "submit" && sent?.stopped?.kind !== "auth"
+        ? await registerE911(prepared.rows, prepared.e911, portOutcomeOf, { client: service.client, journal, prior, concurrency: options.concurrency, signal: io.signal })
+        : registeredEarlier(prepared.rows, prepared.e911, prior);
+    const outcomeOf = withE911(prepared.rows, { rows: prepared.e911, verified, registered, plan: options.command === "plan" }, portOutcomeOf);
     let unwritten: UnwrittenResults | null = null;
     try {
       await writeResults(copy, outcomeOf, results, io);

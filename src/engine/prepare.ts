@@ -16,13 +16,17 @@ import type { RunProgress } from "./progress.js";
 import { fetchPortableList, refuseUnportable } from "./portability.js";
 import { LETTER_MEMBER, staleLetterRows } from "../letters/stale.js";
 import type { SheetLayout } from "../input/types.js";
+import { createE911Reader, readRowE911 } from "../validate/e911.js";
+import type { E911Rows } from "../validate/e911.js";
 
 export interface PreparedRun {
   readonly sheet: Sheet;
-  /** Every data row, in input order, checked. */
-  readonly rows: readonly CheckedRow[];
+  /** Every data row, in input order, checked; a row whose 9-1-1 address the service refuses is made invalid in place before settling (e911-verify.ts). */
+  readonly rows: CheckedRow[];
   /** What the account has, as the rows were checked against it. */
   readonly lookups: Lookups;
+  /** The rows' 9-1-1 addresses (docs/contract.md §2, "9-1-1 addresses"). */
+  readonly e911: E911Rows;
 }
 
 export interface PrepareOptions {
@@ -62,6 +66,8 @@ export async function prepare(sheet: Sheet, client: ServiceClient, defaultsFile:
   const defaults = defaultsFile === null ? NO_DEFAULTS : await loadDefaults(making ? withoutLetterDefault(defaultsFile) : defaultsFile, lookups.providers, calendar);
   const validator = createValidator({ layout: making ? withoutLetterColumns(sheet.layout) : sheet.layout, lookups, defaults, calendar });
   const rows: CheckedRow[] = [];
+  const e911Reader = createE911Reader(sheet.layout, defaults.e911);
+  const e911: E911Rows = { given: e911Reader.given, addresses: new Map(), invalid: new Set() };
   const copy = options.copy ?? null;
   const numberAt = sheet.layout.columns.find((column) => column.role.kind === "number")?.index ?? -1;
   const progress = options.progress ?? null;
@@ -77,7 +83,7 @@ export async function prepare(sheet: Sheet, client: ServiceClient, defaultsFile:
         await copy?.expanded(expanded);
         for (const cells of expanded) {
           const checked = validator.check({ index: rows.length, line: row.line, cells });
-          rows.push(checked instanceof Promise ? await checked : checked);
+          rows.push(readRowE911(e911Reader, checked instanceof Promise ? await checked : checked, cells, e911));
         }
         continue;
       }
@@ -85,7 +91,7 @@ export async function prepare(sheet: Sheet, client: ServiceClient, defaultsFile:
       if (kept !== undefined) await kept;
       // Awaited only when it must wait (a file read): an await per row is a microtask per row.
       const checked = validator.check(row.index === rows.length ? row : { ...row, index: rows.length });
-      rows.push(checked instanceof Promise ? await checked : checked);
+      rows.push(readRowE911(e911Reader, checked instanceof Promise ? await checked : checked, row.cells, e911));
     }
     // The last rows waiting to be made into text are kept now, while the sheet is read: the
     // spool's temporary file is made before anything is sent, or not at all (docs/contract.md §4).
@@ -106,7 +112,9 @@ export async function prepare(sheet: Sheet, client: ServiceClient, defaultsFile:
     await copy?.close();
     throw error;
   }
-  return { sheet, rows, lookups };
+  // A row made invalid since its address was read (a duplicate, a stale letter, not portable) registers nothing.
+  for (const index of e911.addresses.keys()) if (rows[index]?.valid !== true) e911.addresses.delete(index);
+  return { sheet, rows, lookups, e911 };
 }
 
 const isLetterMember = (name: string): boolean => name.toLowerCase() === LETTER_MEMBER.toLowerCase();

@@ -12,7 +12,9 @@ import { changesFold } from "../journal/history.js";
 import type { StatusChanges } from "../journal/history.js";
 import { openJournal } from "../journal/journal.js";
 import type { Journal } from "../journal/journal.js";
-import { STATUS_COLUMN_SET } from "../results/order-status.js";
+import { STATUS_COLUMN_SET, TRUNK_STATUS_COLUMN_SET } from "../results/order-status.js";
+import type { CheckedOrderStatus } from "../results/order-status.js";
+import { checkTrunkNumbers } from "./trunk-check.js";
 import { summarizeStatus } from "../results/status-summary.js";
 import type { StatusSummary } from "../results/status-summary.js";
 import { InputCopy } from "../results/input-copy.js";
@@ -50,6 +52,8 @@ export interface StatusReport {
   readonly changes: StatusChanges | null;
   /** Set when a signal stopped the questions: the rows not asked about are `unchecked`. */
   readonly stopped: { readonly kind: "signal"; readonly signal: string } | null;
+  /** Completed trunk numbers off their trunk or without a 9-1-1 record (trunk-check.ts): said first, and exit 1. */
+  readonly trunkProblems?: readonly string[];
 }
 
 export function runStatus(options: StatusOptions, service: Service, io: CommandIO): Promise<StatusReport> {
@@ -91,13 +95,22 @@ async function statusRun(options: StatusOptions, service: Service, io: CommandIO
           : statusWords.noJournalYet(options.state),
 
     });
-    const report = await openReport(
-      options.output,
-      options.sheet.layout.header,
-      resultsOptionsFor(options.sheet, prepared.rows.length, io, options.resultColumns, "--output"),
-      STATUS_COLUMN_SET,
-    );
-    await writeResults(copy, learned.statusOf, report, io);
+    const reportOptions = resultsOptionsFor(options.sheet, prepared.rows.length, io, options.resultColumns, "--output");
+    let trunkProblems: readonly string[] = [];
+    if (prepared.e911.given) {
+      // docs/contract.md §6: each completed trunk number asked whether it is on its trunk and has its 9-1-1 record.
+      const trunk = await checkTrunkNumbers(prepared.rows, prepared.e911, learned.statusOf, { client: service.client, prior: journal?.prior ?? null, concurrency: options.concurrency, journal });
+      trunkProblems = trunk.problems;
+      const report = await openReport(options.output, options.sheet.layout.header, reportOptions, TRUNK_STATUS_COLUMN_SET);
+      const checkedOf = (index: number): CheckedOrderStatus => {
+        const check = trunk.checks.get(index);
+        return { order: learned.statusOf(index), onTrunk: check?.onTrunk ?? "", e911: check?.e911 ?? "" };
+      };
+      await writeResults(copy, checkedOf, report, io);
+    } else {
+      const report = await openReport(options.output, options.sheet.layout.header, reportOptions, STATUS_COLUMN_SET);
+      await writeResults(copy, learned.statusOf, report, io);
+    }
     const summary = summarizeStatus({
       statuses: (function* () {
         for (let i = 0; i < prepared.rows.length; i++) yield learned.statusOf(i);
@@ -107,7 +120,7 @@ async function statusRun(options: StatusOptions, service: Service, io: CommandIO
       output: options.output,
       service: service.identity.service,
     });
-    return { summary, changes: journal === null ? null : changes.changes(), stopped: io.signal.aborted ? { kind: "signal", signal: String(io.signal.reason) } : null };
+    return { summary, changes: journal === null ? null : changes.changes(), stopped: io.signal.aborted ? { kind: "signal", signal: String(io.signal.reason) } : null, trunkProblems };
   } finally {
     await journal?.close();
     // Already closed by the write stage, unless the run stopped before it.

@@ -7,7 +7,7 @@
  */
 import { rowFingerprint } from "../group/fingerprint.js";
 import { unhandled } from "../journal/prior.js";
-import type { EarlierRejection, EndedOrder, NumberState, Submitted } from "../journal/prior.js";
+import type { E911State, EarlierRejection, EndedOrder, NumberState, Submitted } from "../journal/prior.js";
 import type { ValidRow } from "../validate/types.js";
 
 /** What the account says of a number the journal does not hold as submitted. */
@@ -141,4 +141,28 @@ export function verdictOf(input: VerdictInput): Verdict {
     default:
       return unhandled(state);
   }
+}
+
+/**
+ * What a number's 9-1-1 registration calls for (docs/contract.md §1.5, docs/verdicts.md "9-1-1
+ * records"), from what earlier runs recorded of it and its row's address now (its fingerprint):
+ * - `register`: none was ever sent: POST it;
+ * - `registered`: registered with this address: send nothing;
+ * - `replace`: registered with another address: PUT this one;
+ * - `ask`: an earlier registration's outcome is not known to have registered it (killed
+ *   between intent and answer, a 500, a refusal, a failure): GET the record first, never a
+ *   second POST on a guess (e911AfterAsking).
+ */
+export type E911Verdict = { readonly kind: "register" } | { readonly kind: "registered" } | { readonly kind: "replace" } | { readonly kind: "ask" };
+
+export function e911VerdictOf(state: E911State | undefined, fingerprint: string): E911Verdict {
+  if (state === undefined) return { kind: "register" };
+  if (state.kind === "unsure") return { kind: "ask" };
+  return state.address === fingerprint ? { kind: "registered" } : { kind: "replace" };
+}
+
+/** What an `ask` verdict becomes once the service showed the number's record (null: it has none), as fingerprints. */
+export function e911AfterAsking(recordFingerprint: string | null, fingerprint: string): Exclude<E911Verdict, { kind: "ask" }> {
+  if (recordFingerprint === null) return { kind: "register" };
+  return recordFingerprint === fingerprint ? { kind: "registered" } : { kind: "replace" };
 }

@@ -9,6 +9,8 @@ import { createHash, hash } from "node:crypto";
 import type { FileAttachment, Members } from "../catalog/members.js";
 import type { ValidRow } from "../validate/types.js";
 import { attachmentDigest } from "./requests.js";
+import { e911Key } from "../catalog/e911.js";
+import type { E911Address } from "../catalog/e911.js";
 
 /** A fingerprint's length: 22 characters of base64url, 132 bits of the digest. */
 export const FINGERPRINT_LENGTH = 22;
@@ -55,4 +57,13 @@ function canonicalValue(value: unknown): unknown {
       .map((key) => [key, canonicalValue((value as Record<string, unknown>)[key])]);
   }
   return value;
+}
+
+/**
+ * A 9-1-1 address's fingerprint (docs/contract.md §1.5): the journal keeps it with each
+ * registration, so a re-run tells a row whose address changed (a PUT) from one registered as
+ * it is (nothing sent).
+ */
+export function e911Fingerprint(address: E911Address): string {
+  return hash("sha256", e911Key(address), "base64url").slice(0, FINGERPRINT_LENGTH);
 }

@@ -5,6 +5,7 @@
  */
 import { InputError } from "../errors.js";
 import { findMember, memberNames, type MemberScope } from "../catalog/members.js";
+import { E911_MEMBERS, findE911Member } from "../catalog/e911.js";
 import { closestNames } from "../closest.js";
 import type { Column, ColumnRole } from "./types.js";
 import * as sheetWords from "../messages/sheet.js";
@@ -106,6 +107,17 @@ function memberRole(column: string, prefix: string, memberPart: string, scope: M
   throw new InputError(sheetWords.noSuchMember(column, scopeName, hint));
 }
 
+/** `e911.City`, `E911.city`: the 9-1-1 address's prefix, separators and case aside. */
+const E911_PREFIX = "e911";
+
+function e911Role(column: string, prefix: string, memberPart: string): ColumnRole {
+  const member = findE911Member(memberPart);
+  if (member !== undefined) return { kind: "e911", member };
+  const suggestion = closestNames(memberPart.trim(), [...E911_MEMBERS])[0];
+  const hint = suggestion === undefined ? `; the members are ${E911_MEMBERS.join(", ")}` : `; did you mean "${prefix}.${suggestion}"?`;
+  throw new InputError(`${column} names no 9-1-1 address member${hint}`);
+}
+
 /** What a header (or a column mapping's target) means; `column` names it in messages. */
 export function roleOf(column: string, header: string): ColumnRole {
   const trimmed = header.trim();
@@ -114,6 +126,7 @@ export function roleOf(column: string, header: string): ColumnRole {
   const dot = trimmed.indexOf(".");
   if (dot < 0) return { kind: "passthrough" };
   const prefix = trimmed.slice(0, dot).trim();
+  if (normalize(prefix).replace(/_/g, "") === E911_PREFIX) return e911Role(column, prefix, trimmed.slice(dot + 1));
   const scope = scopeOf(prefix);
   if (scope === undefined) return { kind: "passthrough" };
   return memberRole(column, prefix, trimmed.slice(dot + 1), scope);
@@ -134,6 +147,8 @@ function meaningOf(role: ColumnRole): string | undefined {
       return `${role.member.scope === "portform" ? "PortForm" : role.member.scope}.${role.member.name}`;
     case "extraDetail":
       return `the ExtraDetails key "${role.key}"`;
+    case "e911":
+      return `e911.${role.member}`;
     case "address":
       return "the split street address";
     case "passthrough":

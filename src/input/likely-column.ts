@@ -199,6 +199,8 @@ function nameOf(role: ColumnRole): string {
       return "group";
     case "member":
       return `${role.member.scope}.${role.member.name}`;
+    case "e911":
+      return `e911.${role.member}`;
     case "extraDetail":
     case "address":
     case "passthrough":

@@ -8,6 +8,7 @@ import { ITEM_MEMBERS, REGULAR_PROVIDER_MEMBERS, REQUIRED_PORT_FORM_MEMBERS, mem
 import type { Operation } from "../catalog/operations.js";
 import { portinOwner } from "./columns.js";
 import * as sheetWords from "../messages/sheet.js";
+import { E911_MEMBERS } from "../catalog/e911.js";
 
 export interface Template {
   readonly header: readonly string[];
@@ -65,6 +66,9 @@ export function templateFor(op: Operation, account: Lookups): Template {
     const { required: needed, accepted } = ITEM_MEMBERS[op.items.kind];
     for (const member of membersOf("item")) if (accepted.has(member.name) && !needed.includes(member.name)) optional.push(`item.${member.name}`);
   }
+
+  // docs/contract.md §2 "9-1-1 addresses": a regular number on a trunk takes its 9-1-1 address.
+  if (op.numberKind === "regular" && op.targetKind === "trunk") optional.push(...E911_MEMBERS.map((member) => `e911.${member}`));
 
   const trunk = account.trunks[0];
   const offering = account.offerings.find((o) => o.type === op.offeringType);

@@ -1,4 +1,5 @@
 import type { MemberInfo } from "../catalog/members.js";
+import type { E911Member } from "../catalog/e911.js";
 
 /** What a header cell means (docs/contract.md §3). */
 export type ColumnRole =
@@ -8,6 +9,8 @@ export type ColumnRole =
   | { readonly kind: "group" }
   /** `portform.<Member>`, `request.<Member>` or `item.<Member>`. */
   | { readonly kind: "member"; readonly member: MemberInfo }
+  /** `e911.<Member>`: one member of the number's 9-1-1 address (docs/contract.md §3), never sent with the port-in. */
+  | { readonly kind: "e911"; readonly member: E911Member }
   /** `portform.ExtraDetails.<Key>`: one `ExtraDetails` entry. */
   | { readonly kind: "extraDetail"; readonly key: string }
   /** `{"split": "address"}` in the --defaults "columns" map: one cell split into the PortForm's street members. */

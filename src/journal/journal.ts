@@ -20,12 +20,12 @@ import { priorStateFold } from "./prior.js";
 import type { PriorState } from "./prior.js";
 import { describe, scanJournalFile } from "./read.js";
 import { JOURNAL_FORMAT_VERSION, serializeRecord } from "./records.js";
-import type { HeaderRecord, JournalOutcomeStatus, JournalRecord, RejectedNumber, StatusRecord } from "./records.js";
 import * as journalWords from "../messages/journal.js";
+import type { E911OutcomeStatus, HeaderRecord, JournalOutcomeStatus, JournalRecord, RejectedNumber, StatusRecord } from "./records.js";
 
 export type { EarlierRejection, EndedOrder, KnownStatus, PriorState } from "./prior.js";
 export type { AppendTarget } from "./group-commit.js";
-export type { JournalOutcomeStatus, RejectedNumber } from "./records.js";
+export type { E911OutcomeStatus, JournalOutcomeStatus, RejectedNumber } from "./records.js";
 export type { JournalIdentity } from "./identity.js";
 
 export interface JournalOutcome {
@@ -57,6 +57,12 @@ export interface Journal {
   ended(order: EndedEntry): Promise<void>;
   /** Records what one status check learned of one order (records.ts `status`); resolves once on disk. */
   status(order: StatusEntry): Promise<void>;
+  /** A 9-1-1 registration about to be sent (records.ts `e911-intent`); resolves once on disk: send it only after that. */
+  e911Intent(number: string, method: "POST" | "PUT", address: string): Promise<void>;
+  /** What became of a 9-1-1 registration, or what the service showed of an unsure one; resolves once on disk. */
+  e911Outcome(number: string, status: E911OutcomeStatus, address: string, message?: string): Promise<void>;
+  /** What `status` found of a completed trunk number: on its trunk, with a 9-1-1 record (records.ts `trunk-check`); resolves once on disk. */
+  trunkCheck(number: string, onTrunk: boolean, e911: boolean): Promise<void>;
   /** Waits for every record, closes the file and releases the lock. */
   close(): Promise<void>;
 }
@@ -227,6 +233,18 @@ function createJournal(writer: GroupCommitWriter, lock: JournalLock, prior: Prio
       const record: StatusRecord = { type: "status", ticket, status, portDate, reason, summary, details, numbers: [...order.numbers], at: order.at ?? new Date().toISOString() };
       onStatusReading?.(record);
       return writer.append(serializeRecord(record));
+    },
+    e911Intent(number, method, address) {
+      if (!/^\d{10}$/.test(number)) return Promise.reject(new TypeError(`journal 'e911-intent' needs a 10-digit number, got '${number}'`));
+      return writer.append(serializeRecord({ type: "e911-intent", number, method, address, at: new Date().toISOString() }));
+    },
+    e911Outcome(number, status, address, message) {
+      if (!/^\d{10}$/.test(number)) return Promise.reject(new TypeError(`journal 'e911-outcome' needs a 10-digit number, got '${number}'`));
+      return writer.append(serializeRecord({ type: "e911-outcome", number, status, address, ...(message === undefined ? {} : { message }), at: new Date().toISOString() }));
+    },
+    trunkCheck(number, onTrunk, e911) {
+      if (!/^\d{10}$/.test(number)) return Promise.reject(new TypeError(`journal 'trunk-check' needs a 10-digit number, got '${number}'`));
+      return writer.append(serializeRecord({ type: "trunk-check", number, onTrunk, e911, at: new Date().toISOString() }));
     },
     close() {
       closing ??= writer.close().finally(() => lock.release());

@@ -24,7 +24,16 @@ export interface PriorState {
    * for each of a million numbers (status-journal.ts records an order's numbers).
    */
   readonly submittedUnder: (tickets: ReadonlySet<string>) => Map<string, string[]>;
+  /** Each number's 9-1-1 registration as earlier runs left it (docs/contract.md §1.5); a number never registered has none. */
+  readonly e911: ReadonlyMap<string, E911State>;
 }
+
+/**
+ * A number's 9-1-1 registration: `registered` with the address's fingerprint, or `unsure`
+ * (an intent without an outcome, an `unknown`, a refusal or a failure): the next run asks
+ * GET /v2/V911s/{number} before it sends anything, so no record is ever POSTed twice.
+ */
+export type E911State = { readonly kind: "registered"; readonly address: string } | { readonly kind: "unsure"; readonly address: string; readonly message: string };
 
 /** One order's status as a `status` check learned it. */
 export interface KnownStatus {
@@ -224,6 +233,7 @@ export function priorStateFold(): PriorStateFold {
   const states = new NumberStates(HELD_STATE_PARTS);
   // A reading is one object its order's numbers share, as a request's state is (number-states.ts).
   const lastStatus = new NumberStates<KnownStatus, KnownStatus>(KNOWN_STATUS_PARTS);
+  const e911 = new Map<string, E911State>();
 
   const take = (record: JournalRecord): void => {
     if (record.type === "intent") {
@@ -270,6 +280,10 @@ export function priorStateFold(): PriorStateFold {
       // One object per reading, shared by the order's numbers.
       const known: KnownStatus = { ticket, status, portDate: record.portDate ?? "", reason, summary, details, at };
       for (const number of record.numbers) lastStatus.set(number, known);
+    } else if (record.type === "e911-intent") {
+      e911.set(record.number, { kind: "unsure", address: record.address, message: "" });
+    } else if (record.type === "e911-outcome") {
+      e911.set(record.number, record.status === "registered" ? { kind: "registered", address: record.address } : { kind: "unsure", address: record.address, message: record.message ?? "" });
     } else if (record.type === "ended") {
       const order: EndedOrder = { ticket: record.ticket, status: record.status, reason: record.reason, summary: record.summary, details: record.details, at: record.at };
       for (const { number, fingerprint } of record.numbers) {
@@ -282,7 +296,7 @@ export function priorStateFold(): PriorStateFold {
     }
   };
 
-  return { take, state: () => priorState(states, lastStatus) };
+  return { take, state: () => priorState(states, lastStatus, e911) };
 }
 
 /**
@@ -316,8 +330,8 @@ class SentNumbers {
 
 
 /** Made outside the fold, whose closures hold every request's numbers while the journal is read: a PriorState outlives them. */
-function priorState(states: NumberStates<HeldState, SharedState>, lastStatus: ReadonlyMap<string, KnownStatus>): PriorState {
+function priorState(states: NumberStates<HeldState, SharedState>, lastStatus: ReadonlyMap<string, KnownStatus>, e911: ReadonlyMap<string, E911State>): PriorState {
   const submittedUnder = (tickets: ReadonlySet<string>): Map<string, string[]> =>
     states.groupNumbers((shared) => (shared.kind === "submitted" && tickets.has(shared.ticket) ? shared.ticket : undefined));
-  return { states, lastStatus, submittedUnder };
+  return { states, lastStatus, submittedUnder, e911 };
 }

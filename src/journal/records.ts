@@ -12,6 +12,9 @@ export const JOURNAL_FORMAT_VERSION = 1;
 export const OUTCOME_STATUSES = ["submitted", "rejected", "failed", "unknown"] as const;
 export type JournalOutcomeStatus = (typeof OUTCOME_STATUSES)[number];
 
+export const E911_OUTCOME_STATUSES = ["registered", "refused", "failed", "unknown"] as const;
+export type E911OutcomeStatus = (typeof E911_OUTCOME_STATUSES)[number];
+
 /**
  * The records' schemas, built at the first journal read: zod builds each schema's classes as
  * it is made, some 8 ms that a `plan` with no journal, or any run before its journal is read,
@@ -152,8 +155,50 @@ function buildSchemas() {
     at: z.string(),
   });
 
-  const recordSchema = z.discriminatedUnion("type", [headerSchema, runSchema, intentSchema, outcomeSchema, confirmedSchema, endedSchema, statusSchema]);
-  return { headerSchema, runSchema, intentSchema, outcomeSchema, confirmedSchema, endedSchema, statusSchema, rejectedNumberSchema, recordSchema };
+  /**
+   * A 9-1-1 registration about to be sent (docs/contract.md §1.5, §5): flushed before the POST
+   * or PUT, like a port-in's intent, so that a run killed before its answer leaves the next run
+   * to ask GET /v2/V911s/{number} rather than POST again. `address` is the address's
+   * fingerprint (engine/e911-register.ts). Added after format 1 shipped without a version bump,
+   * as `confirmed` was: an older portin refuses a file holding one as edited.
+   */
+  const e911IntentSchema = z.object({
+    type: z.literal("e911-intent"),
+    number: tenDigits,
+    method: z.enum(["POST", "PUT"]),
+    address: z.string().min(1),
+    at: z.string(),
+  });
+
+  /**
+   * What became of a 9-1-1 registration, or what GET /v2/V911s/{number} showed of an unsure one:
+   * `registered` (with that address), `refused` or `failed` (nothing registered), `unknown`
+   * (it may have been made: the next run asks before sending again).
+   */
+  const e911OutcomeSchema = z.object({
+    type: z.literal("e911-outcome"),
+    number: tenDigits,
+    status: z.enum(E911_OUTCOME_STATUSES),
+    address: z.string(),
+    message: z.string().optional(),
+    at: z.string(),
+  });
+
+  /**
+   * What `status` found of a COMPLETED trunk number (docs/contract.md §6, engine/trunk-check.ts):
+   * whether it is on its trunk and has a 9-1-1 record, so that `report`, which asks no service,
+   * can show in red a number that completed off its trunk or without 9-1-1.
+   */
+  const trunkCheckSchema = z.object({
+    type: z.literal("trunk-check"),
+    number: tenDigits,
+    onTrunk: z.boolean(),
+    e911: z.boolean(),
+    at: z.string(),
+  });
+
+  const recordSchema = z.discriminatedUnion("type", [headerSchema, runSchema, intentSchema, outcomeSchema, confirmedSchema, endedSchema, statusSchema, e911IntentSchema, e911OutcomeSchema, trunkCheckSchema]);
+  return { headerSchema, runSchema, intentSchema, outcomeSchema, confirmedSchema, endedSchema, statusSchema, e911IntentSchema, e911OutcomeSchema, trunkCheckSchema, rejectedNumberSchema, recordSchema };
 }
 
 type Schemas = ReturnType<typeof buildSchemas>;
@@ -167,6 +212,9 @@ export type ConfirmedRecord = z.infer<Schemas["confirmedSchema"]>;
 export type EndedRecord = z.infer<Schemas["endedSchema"]>;
 export type StatusRecord = z.infer<Schemas["statusSchema"]>;
 export type RejectedNumber = z.infer<Schemas["rejectedNumberSchema"]>;
+export type E911IntentRecord = z.infer<Schemas["e911IntentSchema"]>;
+export type E911OutcomeRecord = z.infer<Schemas["e911OutcomeSchema"]>;
+export type TrunkCheckRecord = z.infer<Schemas["trunkCheckSchema"]>;
 export type JournalRecord = z.infer<Schemas["recordSchema"]>;
 
 /** The record a line holds, or null when the line is not one (torn, edited, or not JSON). */

@@ -194,7 +194,7 @@ export const DEFAULTS_FOLDER = "the --defaults file's folder";
 export const defaultsProblems = (where: string, problems: string): string => `${where}: ${problems}`;
 
 /** A --defaults key that is not a section. Next: use portForm, request, item or columns. */
-export const unknownSection = (name: string): string => `${name}: unknown key (expected portForm, request, item or columns)`;
+export const unknownSection = (name: string): string => `${name}: unknown key (expected portForm, request, item, e911 or columns)`;
 
 /** A --defaults section that is not an object. Next: write it as member: value. */
 export const sectionNotAnObject = (key: string): string => `${key}: must be a JSON object of member: value`;

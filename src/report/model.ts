@@ -9,7 +9,8 @@ import { sourceOf } from "../engine/status-source.js";
 import { fromService } from "../engine/status-words.js";
 import { latestByTicket, nightsOf, statusReadings } from "../journal/history.js";
 import { derivePriorState } from "../journal/prior.js";
-import type { JournalRecord, StatusRecord } from "../journal/records.js";
+import type { PriorState } from "../journal/prior.js";
+import type { JournalRecord, StatusRecord, TrunkCheckRecord } from "../journal/records.js";
 import { noOrder } from "../results/order-status.js";
 import type { OrderStatus } from "../results/order-status.js";
 import { parseNanp } from "../validate/nanp.js";
@@ -25,6 +26,8 @@ export interface SheetFacts {
   readonly customer: string;
   /** PortForm RequestedPortTime as written, "" when none: the port's time window. */
   readonly window: string;
+  /** Whether the row names a SIP trunk (pilot_number): a regular number there takes a 9-1-1 record. */
+  readonly onTrunk?: boolean;
 }
 
 export interface ReportRow {
@@ -73,6 +76,15 @@ export interface ReportModel {
   readonly rejects: readonly ProblemGroup[];
   /** The latest check the journal recorded, or null. */
   readonly checkedAt: string | null;
+  /** 9-1-1 coverage of the trunk numbers (docs/e911.md), and those not safe to use. */
+  readonly e911: E911Coverage;
+}
+
+/** docs/contract.md §2 "9-1-1 addresses": per customer, the trunk numbers and how many have their 9-1-1 record. */
+export interface E911Coverage {
+  readonly customers: readonly { readonly customer: string; readonly trunkNumbers: number; readonly registered: number }[];
+  /** Completed numbers off their trunk or without 9-1-1, as `status` last found them or the journal holds them: shown in red. */
+  readonly unsafe: readonly { readonly line: number; readonly number: string; readonly customer: string; readonly why: string }[];
 }
 
 export function buildReport(sheetRows: readonly SheetFacts[], records: readonly JournalRecord[], noJournal: string | null): ReportModel {
@@ -124,7 +136,34 @@ export function buildReport(sheetRows: readonly SheetFacts[], records: readonly 
     invalid: invalidGroups(rows),
     rejects: rejectGroups(rows),
     checkedAt: readings.reduce<string | null>((last, r) => (last === null || r.at > last ? r.at : last), null),
+    e911: e911Coverage(sheetRows, rows, records, prior),
   };
+}
+
+/**
+ * Each customer's trunk numbers and how many have a 9-1-1 record (registered by portin, or
+ * found by `status`), and the completed ones that are off their trunk or have none, from the
+ * latest `trunk-check` `status` recorded of each, else from the journal's registrations.
+ */
+function e911Coverage(sheetRows: readonly SheetFacts[], rows: readonly ReportRow[], records: readonly JournalRecord[], prior: PriorState | null): E911Coverage {
+  const checked = new Map<string, TrunkCheckRecord>();
+  for (const record of records) if (record.type === "trunk-check") checked.set(record.number, record);
+  const customers = new Map<string, { customer: string; trunkNumbers: number; registered: number }>();
+  const unsafe: { line: number; number: string; customer: string; why: string }[] = [];
+  rows.forEach((row, i) => {
+    const parsed = parseNanp(row.number);
+    if (sheetRows[i]?.onTrunk !== true || row.invalid !== null || !parsed.ok || parsed.kind !== "regular") return;
+    const check = checked.get(row.number);
+    const registered = check?.e911 ?? prior?.e911.get(row.number)?.kind === "registered";
+    const entry = customers.get(row.customer) ?? { customer: row.customer, trunkNumbers: 0, registered: 0 };
+    entry.trunkNumbers++;
+    if (registered) entry.registered++;
+    customers.set(row.customer, entry);
+    if (row.status.state !== "completed") return;
+    const why = [check?.onTrunk === false ? "completed but not on its trunk" : "", registered ? "" : "completed without a 9-1-1 record"].filter((w) => w !== "").join("; ");
+    if (why !== "") unsafe.push({ line: row.line, number: row.number, customer: row.customer, why });
+  });
+  return { customers: [...customers.values()].sort((a, b) => a.customer.localeCompare(b.customer)), unsafe };
 }
 
 

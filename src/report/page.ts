@@ -29,6 +29,7 @@ body { margin: 0 auto; max-width: 72rem; padding: 1rem 1.5rem 3rem; background: 
 h1 { font-size: 1.5rem; margin: 0.5rem 0 0; } h2 { font-size: 1.2rem; margin: 2rem 0 0.5rem; border-bottom: 1px solid var(--line); }
 h3 { font-size: 1rem; margin: 1rem 0 0.25rem; }
 .muted { color: var(--muted); }
+.unsafe td { color: var(--rejected); font-weight: 600; }
 .cards { display: flex; flex-wrap: wrap; gap: 0.75rem; margin: 1rem 0; padding: 0; list-style: none; }
 .cards li { background: var(--card); border: 1px solid var(--line); border-radius: 6px; padding: 0.5rem 0.9rem; min-width: 8rem; }
 .cards .figure { display: block; font-size: 1.6rem; font-weight: 600; }
@@ -82,6 +83,7 @@ export function renderPage(model: ReportModel, options: PageOptions): string {
 ${headline(model, options.now)}
 ${progressSection(model.nights)}
 ${calendarSection(model.calendar)}
+${e911Section(model.e911)}
 ${problemSection("invalid", "Invalid rows, by cause", "No row is invalid.", model.invalid, "row")}
 ${problemSection("rejects", "Carrier rejects, by reject code and field", "No order was rejected by the carrier.", model.rejects, "number")}
 ${rowsSection()}
@@ -194,6 +196,22 @@ function problemSection(id: string, heading: string, none: string, groups: reado
           )
           .join("\n");
   return `<section id="${id}" aria-labelledby="${id}-title"><h2 id="${id}-title">${heading}</h2>${body}</section>`;
+}
+
+/** docs/e911.md: 9-1-1 coverage per customer, and in red the completed numbers off their trunk or without 9-1-1. */
+function e911Section(coverage: ReportModel["e911"]): string {
+  if (coverage.customers.length === 0) return `<section id="e911"><h2>9-1-1 and trunks</h2><p class="muted">No number in the sheet is ported to a SIP trunk.</p></section>`;
+  const unsafe =
+    coverage.unsafe.length === 0
+      ? `<p class="muted">No completed number is off its trunk or without a 9-1-1 record.</p>`
+      : `<table class="unsafe"><thead><tr><th class="n">line</th><th>number</th><th>customer</th><th>what is wrong</th></tr></thead><tbody>${coverage.unsafe
+          .map((u) => `<tr><td class="n">${u.line}</td><td>${escape(u.number)}</td><td>${escape(u.customer)}</td><td>${escape(u.why)}</td></tr>`)
+          .join("")}</tbody></table>`;
+  return `<section id="e911" aria-labelledby="e911-title"><h2 id="e911-title">9-1-1 and trunks</h2>
+${unsafe}
+<table><thead><tr><th>customer</th><th class="n">trunk numbers</th><th class="n">with a 9-1-1 record</th></tr></thead><tbody>${coverage.customers
+    .map((c) => `<tr><td>${escape(c.customer)}</td><td class="n">${c.trunkNumbers}</td><td class="n">${c.registered}</td></tr>`)
+    .join("")}</tbody></table></section>`;
 }
 
 function rowsSection(): string {

@@ -72,7 +72,7 @@ async function readFacts(sheet: Sheet, defaults: DefaultsFile | null): Promise<S
   const cell = (cells: readonly string[], index: number): string => (index === -1 ? "" : (cells[index] ?? "").trim());
   for await (const row of sheet.rows) {
     const customer = cell(row.cells, customerAt) || defaultCustomer || cell(row.cells, groupAt) || cell(row.cells, pilotAt) || cell(row.cells, offeringAt) || "(no customer)";
-    facts.push({ line: row.line, numberCell: cell(row.cells, numberAt), customer, window: cell(row.cells, windowAt) || defaultWindow });
+    facts.push({ line: row.line, numberCell: cell(row.cells, numberAt), customer, window: cell(row.cells, windowAt) || defaultWindow, onTrunk: cell(row.cells, pilotAt) !== "" });
   }
   return facts;
 }

@@ -46,3 +46,13 @@ export interface ColumnSet<T> {
 }
 
 export const RESULT_COLUMN_SET: ColumnSet<RowOutcome> = { names: RESULT_COLUMN_NAMES, cells: resultCells };
+
+/** With 9-1-1 addresses in the sheet or the defaults, `result_e911` follows (docs/contract.md §6). */
+export const E911_RESULT_COLUMN_SET: ColumnSet<RowOutcome> = {
+  names: [...RESULT_COLUMN_NAMES, "result_e911"],
+  cells: (outcome) => {
+    const cells = resultCells(outcome);
+    cells.push(outcome.e911 ?? "");
+    return cells;
+  },
+};

@@ -82,3 +82,16 @@ export const STATUS_COLUMN_SET: ColumnSet<OrderStatus> = {
   names: COLUMNS.map((column) => column.name),
   cells: (status) => COLUMNS.map((column) => escapeFormula(column.cell(status))),
 };
+
+/** A status row with its trunk and 9-1-1 check (engine/trunk-check.ts), for the report with `status_on_trunk` and `status_e911`. */
+export interface CheckedOrderStatus {
+  readonly order: OrderStatus;
+  readonly onTrunk: string;
+  readonly e911: string;
+}
+
+/** docs/contract.md §6: with 9-1-1 addresses in the sheet or the defaults, `status_on_trunk` and `status_e911` follow. */
+export const TRUNK_STATUS_COLUMN_SET: ColumnSet<CheckedOrderStatus> = {
+  names: [...STATUS_COLUMN_SET.names, "status_on_trunk", "status_e911"],
+  cells: (checked) => [...STATUS_COLUMN_SET.cells(checked.order), checked.onTrunk, checked.e911],
+};

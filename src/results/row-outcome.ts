@@ -71,14 +71,14 @@ export function adviseNotPortable(outcome: RowOutcome): RowOutcome {
 
 /** The same outcome saying `message`, with `next` for its next step (by default the one it had). */
 export function withMessage(outcome: RowOutcome, message: string, next: NextStep | undefined = outcome.next): RowOutcome {
-  return rowOutcome(outcome, { status: outcome.status, ticket: outcome.ticket, httpStatus: outcome.httpStatus, message, next });
+  return rowOutcome(outcome, { status: outcome.status, ticket: outcome.ticket, httpStatus: outcome.httpStatus, message, next, e911: outcome.e911 });
 }
 
 /** What a row's outcome is about: the row's number and the operation and request that carry it. */
 export type OutcomeSubject = Pick<RowOutcome, "number" | "numberType" | "operation" | "sequence">;
 
-/** What became of the row. */
-export type OutcomeVerdict = Pick<RowOutcome, "status" | "ticket" | "httpStatus" | "message" | "next">;
+/** What became of the row; its 9-1-1 registration "" unless said. */
+export type OutcomeVerdict = Pick<RowOutcome, "status" | "ticket" | "httpStatus" | "message" | "next"> & { readonly e911?: E911Result };
 
 /**
  * The one way a RowOutcome is made: every outcome in one shape. V8 gives an object built
@@ -96,6 +96,7 @@ export function rowOutcome(subject: OutcomeSubject, verdict: OutcomeVerdict): Ro
     httpStatus: verdict.httpStatus,
     message: verdict.message,
     next: verdict.next,
+    e911: verdict.e911 ?? "",
   };
 }
 
@@ -114,4 +115,9 @@ export interface RowOutcome {
   readonly message: string;
   /** When it is not the status's usual one (USUAL_NEXT_STEP). */
   readonly next?: NextStep;
+  /** The `result_e911` cell (docs/contract.md §6): what became of its 9-1-1 record; "" for a number that needs none. */
+  readonly e911?: E911Result;
 }
+
+/** docs/contract.md §6 `result_e911`. */
+export type E911Result = "" | "registered" | "verified" | "invalid" | "failed" | "unknown";

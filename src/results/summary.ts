@@ -7,8 +7,8 @@ import type { Operation } from "../catalog/operations.js";
 import { serviceLabel } from "../service/service.js";
 import type { Service } from "../service/service.js";
 import { ROW_STATUSES, USUAL_NEXT_STEP } from "./row-outcome.js";
-import type { NextStep, RowOutcome, RowStatus } from "./row-outcome.js";
 import * as summaryWords from "../messages/summary.js";
+import type { E911Result, NextStep, RowOutcome, RowStatus } from "./row-outcome.js";
 
 export interface RunSummary {
   readonly command: "submit" | "plan";
@@ -26,12 +26,14 @@ export interface RunSummary {
   readonly results: string;
   /** A sandbox run must never read as a real one (serviceLine). */
   readonly service: Service;
+  /** Rows per `result_e911` value (docs/e911.md), when the sheet or defaults gave 9-1-1 addresses and a row has one. */
+  readonly e911?: Readonly<Partial<Record<Exclude<E911Result, "">, number>>>;
 }
 
 export interface SummaryInput {
   readonly command: "submit" | "plan";
   /** Every row's outcome; only `status`, `next` and `operation` are read. */
-  readonly outcomes: Iterable<Pick<RowOutcome, "status" | "next"> & { readonly operation?: string }>;
+  readonly outcomes: Iterable<Pick<RowOutcome, "status" | "next"> & { readonly operation?: string; readonly e911?: E911Result }>;
   /** For submit, the requests sent; for plan, the requests a submit would send. */
   readonly requests: Iterable<{ readonly operation: Operation }>;
   readonly elapsedMs: number;
@@ -46,8 +48,14 @@ export function summarize(input: SummaryInput): RunSummary {
   const counts = Object.fromEntries(ROW_STATUSES.map((status) => [status, 0])) as Record<RowStatus, number>;
   const steps = new Map<NextStep, { status: RowStatus; rows: number }>();
   const byOperation = new Map<string, Partial<Record<RowStatus, number>>>();
+  const e911: Partial<Record<Exclude<E911Result, "">, number>> = {};
+  let e911Rows = 0;
   for (const outcome of input.outcomes) {
     counts[outcome.status] += 1;
+    if (outcome.e911 !== undefined && outcome.e911 !== "") {
+      e911[outcome.e911] = (e911[outcome.e911] ?? 0) + 1;
+      e911Rows += 1;
+    }
     const operation = outcome.operation || NO_OPERATION;
     let cell = byOperation.get(operation);
     if (cell === undefined) byOperation.set(operation, (cell = {}));
@@ -82,7 +90,16 @@ export function summarize(input: SummaryInput): RunSummary {
     elapsedMs: Math.round(input.elapsedMs),
     results: input.results,
     service: input.service,
+    ...(e911Rows === 0 ? {} : { e911 }),
   };
+}
+
+/** The order 9-1-1 results are listed in. */
+const E911_RESULTS = ["registered", "verified", "invalid", "failed", "unknown"] as const;
+
+/** Rows whose 9-1-1 record needs another run (docs/e911.md): failed or unknown. */
+export function e911Unsettled(s: RunSummary): number {
+  return (s.e911?.failed ?? 0) + (s.e911?.unknown ?? 0);
 }
 
 /** Multi-line text for stderr: what happened, then what to do next. */
@@ -105,7 +122,15 @@ export function formatSummary(s: RunSummary): string {
   lines.push(serviceLine(s.service));
   lines.push(`results: ${s.results === "-" ? "standard output" : s.results}`);
 
+  if (s.e911 !== undefined) {
+    const e911 = s.e911;
+    lines.push(`9-1-1 records: ${E911_RESULTS.filter((r) => (e911[r] ?? 0) > 0).map((r) => `${e911[r] ?? 0} ${r}`).join(", ")}`);
+  }
   for (const { step, rows } of s.next) lines.push(`next: ${adviceFor(step, rows, where)}`);
+  const unsettled = e911Unsettled(s);
+  if (unsettled > 0) {
+    lines.push(`next: ${plural(unsettled, "9-1-1 record")} not known to be registered (see result_message in ${where}): run portin submit again; it asks the service before sending any again`);
+  }
   return lines.join("\n");
 }
 
@@ -158,6 +183,7 @@ export function summaryJson(s: RunSummary, exitCode: number): string {
     elapsedMs: s.elapsedMs,
     results: s.results,
     ...serviceJson(s.service),
+    ...(s.e911 === undefined ? {} : { e911: s.e911 }),
     exitCode,
   });
 }

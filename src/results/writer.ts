@@ -9,6 +9,7 @@ import type { SheetLayout } from "../input/types.js";
 import { resultsFormat } from "../paths.js";
 import type { ResultsFormat } from "../paths.js";
 import { RESULT_COLUMN_SET } from "./columns.js";
+import type { RowOutcome } from "./row-outcome.js";
 import type { ColumnSet } from "./columns.js";
 import { openCsvResults } from "./csv-writer.js";
 import type { OpenEncoder, ResultsOptions, ResultsWriter } from "./encoder.js";
@@ -55,8 +56,8 @@ export async function withResultsAhead<T>(destination: string, run: () => Promis
  * stdout is CSV), and writes the header row. The commands refuse any other extension before
  * anything is read (commands/values.ts resultsPath).
  */
-export function openResults(destination: string, header: readonly string[], options: ResultsOptions): Promise<ResultsWriter> {
-  return openReport(destination, header, options, RESULT_COLUMN_SET);
+export function openResults(destination: string, header: readonly string[], options: ResultsOptions, columns: ColumnSet<RowOutcome> = RESULT_COLUMN_SET): Promise<ResultsWriter> {
+  return openReport(destination, header, options, columns);
 }
 
 /** Like openResults, for a report with another column set (`portin status`). */

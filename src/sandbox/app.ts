@@ -9,7 +9,9 @@ import type { SandboxAccount } from "./account.js";
 import type { Fault, FaultInjector } from "./faults.js";
 import { THROTTLE_RETRY_AFTER_SECONDS } from "./faults.js";
 import type { Answer, Credentials } from "./http.js";
-import { authorized, bodyTooLarge, exception, isJsonContentType } from "./http.js";
+import { authorized, bodyTooLarge, exception, isJsonContentType, jsonBody } from "./http.js";
+import type { V911Database } from "./v911.js";
+import { answerTrunkDid, answerV911 } from "./v911-answers.js";
 import { requestsPage } from "./log.js";
 import type { SandboxClock } from "./clock.js";
 import type { Ledger } from "./ledger.js";
@@ -30,6 +32,8 @@ export interface SandboxContext {
   readonly clock: SandboxClock;
   /** `--order-list-down`: the order list answers 500, as a service whose dashboard is down. */
   readonly orderList: { down: boolean };
+  /** The 9-1-1 database and which numbers are on their trunks (docs/contract.md §1.5). */
+  readonly v911: V911Database;
   /** A refused POST names only its first refused number, as a service that stops at the first does; default every one. */
   readonly namesFirstRefusalOnly?: boolean;
 }
@@ -48,7 +52,7 @@ const INTERNAL_ERROR = exception(500, "InternalServerError", "The server encount
 export function answer(ctx: SandboxContext, req: IncomingMessage, pathname: string, text: string | null): Received {
   const route = matchRoute(pathname);
   if (!route) return { answer: exception(404, "NotFound", `no such resource: ${pathname}`), body: text };
-  const allowed = route.kind === "clock" ? ["GET", "POST"] : [route.method];
+  const allowed = route.kind === "clock" ? ["GET", "POST"] : route.kind === "v911-record" ? ["GET", "PUT"] : [route.method];
   if (!allowed.includes(req.method ?? "")) {
     return {
       answer: exception(405, "MethodNotAllowed", `${pathname} takes ${allowed.join(" or ")}, not ${req.method ?? "?"}`, { Allow: allowed.join(", ") }),
@@ -65,10 +69,12 @@ export function answer(ctx: SandboxContext, req: IncomingMessage, pathname: stri
   if (route.kind === "npanxx-check") return { answer: checkNpaNxx(ctx, req, text), body: parseOrRaw(text) };
   if (route.kind === "clock") return { answer: clock(ctx, req, text), body: undefined };
   if (route.kind === "portal-order") return { answer: portalOrder(ctx, req, text), body: parseOrRaw(text) };
+  if (route.kind === "v911-verify" || route.kind === "v911-register" || route.kind === "v911-record") return { answer: answerV911(ctx, req, route, text), body: parseOrRaw(text) };
+  if (route.kind === "trunk-did") return { answer: answerTrunkDid(ctx, route), body: undefined };
   return { answer: get(ctx, route, new URL(req.url ?? "/", "http://sandbox").searchParams), body: undefined };
 }
 
-function get(ctx: SandboxContext, route: Exclude<Route, { kind: "operation" | "npanxx-check" | "clock" | "portal-order" }>, query: URLSearchParams): Answer {
+function get(ctx: SandboxContext, route: Exclude<Route, { kind: "operation" | "npanxx-check" | "clock" | "portal-order" | "v911-verify" | "v911-register" | "v911-record" | "trunk-did" }>, query: URLSearchParams): Answer {
   switch (route.kind) {
     case "requests":
       return requestsPage(ctx.ledger.list(), query);
@@ -139,20 +145,6 @@ function portalOrder(ctx: SandboxContext, req: IncomingMessage, text: string | n
   const placed = ctx.ledger.place(order.data);
   if ("refusals" in placed) return exception(409, "Conflict", placed.refusals.join("; "));
   return { status: 200, body: { TicketMask: placed.ticket } };
-}
-
-/** A POST's JSON body, or the answer refusing it (413, 415, 400), as for a port-in. */
-function jsonBody(req: IncomingMessage, text: string | null): { value: unknown } | { answer: Answer } {
-  if (text === null) return { answer: exception(413, "RequestEntityTooLarge", "the request body is too large") };
-  if (!isJsonContentType(req)) {
-    const given = req.headers["content-type"] ?? "none";
-    return { answer: exception(415, "UnsupportedMediaType", `Content-Type must be application/json, not ${given}`) };
-  }
-  try {
-    return { value: JSON.parse(text) as unknown };
-  } catch (error) {
-    return { answer: exception(400, "BadRequest", `the body is not valid JSON: ${(error as Error).message}`) };
-  }
 }
 
 function post(ctx: SandboxContext, req: IncomingMessage, route: Extract<Route, { kind: "operation" }>, text: string | null): Received {

@@ -15,6 +15,8 @@ import {
   PORT_FORM_REQUIRED,
   REGULAR_PORT_FORM_ONLY,
   TOLL_FREE_PORT_FORM_ONLY,
+  V911_OPTIONAL,
+  V911_REQUIRED,
 } from "./contract.js";
 
 /** NANP: area code and exchange both start 2-9, and no leading 1 (docs/contract.md §1.2: 10-digit integers). */
@@ -108,6 +110,38 @@ export function checkShape(op: PortInOperation, raw: unknown): Shaped {
   }
   const parsed = schema.safeParse(raw, { reportInput: true });
   return parsed.success ? { ok: true, body: parsed.data } : { ok: false, message: describe(parsed.error) };
+}
+
+/** A V911 record (docs/contract.md §1.5), made at the first 9-1-1 request. */
+const v911Schema = once(() =>
+  z.strictObject({
+    Number: RULES().tn,
+    ...shapeOf(V911_REQUIRED, V911_OPTIONAL),
+    PendingPort: RULES().boolean.optional(),
+  }),
+);
+
+export type V911Shaped = { readonly ok: true; readonly record: V911Record } | { readonly ok: false; readonly message: string };
+
+/** A V911 record as the sandbox keeps it: the members as sent. */
+export interface V911Record {
+  readonly Number: number;
+  readonly FirstName: string;
+  readonly LastName: string;
+  readonly StreetNumber: string;
+  readonly StreetName: string;
+  readonly SuiteNumber?: string;
+  readonly City: string;
+  readonly ProvinceState: string;
+  readonly PostalZip: string;
+  readonly OtherInfo?: string;
+  readonly PendingPort?: boolean;
+}
+
+/** Checks a V911 body: every problem at once, each naming its member, as for a port-in. */
+export function checkV911Shape(raw: unknown): V911Shaped {
+  const parsed = v911Schema().safeParse(raw, { reportInput: true });
+  return parsed.success ? { ok: true, record: parsed.data as V911Record } : { ok: false, message: describe(parsed.error) };
 }
 
 /** "PortForm.CustomerName: required member is missing; DIDs.0: unknown member Locale". */

@@ -250,3 +250,18 @@ export const TOLL_FREE_AREA_CODES: ReadonlySet<string> = new Set(["800", "833", 
 export function describePortIn(op: PortInOperation): string {
   return `POST ${op.path}`;
 }
+
+/**
+ * docs/contract.md §1.5: a V911 record, as the 9-1-1 endpoints take it. `Number` and
+ * `PendingPort` are typed apart from these text members (body-schemas.ts v911Schema).
+ */
+export const V911_REQUIRED: Members = {
+  FirstName: "text",
+  LastName: "text",
+  StreetNumber: "text",
+  StreetName: "text",
+  City: "text",
+  ProvinceState: "text",
+  PostalZip: "text",
+};
+export const V911_OPTIONAL: Members = { SuiteNumber: "text", OtherInfo: "text" };

@@ -133,3 +133,18 @@ export function writeAnswer(res: ServerResponse, answer: Answer): void {
 export function sleep(ms: number): Promise<void> {
   return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
 }
+
+/** A POST's JSON body, or the answer refusing it (413, 415, 400), as for a port-in. */
+export function jsonBody(req: IncomingMessage, text: string | null): { value: unknown } | { answer: Answer } {
+  if (text === null) return { answer: exception(413, "RequestEntityTooLarge", "the request body is too large") };
+  if (!isJsonContentType(req)) {
+    const given = req.headers["content-type"] ?? "none";
+    return { answer: exception(415, "UnsupportedMediaType", `Content-Type must be application/json, not ${given}`) };
+  }
+  try {
+    return { value: JSON.parse(text) as unknown };
+  } catch (error) {
+    return { answer: exception(400, "BadRequest", `the body is not valid JSON: ${(error as Error).message}`) };
+  }
+}
+

@@ -212,6 +212,19 @@ export class Ledger {
     return this.now() - order.placedAt >= (this.life.statusLagMs ?? 0);
   }
 
+  /** Where the number's latest port-in stands, or null when it has none (docs/contract.md §1.5: a 9-1-1 record needs one). */
+  portPhase(tenDigits: string): Phase | null {
+    const order = this.latest(tenDigits);
+    return order === undefined ? null : this.life.carrier.phase(order);
+  }
+
+  /** The trunk a completed port put the number on (a regular number's DIDs order), or null. */
+  trunkOf(tenDigits: string): string | null {
+    const order = this.latest(tenDigits);
+    if (order === undefined || order.service !== "dids" || this.life.carrier.phase(order) !== "COMPLETED") return null;
+    return order.parent;
+  }
+
   /** The latest port-in of a number that PortInStatus shows. */
   status(tenDigits: string): PortInStatusJson | undefined {
     const order = this.ordersOf.get(tenDigits)?.findLast((o) => this.visible(o));

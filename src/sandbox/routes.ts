@@ -7,6 +7,7 @@ import { HOLIDAYS_PATH, LOOKUPS, NPANXX_CHECK_PATH, NPANXX_PATH, portInStatusPat
 import type { PortInOperation } from "./contract.js";
 import { PORT_IN_OPERATIONS } from "./contract.js";
 import { ORDER_LIST_PATH } from "./order-list.js";
+import { trunkDidPath, v911RecordPath, V911_PATH, V911_VERIFY_PATH } from "../service/v911.js";
 
 export type LookupName = keyof typeof LOOKUPS;
 
@@ -23,7 +24,15 @@ export type Route =
   /** GET reads the sandbox's calendar, POST advances it; no credentials, like REQUESTS_PATH. */
   | { readonly kind: "clock"; readonly method: "GET" | "POST" }
   /** Places an order as the web portal would; no credentials, like CLOCK_PATH. */
-  | { readonly kind: "portal-order"; readonly method: "POST" };
+  | { readonly kind: "portal-order"; readonly method: "POST" }
+  /** docs/contract.md §1.5: is this 9-1-1 address one the database knows? */
+  | { readonly kind: "v911-verify"; readonly method: "POST" }
+  /** Registers a number's 9-1-1 record. */
+  | { readonly kind: "v911-register"; readonly method: "POST" }
+  /** GET reads a number's 9-1-1 record, PUT replaces it. */
+  | { readonly kind: "v911-record"; readonly method: "GET" | "PUT"; readonly number: string }
+  /** Whether a number is on a trunk. */
+  | { readonly kind: "trunk-did"; readonly method: "GET"; readonly pilot: string; readonly number: string };
 
 /** Where the sandbox's own routes live; none of them needs credentials. */
 export const SANDBOX_PATHS = "/_sandbox/";
@@ -39,6 +48,8 @@ export const PORTAL_ORDERS_PATH = "/_sandbox/orders";
 
 const STATUS_MARK = "\u0000";
 const [STATUS_PREFIX = "", STATUS_SUFFIX = ""] = portInStatusPath(STATUS_MARK).split(STATUS_MARK);
+const [V911_PREFIX = "", V911_SUFFIX = ""] = v911RecordPath(STATUS_MARK).split(STATUS_MARK);
+const TRUNK_DID = /^\/SipTrunks\/(\d{10})\/Dids\/(\d{10})$/;
 const TICKET_MARK = "TICKET";
 const [TICKET_PREFIX = "", TICKET_SUFFIX = ""] = ticketStatusPath(TICKET_MARK).split(TICKET_MARK);
 
@@ -57,6 +68,8 @@ export function matchRoute(pathname: string): Route | null {
   if (pathname === ORDER_LIST_PATH) return { kind: "order-list", method: "GET" };
   if (pathname === HOLIDAYS_PATH) return { kind: "holidays", method: "GET" };
   if (pathname === NPANXX_CHECK_PATH) return { kind: "npanxx-check", method: "POST" };
+  if (pathname === V911_VERIFY_PATH) return { kind: "v911-verify", method: "POST" };
+  if (pathname === V911_PATH) return { kind: "v911-register", method: "POST" };
   for (const lookup of Object.keys(LOOKUPS) as LookupName[]) {
     if (LOOKUPS[lookup].path === pathname) return { kind: "lookup", method: "GET", lookup };
   }
@@ -64,6 +77,12 @@ export function matchRoute(pathname: string): Route | null {
   if (operation) return { kind: "operation", method: "POST", operation };
   const number = segment(pathname, STATUS_PREFIX, STATUS_SUFFIX);
   if (number !== null) return { kind: "status", method: "GET", number };
+  const v911Number = segment(pathname, V911_PREFIX, V911_SUFFIX);
+  if (v911Number !== null) return { kind: "v911-record", method: "GET", number: v911Number };
+  const onTrunk = TRUNK_DID.exec(pathname);
+  if (onTrunk !== null && pathname === trunkDidPath(onTrunk[1] ?? "", onTrunk[2] ?? "")) {
+    return { kind: "trunk-did", method: "GET", pilot: onTrunk[1] ?? "", number: onTrunk[2] ?? "" };
+  }
   const ticket = segment(pathname, TICKET_PREFIX, TICKET_SUFFIX);
   if (ticket !== null) {
     try {

@@ -15,6 +15,8 @@ import { REJECTIONS } from "./carrier.js";
 import type { Fate } from "./carrier.js";
 import type { LedgerSnapshot } from "./ledger.js";
 import { PORTAL_STATUSES } from "./portal.js";
+import { checkV911Shape } from "./body-schemas.js";
+import type { V911Record } from "./body-schemas.js";
 
 /** The file's shape; a file of another version is refused rather than misread. */
 const VERSION = 1;
@@ -45,6 +47,8 @@ const savedFileSchema = once(() => {
         parent: z.string(),
       }),
     ),
+    // docs/contract.md §1.5: the 9-1-1 records, absent from a file written before the sandbox kept them.
+    v911: z.array(z.record(z.string(), z.unknown())).optional(),
   });
 });
 
@@ -54,6 +58,7 @@ export interface SavedSandbox {
   /** YYYY-MM-DD: the sandbox's day 0, whose calendar follows the real one. */
   readonly startDate: string;
   readonly ledger: LedgerSnapshot;
+  readonly v911: readonly V911Record[];
 }
 
 function fateOf(saved: SavedFile["orders"][number]["fate"]): Fate {
@@ -84,8 +89,14 @@ export function loadSavedSandbox(file: string): SavedSandbox | null {
   const parsed = savedFileSchema().safeParse(json);
   if (!parsed.success) throw damaged(describeIssues(parsed.error));
   const { startDate, portalCount, acceptedCount, orders } = parsed.data;
+  const v911 = (parsed.data.v911 ?? []).map((raw, i) => {
+    const shaped = checkV911Shape(raw);
+    if (!shaped.ok) throw damaged(`v911.${i}: ${shaped.message}`);
+    return shaped.record;
+  });
   return {
     startDate,
+    v911,
     ledger: {
       acceptedCount,
       portalCount,
@@ -117,6 +128,7 @@ export function saveSandbox(file: string, saved: SavedSandbox): void {
       service: order.service,
       parent: order.parent,
     })),
+    ...(saved.v911.length === 0 ? {} : { v911: saved.v911.map((record) => ({ ...record })) }),
   };
   const temporary = `${file}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
   try {

@@ -22,6 +22,8 @@ import { mulberry32 } from "./prng.js";
 import { SANDBOX_PATHS } from "./routes.js";
 import { loadSavedSandbox, saveSandbox } from "./saved-orders.js";
 import type { SandboxAccount } from "./account.js";
+import { V911Database } from "./v911.js";
+import type { V911Faults } from "./v911.js";
 import { monotonicMs } from "../monotonic.js";
 
 export type { AcceptedRequest, OperationId };
@@ -63,6 +65,12 @@ export interface SandboxOptions {
   statusLagSeconds?: number;
   /** A refused POST names only its first refused number, as some services do. Default false: every one. */
   namesFirstRefusalOnly?: boolean;
+  /** 9-1-1 faults (docs/sandbox.md "9-1-1 and trunks"): cities the database refuses (city -> the one it suggests). */
+  e911RefusedCities?: Readonly<Record<string, string>>;
+  /** Share of 9-1-1 registrations (POST, PUT) answered 500 after the record was made, 0..1. Default 0. */
+  e911FailRate?: number;
+  /** Numbers a completed port leaves off their trunk. */
+  offTrunk?: readonly string[];
   /**
    * A file that keeps the sandbox's orders between runs (saved-orders.ts): read at start, its
    * calendar then following the real one from the first run's day; written at close() when
@@ -105,6 +113,8 @@ export interface RunningSandbox {
   setRejectRate(rate: number): void;
   /** Takes the order list down (it answers 500) or brings it back. */
   setOrderListDown(down: boolean): void;
+  /** Changes the 9-1-1 faults from the next request on; those not given stay as they were. */
+  setE911Faults(faults: { refusedCities?: Readonly<Record<string, string>>; failRate?: number; offTrunk?: readonly string[] }): void;
   /** Every request answered, in order: method, path and status (the sandbox's own routes included). */
   served(): readonly ServedRequest[];
 }
@@ -138,11 +148,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     providers: new Map(account.providers.map((p) => [p.ID, p.Name])),
   });
   const ledger = new Ledger(account, { clock, carrier, statusLagMs: (options.statusLagSeconds ?? 0) * 1000 });
+  const v911 = new V911Database(
+    v911Faults({ refusedCities: options.e911RefusedCities ?? {}, failRate: options.e911FailRate ?? 0, offTrunk: options.offTrunk ?? [] }),
+    mulberry32(faults.seed ^ V911_SEED_MIX),
+  );
+  if (saved) v911.restore(saved.v911);
+  const v911AtStart = JSON.stringify(v911.snapshot());
   if (saved) ledger.restore(saved.ledger);
   else placeAccountOrders(ledger, account, options.accountFile);
   const heldAtStart = ledger.size;
   const orderList = { down: options.orderListDown ?? false };
-  const ctx: SandboxContext = { account, ledger, faults, credentials: { user, password }, clock, orderList, namesFirstRefusalOnly: options.namesFirstRefusalOnly ?? false };
+  const ctx: SandboxContext = { account, ledger, faults, credentials: { user, password }, clock, orderList, v911, namesFirstRefusalOnly: options.namesFirstRefusalOnly ?? false };
   const received: ReceivedPost[] = [];
   const keepReceived = options.keepReceived ?? true;
   const served: ServedRequest[] = [];
@@ -151,9 +167,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     const arrived = monotonicMs();
     const pathname = new URL(req.url ?? "/", "http://sandbox").pathname;
     const isPost = req.method === "POST";
+    const hasBody = isPost || req.method === "PUT";
     let result: { answer: Answer; body: unknown };
     try {
-      const text = isPost ? await readBody(req) : (req.resume(), "");
+      const text = hasBody ? await readBody(req) : (req.resume(), "");
       result = answer(ctx, req, pathname, text);
     } catch (error) {
       result = { answer: exception(500, "InternalServerError", `sandbox failure: ${(error as Error).message}`), body: undefined };
@@ -199,6 +216,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     setFaults: (rates) => faults.setRates(rates),
     advanceDays: (days) => clock.advance(days),
     setRejectRate: (rate) => carrier.setRejectRate(rate),
+    setE911Faults: (given) => {
+      const changed = v911Faults({ refusedCities: given.refusedCities ?? {}, failRate: given.failRate ?? 0, offTrunk: given.offTrunk ?? [] });
+      v911.setFaults({
+        ...(given.refusedCities === undefined ? {} : { refusedCities: changed.refusedCities }),
+        ...(given.failRate === undefined ? {} : { failAfterRate: changed.failAfterRate }),
+        ...(given.offTrunk === undefined ? {} : { offTrunk: changed.offTrunk }),
+      });
+    },
     served: () => served,
     setOrderListDown: (down) => {
       orderList.down = down;
@@ -209,8 +234,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         // Keep-alive sockets would otherwise hold close() open until the client drops them.
         server.closeIdleConnections();
       });
-      if (options.keepOrdersIn !== undefined && ledger.size !== heldAtStart) {
-        saveSandbox(options.keepOrdersIn, { startDate: clock.date(0), ledger: ledger.snapshot() });
+      if (options.keepOrdersIn !== undefined && (ledger.size !== heldAtStart || JSON.stringify(v911.snapshot()) !== v911AtStart)) {
+        saveSandbox(options.keepOrdersIn, { startDate: clock.date(0), ledger: ledger.snapshot(), v911: v911.snapshot() });
       }
     },
   };
@@ -223,6 +248,18 @@ function placeAccountOrders(ledger: Ledger, account: SandboxAccount, file = "fix
     if ("refusals" in placed) throw new UsageError(`sandbox account file '${file}' is not valid: orders.${i}: ${placed.refusals.join("; ")}`);
   });
 }
+
+/** The 9-1-1 faults as the database keeps them: cities compared in any case. */
+function v911Faults(given: { refusedCities: Readonly<Record<string, string>>; failRate: number; offTrunk: readonly string[] }): V911Faults {
+  return {
+    refusedCities: new Map(Object.entries(given.refusedCities).map(([city, suggested]) => [city.trim().toLowerCase(), suggested])),
+    failAfterRate: given.failRate,
+    offTrunk: new Set(given.offTrunk),
+  };
+}
+
+/** Any odd constant: the 9-1-1 faults draw apart from the port-in faults and the carriers. */
+const V911_SEED_MIX = 0x27d4eb2f;
 
 /** Any odd constant: the carriers' PRNG is seeded apart from the faults' one. */
 const CARRIER_SEED_MIX = 0x5bd1e995;

@@ -11,11 +11,12 @@ import { parseNanp } from "../validate/nanp.js";
 import { readRangeEnds } from "../validate/ranges.js";
 import type { AccountOrder, Holiday, Offering, PortabilityReply, PortInStatus, Provider, RejectDetail, Trunk } from "../catalog/account.js";
 
-function lowerKeys(value: unknown): unknown {
+/** An object's members with their names in lower case: answers are read whatever the case of their names (docs/contract.md §1.1). */
+export function lowerKeys(value: unknown): unknown {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return value;
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k.toLowerCase(), v]));
 }
-const tolerant = <T extends z.ZodType>(schema: T) => z.preprocess(lowerKeys, schema);
+export const tolerant = <T extends z.ZodType>(schema: T) => z.preprocess(lowerKeys, schema);
 const intLike = z.union([z.number().int(), z.string().trim().regex(/^\d+$/).transform(Number)]);
 
 const trunkSchema = tolerant(

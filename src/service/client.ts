@@ -22,6 +22,10 @@ import { submitOutcome } from "./submit-outcome.js";
 import { lookupAnswer } from "./lookup-answer.js";
 import { openAhead } from "./connections.js";
 import { MAX_ORDER_LIST_BYTES, readOrderList } from "./order-stream.js";
+import { trunkDidPath, trunkDidSchema, v911AnswerSchema, v911Body, v911RecordPath, v911RecordSchema, V911_PATH, V911_VERIFY_PATH } from "./v911.js";
+import type { E911Address, V911Reply } from "./v911.js";
+import { v911Outcome } from "./v911-outcome.js";
+import type { V911Outcome } from "./v911-outcome.js";
 
 /**
  * Largest answer portin reads whole from the service. The largest real answers are the lookup
@@ -102,6 +106,14 @@ export interface ServiceClient {
   checkNpaNxx(digits: string): Promise<PortabilityReply>;
   /** Never throws for an HTTP outcome: every answer and transport failure is a SubmitOutcome. */
   submit(op: Operation, body: Record<string, unknown>): Promise<SubmitOutcome>;
+  /** docs/contract.md §1.5: does the 9-1-1 database know this address? A question: retried like a GET. Throws LookupError, AuthError. */
+  verifyE911(tenDigits: string, address: E911Address): Promise<V911Reply>;
+  /** Registers (POST) or replaces (PUT) a number's 9-1-1 record; never throws for an HTTP outcome. */
+  registerE911(method: "POST" | "PUT", tenDigits: string, address: E911Address): Promise<V911Outcome>;
+  /** The number's 9-1-1 record, or null when it has none (404). */
+  e911Record(tenDigits: string, watch?: AttemptWatch): Promise<E911Address | null>;
+  /** Whether the number is on the trunk (GET /SipTrunks/{pilot}/Dids/{number}; 404: it is not). */
+  onTrunk(pilot: string, tenDigits: string, watch?: AttemptWatch): Promise<boolean>;
   /** Opens the connections `count` requests sent at once would need, ahead of them; none carries anything until a request is sent (connections.ts). */
   connect(count: number): void;
 }
@@ -139,7 +151,7 @@ export function createClient(options: ClientOptions): ServiceClient {
   // which for a retry policy and a header on every POST was CPU that dispatch at concurrency
   // 64 runs short of (bench/README.md).
   const instances = new Map<string, Got>();
-  const instanceFor = (method: "GET" | "POST", idempotent: boolean, body: boolean): Got => {
+  const instanceFor = (method: "GET" | "POST" | "PUT", idempotent: boolean, body: boolean): Got => {
     const key = `${method} ${String(idempotent)} ${String(body)}`;
     let instance = instances.get(key);
     if (instance === undefined) {
@@ -152,7 +164,7 @@ export function createClient(options: ClientOptions): ServiceClient {
     }
     return instance;
   };
-  const exchange = (method: "GET" | "POST", path: string, body?: unknown, idempotent = method === "GET", watch?: AttemptWatch) => {
+  const exchange = (method: "GET" | "POST" | "PUT", path: string, body?: unknown, idempotent = method === "GET", watch?: AttemptWatch) => {
     const policy = watch === undefined ? undefined : watched(retryPolicy(method, options.retries, backoffLimitMs, idempotent), watch);
     return send(instanceFor(method, idempotent, body !== undefined), { path, body, policy, base, scrub, timeoutMs: options.timeoutMs });
   };
@@ -206,6 +218,26 @@ export function createClient(options: ClientOptions): ServiceClient {
       const answered = await exchange("POST", NPANXX_CHECK_PATH, digits, true);
       const context = { path: NPANXX_CHECK_PATH, what: "a portability reply", base, user: options.user, scrub };
       return lookupAnswer(answered, portabilityReplySchema(), context, false, "POST") as PortabilityReply;
+    },
+    async verifyE911(tenDigits, address) {
+      const answered = await exchange("POST", V911_VERIFY_PATH, v911Body(tenDigits, address, true), true);
+      const context = { path: V911_VERIFY_PATH, what: "a V911 answer", base, user: options.user, scrub };
+      return lookupAnswer(answered, v911AnswerSchema(), context, false, "POST") as V911Reply;
+    },
+    async registerE911(method, tenDigits, address) {
+      // PUT replaces the record with the same one when resent: retried like a GET. A POST is not.
+      const path = method === "POST" ? V911_PATH : v911RecordPath(tenDigits);
+      return v911Outcome(await exchange(method, path, v911Body(tenDigits, address, true), method === "PUT"), options.user, scrub);
+    },
+    async e911Record(tenDigits, watch) {
+      const path = v911RecordPath(tenDigits);
+      const context = { path, what: "a V911 record", base, user: options.user, scrub };
+      return lookupAnswer(await exchange("GET", path, undefined, true, watch), v911RecordSchema(), context, true);
+    },
+    async onTrunk(pilot, tenDigits, watch) {
+      const path = trunkDidPath(pilot, tenDigits);
+      const context = { path, what: "a number on a trunk", base, user: options.user, scrub };
+      return lookupAnswer(await exchange("GET", path, undefined, true, watch), trunkDidSchema(), context, true) !== null;
     },
     async submit(op, body) {
       // The request's own item passwords join the credentials in what is scrubbed from the answer.

@@ -27,7 +27,7 @@ export const MAX_RETRY_AFTER_MS = 60_000;
 export const DEFAULT_BACKOFF_LIMIT_MS = 30_000;
 
 /** `idempotent`: a request that changes nothing (a GET, the portability Check) is retried like a lookup. */
-export function retryPolicy(method: "GET" | "POST", limit: number, backoffLimitMs: number, idempotent = method === "GET"): Partial<RetryOptions> {
+export function retryPolicy(method: "GET" | "POST" | "PUT", limit: number, backoffLimitMs: number, idempotent = method === "GET"): Partial<RetryOptions> {
   const lookup = idempotent;
   return {
     limit,

@@ -23,6 +23,8 @@ import { checkCarrierValues } from "./carrier-ready.js";
 import type { PortCalendar } from "./port-date.js";
 import { easternToday, NO_HOLIDAYS } from "./port-date.js";
 import * as sheetWords from "../messages/sheet.js";
+import { E911_MEMBERS, findE911Member } from "../catalog/e911.js";
+import type { E911Address, E911Member } from "../catalog/e911.js";
 
 export const NO_DEFAULTS: Defaults = Object.freeze({
   portForm: Object.freeze({}),
@@ -30,7 +32,7 @@ export const NO_DEFAULTS: Defaults = Object.freeze({
   item: Object.freeze({}),
 });
 
-const SECTIONS: ReadonlyMap<string, { key: keyof Defaults; scope: MemberScope }> = new Map([
+const SECTIONS: ReadonlyMap<string, { key: "portForm" | "request" | "item"; scope: MemberScope }> = new Map([
   ["portform", { key: "portForm", scope: "portform" }],
   ["request", { key: "request", scope: "request" }],
   ["item", { key: "item", scope: "item" }],
@@ -248,12 +250,17 @@ export async function loadDefaults(
   // Attachments a defaults file names are confined to its own folder, as a sheet's are to the sheet's.
   const folder = { dir: dirname(resolve(path)), name: sheetWords.DEFAULTS_FOLDER };
   const env: ConvertEnv = { providers, files: createFileAttacher(folder, readAttachment) };
-  const out: Record<keyof Defaults, Record<string, MemberValue>> = { portForm: {}, request: {}, item: {} };
+  const out: Record<"portForm" | "request" | "item", Record<string, MemberValue>> = { portForm: {}, request: {}, item: {} };
+  let e911: E911Address | null = null;
   // Every problem is reported at once, as "path: message", so one edit fixes the file.
   const problems: string[] = [];
   for (const [sectionName, members] of Object.entries(json)) {
     // Checked by columnMapOf when the sheet was opened.
     if (sectionName.toLowerCase() === COLUMNS_KEY) continue;
+    if (sectionName.toLowerCase() === E911_KEY) {
+      e911 = e911Defaults(members, problems);
+      continue;
+    }
     const section = SECTIONS.get(sectionName.toLowerCase());
     if (section === undefined) {
       problems.push(sheetWords.unknownSection(sectionName));
@@ -285,6 +292,35 @@ export async function loadDefaults(
   const verdict = await checkCarrierValues(out.portForm, calendar, (member) => `portForm.${member}`);
   problems.push(...verdict.problems);
   if (problems.length > 0) throw new InputError(sheetWords.defaultsProblems(where, problems.join("; ")));
+  return { ...out, portForm: verdict.portForm, ...(e911 === null ? {} : { e911 }) };
+}
 
-  return { ...out, portForm: verdict.portForm };
+/** The key of the 9-1-1 address every row without its own takes (docs/contract.md §2, "9-1-1 addresses"). */
+const E911_KEY = "e911";
+
+/**
+ * The "e911" object's members as text; judged with each row's own (validate/e911.ts), since a
+ * row may give the street and leave the city to the defaults.
+ */
+function e911Defaults(members: unknown, problems: string[]): E911Address | null {
+  if (!isObject(members)) {
+    problems.push(`e911: must be a JSON object of member: value (${E911_MEMBERS.join(", ")})`);
+    return null;
+  }
+  const out: Partial<Record<E911Member, string>> = {};
+  for (const [name, value] of Object.entries(members)) {
+    const member = findE911Member(name);
+    if (member === undefined) {
+      const [near] = closestNames(name, [...E911_MEMBERS]);
+      problems.push(`e911.${name}: unknown member${near === undefined ? "" : ` (did you mean e911.${near}?)`}`);
+      continue;
+    }
+    if (typeof value !== "string" && typeof value !== "number") {
+      problems.push(`e911.${name}: must be a string, not ${JSON.stringify(value)}`);
+      continue;
+    }
+    const text = String(value).trim();
+    if (text !== "") out[member] = text;
+  }
+  return out;
 }

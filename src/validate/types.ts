@@ -1,5 +1,6 @@
 import type { NumberKind, Operation } from "../catalog/operations.js";
 import type { Members } from "../catalog/members.js";
+import type { E911Address } from "../catalog/e911.js";
 
 export type { Lookups } from "../catalog/account.js";
 
@@ -8,6 +9,8 @@ export interface Defaults {
   readonly portForm: Members;
   readonly request: Members;
   readonly item: Members;
+  /** The `"e911"` object: a 9-1-1 address for rows that leave its members empty (docs/contract.md §2); absent when none. */
+  readonly e911?: E911Address;
 }
 
 export interface ValidRow {

@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { connect, plan, submit } from "../../src/api.js";
 import { findMember, ITEM_MEMBERS, REQUIRED_PORT_FORM_MEMBERS } from "../../src/catalog/members.js";
 import { describeOperation, OPERATIONS } from "../../src/catalog/operations.js";
+import { E911_MEMBERS } from "../../src/catalog/e911.js";
 import type { Operation } from "../../src/catalog/operations.js";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server.js";
 import { refusalOf } from "../../src/validate/rules.js";
@@ -58,13 +59,19 @@ describe("portin template", () => {
     expect(example?.slice(required.length).every((cell) => cell === "")).toBe(true);
     // Exactly the columns the operation takes: each member column one it can send, each item member it accepts present.
     for (const column of header?.slice(required.length + 1) ?? []) {
-      const [scope, name] = column.split(".") as ["portform" | "request" | "item", string];
+      const [scope, name] = column.split(".") as ["portform" | "request" | "item" | "e911", string];
+      // A regular number on a trunk takes its 9-1-1 address (docs/e911.md); no other operation lists it.
+      if (scope === "e911") {
+        expect(op.id, column).toBe("dids");
+        continue;
+      }
       const member = findMember(scope, name);
       expect(member && refusalOf(member, op), column).toBeUndefined();
     }
     if (op.items !== null) {
       for (const member of ITEM_MEMBERS[op.items.kind].accepted) expect(header).toContain(`item.${member}`);
     }
+    if (op.id === "dids") for (const member of E911_MEMBERS) expect(header).toContain(`e911.${member}`);
 
     // The template is the command's; plan and submit of it run in-process (the library's own
     // functions, which write the same files), as twelve times two more spawns of node told nothing

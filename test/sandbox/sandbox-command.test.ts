@@ -89,6 +89,9 @@ describe("portin sandbox", () => {
     [["--day-seconds", "-1"], '--day-seconds takes a whole number of seconds from 0 to 86400, not "-1"'],
     [["--start-date", "2026-02-30"], "--start-date '2026-02-30' is not a date: give YYYY-MM-DD, e.g. 2026-03-02"],
     [["--status-lag", "soon"], '--status-lag takes a whole number of seconds from 0 to 86400, not "soon"'],
+    [["--e911-fail-rate", "2"], '--e911-fail-rate takes a share from 0 to 1 (0.1 is one request in ten), not "2"'],
+    [["--e911-refuse-city", "Torontoo"], '--e911-refuse-city \'Torontoo\' is not CITY=SUGGESTED, e.g. "Torontoo=Toronto"'],
+    [["--off-trunk", "416-555-0101"], "--off-trunk '416-555-0101' is not a 10-digit number such as 4165550101"],
   ])("refuses %j up front: %s", async (argv, message) => {
     const h = harness();
     const run = sandboxCommand.run(await parse(argv), h.io);
@@ -134,6 +137,21 @@ describe("portin sandbox", () => {
     await fetch(`${url}/_sandbox/orders`, { method: "POST", headers: { "Content-Type": "application/json" }, body: '{"numbers": ["6475550400"]}' });
     const status = await fetch(`${url}/v2/NumberPorts/Inbound/Numbers/6475550400/PortInStatus`, { headers: { Authorization: auth } });
     expect(status.status).toBe(404);
+    h.stop.abort("SIGINT");
+    await running;
+  });
+
+  test("--e911-refuse-city, --e911-fail-rate and --off-trunk reach the sandbox's 9-1-1 database", async () => {
+    const h = harness();
+    const running = sandboxCommand.run(await parse(["--port", "0", "--e911-refuse-city", "Torontoo=Toronto", "--e911-fail-rate", "1", "--off-trunk", "4165552000"]), h.io);
+    const url = await h.firstLine();
+    const headers = { Authorization: `Basic ${Buffer.from("sandbox:sandbox").toString("base64")}`, "Content-Type": "application/json" };
+    const record = { Number: 4165552000, FirstName: "A", LastName: "B", StreetNumber: "1", StreetName: "Bay St", City: "Torontoo", ProvinceState: "ON", PostalZip: "M5J 2N1", PendingPort: true };
+    const verify = await fetch(`${url}/v2/V911s/Verify`, { method: "POST", headers, body: JSON.stringify(record) });
+    expect(await verify.json()).toMatchObject({ Reply: 0, ResponseData: { Errors: [{ SuggestedCity: "Toronto" }] } });
+    await fetch(`${url}/_sandbox/orders`, { method: "POST", headers, body: '{"numbers": ["4165552000"]}' });
+    const registered = await fetch(`${url}/v2/V911s`, { method: "POST", headers, body: JSON.stringify({ ...record, City: "Toronto" }) });
+    expect(registered.status).toBe(500);
     h.stop.abort("SIGINT");
     await running;
   });

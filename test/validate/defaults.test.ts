@@ -135,13 +135,13 @@ describe("loadDefaults", () => {
     expect(error.message).toBe(
       `--defaults file "${join(dir, "bad.json")}": ` +
         'portForm.CustomerNam: unknown member (did you mean portForm.CustomerName?); portForm.RequestedPortDate: "2026-13-01" is not a real date (there is no month 13); write it as YYYY-MM-DD; ' +
-        'portForms: unknown key (expected portForm, request, item or columns); item.Account: must be a non-empty string, number, boolean or list, not {"n":1}',
+        'portForms: unknown key (expected portForm, request, item, e911 or columns); item.Account: must be a non-empty string, number, boolean or list, not {"n":1}',
     );
     expect(error.message).not.toContain("\n");
   });
 
   it("refuses an unknown top-level key", async () => {
-    expect((await refusal({ portForms: {} })).message).toMatch(/": portForms: unknown key \(expected portForm, request, item or columns\)$/);
+    expect((await refusal({ portForms: {} })).message).toMatch(/": portForms: unknown key \(expected portForm, request, item, e911 or columns\)$/);
   });
 
   it("refuses a value of the wrong type, naming its JSON path", async () => {

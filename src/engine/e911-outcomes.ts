@@ -1,0 +1,48 @@
+/**
+ * Each row's `result_e911` and what its message adds (docs/contract.md §6): from what
+ * prepare read of its address, what this run verified and what it registered.
+ */
+import type { E911Registration } from "./e911-register.js";
+import type { VerifiedRows } from "./e911-verify.js";
+import type { RowOutcome } from "../results/row-outcome.js";
+import { rowOutcome } from "../results/row-outcome.js";
+import { takesE911 } from "../validate/e911.js";
+import type { E911Rows } from "../validate/e911.js";
+import type { CheckedRow } from "../validate/types.js";
+
+/** docs/contract.md §2: a trunk number the sheet gives no address for. */
+export const NO_E911_ADDRESS = "no 9-1-1 address given: register one before the port completes";
+
+export interface E911Run {
+  readonly rows: E911Rows;
+  readonly verified: VerifiedRows;
+  /** What this run registered, or (for a plan) what earlier runs did as the row has it now. */
+  readonly registered: ReadonlyMap<number, E911Registration>;
+  /** A plan says "verified" of a row it verified and registers nothing. */
+  readonly plan: boolean;
+}
+
+/** `outcomeOf` with each row's 9-1-1 cell and words; as it is when the sheet and defaults give no address. */
+export function withE911(rows: readonly CheckedRow[], run: E911Run, outcomeOf: (index: number) => RowOutcome): (index: number) => RowOutcome {
+  if (!run.rows.given) return outcomeOf;
+  return (index) => {
+    const outcome = outcomeOf(index);
+    const row = rows[index];
+    if (run.rows.invalid.has(index)) return rowOutcome(outcome, { ...verdictOf(outcome), e911: "invalid" });
+    if (row === undefined || !row.valid || !takesE911(row.operation)) return outcome;
+    if (!run.rows.addresses.has(index)) return rowOutcome(outcome, { ...verdictOf(outcome), message: joined(outcome.message, NO_E911_ADDRESS) });
+    const registration = run.registered?.get(index);
+    if (registration !== undefined) return rowOutcome(outcome, { ...verdictOf(outcome), message: joined(outcome.message, registration.message), e911: registration.result });
+    if (run.plan && run.verified.has(index)) return rowOutcome(outcome, { ...verdictOf(outcome), e911: "verified" });
+    return outcome;
+  };
+}
+
+function verdictOf(outcome: RowOutcome): Pick<RowOutcome, "status" | "ticket" | "httpStatus" | "message" | "next"> {
+  return { status: outcome.status, ticket: outcome.ticket, httpStatus: outcome.httpStatus, message: outcome.message, next: outcome.next };
+}
+
+function joined(message: string, more: string): string {
+  if (more === "") return message;
+  return message === "" ? more : `${message}; ${more}`;
+}
