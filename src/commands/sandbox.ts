@@ -2,6 +2,7 @@
  * `portin sandbox` (docs/contract.md §2): serves the built-in simulator of the Port-In Request Service
  * until SIGINT/SIGTERM. The base URL goes alone on stdout, so scripts can capture it.
  */
+import * as e911Words from "../messages/e911.js";
 import type { Argv } from "yargs";
 import { parseStartDate } from "../sandbox/clock.js";
 import { DEFAULT_REJECT_RATE, DEFAULT_SANDBOX_PASSWORD, DEFAULT_SANDBOX_PORT, DEFAULT_SANDBOX_USER, startSandbox } from "../sandbox/server.js";
@@ -121,7 +122,7 @@ function refusedCities(given: unknown): Record<string, string> {
     const at = pair.indexOf("=");
     const city = pair.slice(0, at).trim();
     const suggested = pair.slice(at + 1).trim();
-    if (at < 0 || city === "" || suggested === "") throw new UsageError(`--e911-refuse-city '${pair}' is not CITY=SUGGESTED, e.g. "Torontoo=Toronto"`);
+    if (at < 0 || city === "" || suggested === "") throw new UsageError(e911Words.refuseCityForm(pair));
     out[city] = suggested;
   }
   return out;
@@ -130,7 +131,7 @@ function refusedCities(given: unknown): Record<string, string> {
 /** `--off-trunk 4165550101`: 10-digit numbers. */
 function offTrunk(given: unknown): string[] {
   return listOf(given).map((number) => {
-    if (!/^\d{10}$/.test(number.trim())) throw new UsageError(`--off-trunk '${number}' is not a 10-digit number such as 4165550101`);
+    if (!/^\d{10}$/.test(number.trim())) throw new UsageError(e911Words.offTrunkForm(number));
     return number.trim();
   });
 }

@@ -2,6 +2,7 @@
  * `portin status <input>` (docs/contract.md §2, §6): the live status of every order the
  * journal holds for the sheet's numbers, one report row per input row, a summary by status.
  */
+import * as e911Words from "../messages/e911.js";
 import type { Argv } from "yargs";
 import { runStatus } from "../engine/status-run.js";
 import { UsageError } from "../errors.js";
@@ -114,7 +115,7 @@ async function runOn({ sheet, defaults }: CommandSheet, args: StatusArgs, io: Co
     noticeLeftOut(sheet, io);
     // A number that completed off its trunk or without 9-1-1 comes before anything else (docs/contract.md §2).
     const trunkProblems = report.trunkProblems ?? [];
-    if (trunkProblems.length > 0) io.stderr.write(terminalSafe(`completed but not safe to use:\n${trunkProblems.map((p) => `  ${p}`).join("\n")}`) + "\n");
+    if (trunkProblems.length > 0) io.stderr.write(terminalSafe(e911Words.notSafeToUse(trunkProblems)) + "\n");
     // What changed comes first: a cron mail's first lines say what happened overnight.
     const changes = report.changes === null ? null : formatChanges(report.changes);
     if (changes !== null) io.stderr.write(terminalSafe(changes) + "\n");

@@ -2,6 +2,7 @@
  * Each row's `result_e911` and what its message adds (docs/contract.md §6): from what
  * prepare read of its address, what this run verified and what it registered.
  */
+import * as e911Words from "../messages/e911.js";
 import type { E911Registration } from "./e911-register.js";
 import type { VerifiedRows } from "./e911-verify.js";
 import type { RowOutcome } from "../results/row-outcome.js";
@@ -11,7 +12,7 @@ import type { E911Rows } from "../validate/e911.js";
 import type { CheckedRow } from "../validate/types.js";
 
 /** docs/contract.md §2: a trunk number the sheet gives no address for. */
-export const NO_E911_ADDRESS = "no 9-1-1 address given: register one before the port completes";
+export const NO_E911_ADDRESS = e911Words.NO_E911_ADDRESS;
 
 export interface E911Run {
   readonly rows: E911Rows;

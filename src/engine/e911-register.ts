@@ -9,6 +9,7 @@
  * POST. A registration that fails never blocks or undoes the port-in: its row says so in
  * `result_e911` and the next run tries again.
  */
+import * as e911Words from "../messages/e911.js";
 import PQueue from "p-queue";
 import { AuthError } from "../errors.js";
 import type { E911Address } from "../catalog/e911.js";
@@ -39,7 +40,7 @@ export interface RegisterOptions {
 }
 
 const REGISTERED: E911Registration = { result: "registered", message: "" };
-const NEXT_RUN = "the next run registers it";
+const NEXT_RUN = e911Words.NEXT_RUN_REGISTERS;
 
 /** Whether the service accepted the row's port-in, in this run or an earlier one. */
 function portAccepted(outcome: RowOutcome): boolean {

@@ -5,6 +5,7 @@
  * suggests. An address every row of which an earlier run registered as it is needs no Verify.
  * A Verify that cannot be had stops the run (exit 2), as a lookup does: nothing is sent.
  */
+import * as e911Words from "../messages/e911.js";
 import PQueue from "p-queue";
 import { e911Key } from "../catalog/e911.js";
 import type { E911Address } from "../catalog/e911.js";
@@ -59,7 +60,7 @@ export async function verifyAddresses(
           for (const index of entry.rows) verified.add(index);
           return;
         }
-        const reason = `9-1-1 address refused by the service: ${refusalText(reply)}; fix the e911 columns`;
+        const reason = e911Words.addressRefused(refusalText(reply));
         for (const index of entry.rows) {
           const row = rows[index];
           if (row?.valid !== true) continue;

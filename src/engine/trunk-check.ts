@@ -5,6 +5,7 @@
  * the first thing `status` says, and makes it exit 1. Numbers not yet completed are not
  * asked about: their `status_e911` is what the journal holds of their registration.
  */
+import * as e911Words from "../messages/e911.js";
 import PQueue from "p-queue";
 import { AuthError } from "../errors.js";
 import { e911Fingerprint } from "../group/fingerprint.js";
@@ -57,12 +58,12 @@ export async function checkTrunkNumbers(rows: readonly CheckedRow[], e911: E911R
         const [onTrunk, record] = await Promise.all([options.client.onTrunk(row.target, row.number), options.client.e911Record(row.number)]);
         checks.set(index, { onTrunk: onTrunk ? "yes" : "no", e911: record === null ? "missing" : "registered" });
         await options.journal?.trunkCheck(row.number, onTrunk, record !== null);
-        if (!onTrunk) problems.push(`${row.number} completed but is not on trunk ${row.target}: it does not ring there`);
-        if (record === null) problems.push(`${row.number} completed without a 9-1-1 record: a 9-1-1 call from it reaches no address`);
+        if (!onTrunk) problems.push(e911Words.offTrunk(row.number, row.target));
+        if (record === null) problems.push(e911Words.withoutRecord(row.number));
       } catch (error) {
         if (error instanceof AuthError) throw error;
         checks.set(index, { onTrunk: "", e911: "" });
-        problems.push(`${row.number} completed, but its trunk and 9-1-1 record could not be checked: ${error instanceof Error ? error.message : String(error)}`);
+        problems.push(e911Words.uncheckable(row.number, error instanceof Error ? error.message : String(error)));
       }
     });
   }

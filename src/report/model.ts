@@ -4,6 +4,7 @@
  * learned it (the engine's own row outcome, engine/status-source.ts), the nights the journal
  * recorded, the port dates, and the problems grouped by cause. Pure: no I/O.
  */
+import * as e911Words from "../messages/e911.js";
 import { portInPhase } from "../catalog/account.js";
 import { sourceOf } from "../engine/status-source.js";
 import { fromService } from "../engine/status-words.js";
@@ -160,7 +161,7 @@ function e911Coverage(sheetRows: readonly SheetFacts[], rows: readonly ReportRow
     if (registered) entry.registered++;
     customers.set(row.customer, entry);
     if (row.status.state !== "completed") return;
-    const why = [check?.onTrunk === false ? "completed but not on its trunk" : "", registered ? "" : "completed without a 9-1-1 record"].filter((w) => w !== "").join("; ");
+    const why = [check?.onTrunk === false ? e911Words.REPORT_OFF_TRUNK : "", registered ? "" : e911Words.REPORT_WITHOUT_RECORD].filter((w) => w !== "").join("; ");
     if (why !== "") unsafe.push({ line: row.line, number: row.number, customer: row.customer, why });
   });
   return { customers: [...customers.values()].sort((a, b) => a.customer.localeCompare(b.customer)), unsafe };

@@ -2,6 +2,7 @@
  * The end-of-run summary (docs/contract.md §6): counts by status, what to do next, requests
  * per operation, elapsed time; as text for stderr, or one JSON document for stdout with --json.
  */
+import * as e911Words from "../messages/e911.js";
 import { describeOperation } from "../catalog/operations.js";
 import type { Operation } from "../catalog/operations.js";
 import { serviceLabel } from "../service/service.js";
@@ -129,7 +130,7 @@ export function formatSummary(s: RunSummary): string {
   for (const { step, rows } of s.next) lines.push(`next: ${adviceFor(step, rows, where)}`);
   const unsettled = e911Unsettled(s);
   if (unsettled > 0) {
-    lines.push(`next: ${plural(unsettled, "9-1-1 record")} not known to be registered (see result_message in ${where}): run portin submit again; it asks the service before sending any again`);
+    lines.push(`next: ${e911Words.nextUnsettled(plural(unsettled, "9-1-1 record"), where)}`);
   }
   return lines.join("\n");
 }

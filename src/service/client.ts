@@ -2,6 +2,7 @@
  * The HTTP client of the Port-In Request Service, on got. It knows no path of its own:
  * lookups come from answers.ts, port-in operations from catalog/operations.ts.
  */
+import * as e911Words from "../messages/e911.js";
 import { Agent as HttpAgent } from "node:http";
 import { got } from "got";
 import type { z } from "zod";
@@ -236,7 +237,7 @@ export function createClient(options: ClientOptions): ServiceClient {
     },
     async onTrunk(pilot, tenDigits, watch) {
       const path = trunkDidPath(pilot, tenDigits);
-      const context = { path, what: "a number on a trunk", base, user: options.user, scrub };
+      const context = { path, what: e911Words.NUMBER_ON_TRUNK, base, user: options.user, scrub };
       return lookupAnswer(await exchange("GET", path, undefined, true, watch), trunkDidSchema(), context, true) !== null;
     },
     async submit(op, body) {

@@ -3,6 +3,7 @@
  * §1.5, §4): the same rules as a port-in's POST, read from a V911 answer instead of a
  * TicketResponse. Pure, like submit-outcome.ts.
  */
+import * as e911Words from "../messages/e911.js";
 import { parseJson, statusLine } from "./exchange.js";
 import type { Exchange, Scrub } from "./exchange.js";
 import { submitOutcome } from "./submit-outcome.js";
@@ -22,7 +23,6 @@ export type V911Outcome =
   /** 5xx, a timeout or a cut after sending: the record may have been made. */
   | { readonly kind: "unknown"; readonly message: string };
 
-const MAYBE_MADE = "the record may have been made; the next run asks the service (GET) before sending it again";
 
 /** "the city … is not in the 9-1-1 database (it suggests City "Toronto", ProvinceState "ON")". */
 export function refusalText(reply: Extract<V911Reply, { accepted: false }>): string {
@@ -30,7 +30,7 @@ export function refusalText(reply: Extract<V911Reply, { accepted: false }>): str
     const suggested = [r.suggestedCity === "" ? "" : `City ${JSON.stringify(r.suggestedCity)}`, r.suggestedProvince === "" ? "" : `ProvinceState ${JSON.stringify(r.suggestedProvince)}`].filter((s) => s !== "");
     return `${r.message || "refused"}${suggested.length === 0 ? "" : ` (it suggests ${suggested.join(", ")})`}`;
   });
-  if (parts.length === 0) return reply.message === "" ? "refused by the 9-1-1 database" : reply.message;
+  if (parts.length === 0) return reply.message === "" ? e911Words.REFUSED_BY_DATABASE : reply.message;
   return parts.join("; ");
 }
 
@@ -40,7 +40,7 @@ export function v911Outcome(exchange: Exchange, user: string, scrub: Scrub): V91
     const parsed = json.ok ? v911AnswerSchema().safeParse(json.value) : null;
     if (!parsed?.success) {
       const why = parsed ? describeIssues(parsed.error) : "not JSON";
-      return { kind: "unknown", message: `HTTP ${exchange.status} without a V911 answer (${scrub(why)}): ${MAYBE_MADE}` };
+      return { kind: "unknown", message: e911Words.withoutV911Answer(exchange.status, scrub(why)) };
     }
     const reply = parsed.data;
     return reply.accepted ? { kind: "registered" } : { kind: "refused", httpStatus: exchange.status, message: scrub(refusalText(reply)) };
@@ -57,7 +57,7 @@ export function v911Outcome(exchange: Exchange, user: string, scrub: Scrub): V91
     case "unknown":
     case "accepted": {
       const what = outcome.httpStatus === null || outcome.kind === "accepted" ? outcome.message.replace(/: it may have been accepted.*$/, "") : `HTTP ${statusLine(outcome.httpStatus)}`;
-      return { kind: "unknown", message: `${what}: ${MAYBE_MADE}` };
+      return { kind: "unknown", message: `${what}: ${e911Words.MAYBE_MADE}` };
     }
   }
 }

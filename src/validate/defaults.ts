@@ -3,6 +3,7 @@
  * where a row leaves a member empty. Checked and converted once, up front, with the same
  * converters as cells; anything wrong refuses the run (exit 2) naming the file and member.
  */
+import * as e911Words from "../messages/e911.js";
 import { open } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { InputError } from "../errors.js";
@@ -304,7 +305,7 @@ const E911_KEY = "e911";
  */
 function e911Defaults(members: unknown, problems: string[]): E911Address | null {
   if (!isObject(members)) {
-    problems.push(`e911: must be a JSON object of member: value (${E911_MEMBERS.join(", ")})`);
+    problems.push(e911Words.defaultsNotObject(E911_MEMBERS));
     return null;
   }
   const out: Partial<Record<E911Member, string>> = {};
@@ -316,7 +317,7 @@ function e911Defaults(members: unknown, problems: string[]): E911Address | null 
       continue;
     }
     if (typeof value !== "string" && typeof value !== "number") {
-      problems.push(`e911.${name}: must be a string, not ${JSON.stringify(value)}`);
+      problems.push(e911Words.defaultsNotText(name, JSON.stringify(value)));
       continue;
     }
     const text = String(value).trim();

@@ -5,6 +5,7 @@
  * required members. Never taken from `PortForm.Customer…`: the billing address is not where
  * the phone is. Only a regular number on a SIP trunk takes one (takesE911).
  */
+import * as e911Words from "../messages/e911.js";
 import type { Operation } from "../catalog/operations.js";
 import { E911_MEMBERS, E911_REQUIRED } from "../catalog/e911.js";
 import type { E911Address, E911Member } from "../catalog/e911.js";
@@ -104,7 +105,7 @@ function judge(values: readonly string[]): E911Reading {
     if (!postal.ok) problems.push(`${label("PostalZip")} ${postal.reason}`);
     else if (province?.ok === true && postal.country !== province.country) {
       const what = postal.country === "CA" ? "a Canadian postal code" : "a US ZIP code";
-      problems.push(`${label("PostalZip")} ${JSON.stringify(postalText)} is ${what}, but ${label("ProvinceState")} ${province.code} is in ${countryName(province.country)}: fix one of them`);
+      problems.push(e911Words.postalOfOtherCountry(label("PostalZip"), JSON.stringify(postalText), what, label("ProvinceState"), province.code, countryName(province.country)));
     } else set("PostalZip", postal.value);
   }
   if (problems.length > 0) return { kind: "invalid", reason: problems.join("; ") };
