@@ -28,6 +28,8 @@ import { RunProgress } from "../engine/progress.js";
 import { MAX_CONCURRENCY, MAX_RETRIES, dashMeansStdio, nonEmptyPath, positiveNumber, resultsPath, wholeNumber } from "./values.js";
 import type { ResultColumnsAt } from "../results/encoder.js";
 import { terminalSafe } from "../terminal-text.js";
+import { JOURNAL_OPTION } from "./journal-option.js";
+import { journalLabel } from "../journal/place.js";
 
 export interface PortInArgs extends ConnectionArgs {
   input: string;
@@ -36,6 +38,7 @@ export interface PortInArgs extends ConnectionArgs {
   resultColumns: ResultColumnsAt;
   defaults?: string;
   state?: string;
+  journal?: string;
   concurrency: number;
   rate?: number;
   maxPerRequest: number;
@@ -83,6 +86,7 @@ function portInOptions(yargs: Argv): Argv<PortInArgs> {
           coerce: nonEmptyPath("state"),
           describe: "the run journal [default: <input without .csv>.state.jsonl; none on the built-in sandbox or for stdin]",
         },
+        journal: JOURNAL_OPTION,
         concurrency: {
           default: DEFAULT_CONCURRENCY,
           requiresArg: true,
@@ -209,8 +213,8 @@ function describeUnwritten({ error, state, tickets }: UnwrittenResults, journalF
     state === null
       ? "no journal was kept (no --state): this summary is the only record of them"
       : journalFailed
-        ? `the journal ${state} holds every request sent, though perhaps not the last answers: a run with the same --state asks the service about those before sending anything`
-        : `the journal ${state} holds them with their tickets: a run with the same --state sends none of them again, and portin status reports them`;
+        ? `the journal ${journalLabel(state)} holds every request sent, though perhaps not the last answers: a run with the same --state asks the service about those before sending anything`
+        : `the journal ${journalLabel(state)} holds them with their tickets: a run with the same --state sends none of them again, and portin status reports them`;
   return `portin: ${error.message}\nportin: the results are missing, not the sending: ${sent}; ${kept}\n`;
 }
 
