@@ -131,4 +131,41 @@ describe("--journal postgres://…", () => {
     const rows = await readResults(join(dir, "wave.results.csv"));
     expect(rows.find((row) => row.result_number === list[2])?.result_status).not.toBe("submitted");
   });
+
+  it("journal copy moves a file journal into the database and back verbatim; runs on the copy see what the file said; it never writes over a journal", async () => {
+    const s = await sandboxed();
+    const url = await freshDatabase();
+    const dir = await tempDir();
+    const list = numbers(12);
+    const sheet = await trunkSheetOf(dir, "wave.csv", list);
+    const file = join(dir, "wave.state.jsonl");
+    expect((await runCli(["submit", sheet, "--max-per-request", "5", ...against(s)], { cwd: dir })).code).toBe(0);
+    const posts = s.received().length;
+
+    const into = await runCli(["journal", "copy", file, url]);
+    expect(into.code).toBe(0);
+    expect(into.stderr).toMatch(/^portin journal copy: 8 records of sandbox at http:\/\/127\.0\.0\.1:\d+\/ from .*wave\.state\.jsonl to postgres:\/\/portin:\*\*\*@/);
+    const back = join(dir, "back.state.jsonl");
+    expect((await runCli(["journal", "copy", url, back])).code).toBe(0);
+    expect(await readFile(back, "utf8")).toBe(await readFile(file, "utf8"));
+
+    // What a run reads from the copy is what it read from the file: all sent, nothing sent again.
+    const [fromFile, fromDatabase, rerun] = await Promise.all([
+      runCli(["report", sheet, "--state", back, "--output", join(dir, "file.html")]),
+      runCli(["report", sheet, "--journal", url, "--output", join(dir, "database.html")]),
+      runCli(["plan", sheet, "--journal", url, ...against(s)]),
+    ]);
+    expect(fromDatabase.stderr.replace("database.html", "file.html")).toBe(fromFile.stderr);
+    expect(fromDatabase.code).toBe(0);
+    expect(rerun.stderr).toContain("12 rows: 12 skipped");
+
+    const again = await runCli(["journal", "copy", file, url]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain("already holds records for sandbox at http://127.0.0.1:");
+    const over = await runCli(["journal", "copy", url, file]);
+    expect(over.code).toBe(2);
+    expect(over.stderr).toContain(`${file} already holds`);
+    expect(await readFile(back, "utf8")).toBe(await readFile(file, "utf8"));
+    expect(s.received()).toHaveLength(posts);
+  });
 });
