@@ -2,7 +2,6 @@
  * `portin journal copy FROM TO` (docs/shared-journal.md): moves a run journal between a file and
  * a PostgreSQL database, each side a path or a postgres:// URL. It asks no service.
  */
-import type { Argv } from "yargs";
 import type { CommandResult } from "../exit-codes.js";
 import type { CommandIO } from "../io.js";
 import { copyJournal } from "../journal/copy.js";
@@ -27,12 +26,12 @@ function placeOf(text: string, name: string): JournalPlace {
 export const journalCommand: PortinCommand<JournalArgs> = {
   ...COMMAND_LINES.journal,
   builder: (yargs) =>
-    (yargs as Argv)
+    yargs
       .positional("action", { choices: ["copy"] as const, demandOption: true, describe: "copy: FROM's records, verbatim, into TO, which must hold none" })
       .positional("from", { type: "string", demandOption: true, coerce: nonEmptyPath("from"), describe: "a journal file, or postgres://user@host/database" })
       .positional("to", { type: "string", demandOption: true, coerce: nonEmptyPath("to"), describe: "a new or empty file, or postgres://user@host/database" })
       .example("$0 journal copy numbers.state.jsonl postgres://ops@db.example/migration", "moves a file journal into the database a team shares")
-      .example("$0 journal copy postgres://ops@db.example/migration backup.state.jsonl", "and back, e.g. as a backup") as unknown as Argv<JournalArgs>,
+      .example("$0 journal copy postgres://ops@db.example/migration backup.state.jsonl", "and back, e.g. as a backup"),
   run: async (args: JournalArgs, io: CommandIO): Promise<CommandResult> => {
     const from = placeOf(args.from, "FROM");
     const to = placeOf(args.to, "TO");
