@@ -21,10 +21,11 @@ const SCHEMA_LOCK = 0;
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE portin_journals (
      id bigserial PRIMARY KEY,
-     base_url text NOT NULL,
+     service_key text NOT NULL,
      username text NOT NULL,
+     base_url text NOT NULL,
      created_at timestamptz NOT NULL DEFAULT now(),
-     UNIQUE (base_url, username)
+     UNIQUE (service_key, username)
    );
    CREATE TABLE portin_records (
      seq bigserial PRIMARY KEY,

@@ -17,7 +17,8 @@
 import { hostname } from "node:os";
 import type { Client, ClientBase } from "pg";
 import { OutputError, StateError } from "../errors.js";
-import { headerBaseUrl } from "./identity.js";
+import { serviceKey } from "../service/base-url.js";
+import { headerBaseUrl, serviceOfHeader } from "./identity.js";
 import type { JournalIdentity } from "./identity.js";
 import type { PostgresPlace } from "./place.js";
 import { ensureSchema, LOCK_SPACE, readableSchema } from "./postgres-schema.js";
@@ -28,16 +29,30 @@ import type { HeaderRecord, JournalRecord, StatusRecord } from "./records.js";
 import { describe } from "./read.js";
 import type { EndedEntry, Journal, JournalOptions, JournalOutcome, StatusEntry } from "./journal.js";
 
-/** Like the file lock (lock.ts): a run finding the lock busy looks again a few times before it refuses. */
-const BUSY_ATTEMPTS = 4;
-const BUSY_PAUSE_MS = 25;
+/**
+ * Like the file lock (lock.ts), a run finding the lock busy looks again a few times before it
+ * refuses; longer than for a file, since a run that has just ended (or was killed) holds the lock
+ * until the server has seen its connection close, which the kernel does not do for it at once.
+ */
+const BUSY_ATTEMPTS = 6;
+const BUSY_PAUSE_MS = 100;
 /** Rows read at a time: a million-number journal is never held whole. */
 const PAGE_ROWS = 5_000;
 
-/** A journal's identity as its row in `portin_journals` keys it. */
+/** A journal's identity: its header's base URL and user. */
 export interface JournalKey {
   readonly baseUrl: string;
   readonly user: string;
+}
+
+/**
+ * What `portin_journals` keys a journal by, with its user: the service as identity.ts compares it
+ * (docs/contract.md §5, "Identity"), so two spellings of one base URL reach one journal and one
+ * lock, never two.
+ */
+function serviceKeyOf(key: JournalKey): string {
+  const service = serviceOfHeader(key.baseUrl);
+  return service.kind === "sandbox" ? key.baseUrl : serviceKey(service.baseUrl);
 }
 
 export function keyOf(identity: JournalIdentity): JournalKey {
@@ -138,7 +153,7 @@ async function withReader<T>(place: PostgresPlace, version: string, key: Journal
   const client = await connectTo(place);
   try {
     if ((await readableSchema(client, place.label, version)) === 0) return undefined;
-    const found = await client.query<{ id: string }>("SELECT id FROM portin_journals WHERE base_url = $1 AND username = $2", [key.baseUrl, key.user]);
+    const found = await client.query<{ id: string }>("SELECT id FROM portin_journals WHERE service_key = $1 AND username = $2", [serviceKeyOf(key), key.user]);
     const journal = found.rows[0]?.id;
     return journal === undefined ? undefined : await read(client, journal);
   } finally {
@@ -148,8 +163,9 @@ async function withReader<T>(place: PostgresPlace, version: string, key: Journal
 
 /** The id of the journal of `key`, made at its first use. */
 export async function journalId(client: ClientBase, key: JournalKey): Promise<string> {
-  await client.query("INSERT INTO portin_journals (base_url, username) VALUES ($1, $2) ON CONFLICT (base_url, username) DO NOTHING", [key.baseUrl, key.user]);
-  const found = await client.query<{ id: string }>("SELECT id FROM portin_journals WHERE base_url = $1 AND username = $2", [key.baseUrl, key.user]);
+  const service = serviceKeyOf(key);
+  await client.query("INSERT INTO portin_journals (service_key, username, base_url) VALUES ($1, $2, $3) ON CONFLICT (service_key, username) DO NOTHING", [service, key.user, key.baseUrl]);
+  const found = await client.query<{ id: string }>("SELECT id FROM portin_journals WHERE service_key = $1 AND username = $2", [service, key.user]);
   const id = found.rows[0]?.id;
   if (id === undefined) throw new Error(`journal row for ${key.baseUrl} vanished`);
   return id;
@@ -290,45 +306,94 @@ class PostgresWriter {
     this.#flushing = null;
   }
 
-  /** One transaction for the group; the intents refused for a number another run claimed, each with why. */
+  /**
+   * One transaction for the group; the intents refused for a number another run claimed, each
+   * with why. A refusal is all but unheard of (the lock keeps other runs out), so the group is
+   * written without a savepoint an intent: a refused intent rolls its group back, which is then
+   * written again without it.
+   */
   async #commit(group: readonly Write[]): Promise<Map<Write, StateError>> {
     const refused = new Map<Write, StateError>();
+    let left = group;
+    while (left.length > 0) {
+      const refusal = await this.#tryCommit(left);
+      if (refusal === null) break;
+      refused.set(refusal.write, refusal.error);
+      left = left.filter((write) => write !== refusal.write);
+    }
+    return refused;
+  }
+
+  /** Commits every write of `group` in order, or rolls them all back and names the first intent refused. */
+  async #tryCommit(group: readonly Write[]): Promise<{ write: Write; error: StateError } | null> {
     const { client, journal } = this;
+    let lines: string[] = [];
+    // Records in a row share one INSERT, in their order: one round trip, not one a record.
+    const insertLines = async (): Promise<void> => {
+      if (lines.length === 0) return;
+      await client.query("INSERT INTO portin_records (journal, line) SELECT $1, line FROM unnest($2::text[]) WITH ORDINALITY AS t (line, n) ORDER BY n", [journal, lines]);
+      lines = [];
+    };
     await client.query("BEGIN");
     for (const write of group) {
       if (write.claim !== undefined) {
-        await client.query("SAVEPOINT claim");
-        const taken = await claim(client, journal, write.claim);
-        if (taken.size < write.claim.numbers.length) {
-          await client.query("ROLLBACK TO SAVEPOINT claim");
-          const other = write.claim.numbers.find((number) => !taken.has(number)) ?? "";
-          refused.set(write, await claimRefusal(client, journal, other, this.place));
-          continue;
+        await insertLines();
+        const wanted = new Set(write.claim.numbers);
+        const taken = await claimWithIntent(client, journal, write.claim, lineOf(write));
+        if (taken.size < wanted.size) {
+          await client.query("ROLLBACK");
+          const other = [...wanted].find((number) => !taken.has(number)) ?? "";
+          return { write, error: await claimRefusal(client, journal, other, this.place) };
         }
+        continue;
       }
-      await client.query("INSERT INTO portin_records (journal, line) VALUES ($1, $2)", [journal, write.line.endsWith("\n") ? write.line.slice(0, -1) : write.line]);
+      lines.push(lineOf(write));
       if (write.release !== undefined && write.release.numbers.length > 0) {
+        await insertLines();
         await client.query("DELETE FROM portin_claims WHERE journal = $1 AND number = ANY($2::text[]) AND request_id = $3", [journal, write.release.numbers, write.release.requestId]);
       }
     }
+    await insertLines();
     await client.query("COMMIT");
-    return refused;
+    return null;
   }
 }
 
+/** A record's row: its line without the newline. */
+function lineOf(write: Write): string {
+  return write.line.endsWith("\n") ? write.line.slice(0, -1) : write.line;
+}
+
 /**
- * Claims each number for `requestId`: a number no run has claimed, or whose claim is still the
- * one this run read it under (`replaces`: the request that last carried it, as this run's
- * journal says), so a number another run claimed meanwhile is never taken over. The numbers taken.
+ * Claims each number for `requestId` and, only if every one is taken, records the intent: one
+ * statement, one round trip. A number is taken when no run has claimed it, or when its claim is
+ * still the one this run read it under (`replaces`: the request that last carried it, as this
+ * run's journal says), so a number another run claimed meanwhile is never taken over. The
+ * numbers taken; when they are not all of them, the caller rolls the claims back.
  */
-async function claim(client: ClientBase, journal: string, claimed: NonNullable<Write["claim"]>): Promise<Set<string>> {
+async function claimWithIntent(client: ClientBase, journal: string, claimed: NonNullable<Write["claim"]>, line: string): Promise<Set<string>> {
+  // A number twice in one request is claimed once: a claim row cannot be written twice in one statement.
+  const numbers: string[] = [];
+  const replaces: string[] = [];
+  const seen = new Set<string>();
+  claimed.numbers.forEach((number, i) => {
+    if (seen.has(number)) return;
+    seen.add(number);
+    numbers.push(number);
+    replaces.push(claimed.replaces[i] ?? "");
+  });
   const result = await client.query<{ number: string }>(
-    `INSERT INTO portin_claims AS c (journal, number, request_id, replaces)
-       SELECT $1, number, $2, replaces FROM unnest($3::text[], $4::text[]) AS t (number, replaces)
-     ON CONFLICT (journal, number) DO UPDATE SET request_id = EXCLUDED.request_id, replaces = EXCLUDED.replaces, claimed_at = now()
-       WHERE c.request_id = EXCLUDED.replaces
-     RETURNING number`,
-    [journal, claimed.requestId, claimed.numbers, claimed.replaces],
+    `WITH claimed AS (
+       INSERT INTO portin_claims AS c (journal, number, request_id, replaces)
+         SELECT $1, number, $2, replaces FROM unnest($3::text[], $4::text[]) AS t (number, replaces)
+       ON CONFLICT (journal, number) DO UPDATE SET request_id = EXCLUDED.request_id, replaces = EXCLUDED.replaces, claimed_at = now()
+         WHERE c.request_id = EXCLUDED.replaces
+       RETURNING number
+     ), recorded AS (
+       INSERT INTO portin_records (journal, line) SELECT $1, $5 WHERE (SELECT count(*) FROM claimed) = $6::bigint
+     )
+     SELECT number FROM claimed`,
+    [journal, claimed.requestId, numbers, replaces, line, numbers.length],
   );
   return new Set(result.rows.map((row) => row.number));
 }

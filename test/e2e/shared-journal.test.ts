@@ -88,7 +88,9 @@ describe("--journal postgres://…", () => {
     const url = await freshDatabase();
     const dir = await tempDir();
     const sheet = await trunkSheetOf(dir, "wave.csv", numbers(3));
-    const holder = await openPostgresJournal(postgresPlace(url, "--journal"), { service: remoteService(`${s.url}/`), user: s.user, version: "test" });
+    // The holder names the service another way (docs/contract.md §5, "Identity"): still one journal, one lock.
+    const otherSpelling = `${s.url.replace("127.0.0.1", "LOCALHOST")}//`;
+    const holder = await openPostgresJournal(postgresPlace(url, "--journal"), { service: remoteService(otherSpelling), user: s.user, version: "test" });
     try {
       const run = await runCli(["submit", sheet, "--journal", url, ...against(s)]);
       expect(run.code).toBe(2);
