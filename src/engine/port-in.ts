@@ -116,7 +116,7 @@ async function portIn(options: PortInOptions, service: Service, io: CommandIO): 
   try {
     const prior = journal?.prior ?? (options.state === null ? null : await readJournalAt(options.state, service.identity));
     // Read after the journal, so a request answered in between is read as answered (docs/contract.md §5).
-    const running = journal === null && typeof options.state === "string" ? await runningSubmit(options.state, io) : null;
+    const running = journal === null && options.state !== null ? await runningSubmit(options.state, service.identity, io) : null;
     if (options.command === "submit") {
       // The first requests' connections open while the account's orders and earlier runs are
       // asked about, rather than after the first intent: a handshake with a distant service

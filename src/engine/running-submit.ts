@@ -6,8 +6,10 @@
 import { hostname } from "node:os";
 import type { CommandIO } from "../io.js";
 import { inFlight } from "../journal/in-flight.js";
-import { lockHolder } from "../journal/lock.js";
-import { readJournalFile } from "../journal/read.js";
+import type { JournalIdentity } from "../journal/identity.js";
+import { journalHolder } from "../journal/open.js";
+import { journalLabel } from "../journal/place.js";
+import type { JournalPlace } from "../journal/place.js";
 import { terminalSafe } from "../terminal-text.js";
 
 export interface RunningSubmit {
@@ -18,19 +20,19 @@ export interface RunningSubmit {
 }
 
 /** The `submit` holding `state`, with what it has in flight, after saying so on stderr; null when no run holds it. */
-export async function runningSubmit(state: string, io: CommandIO): Promise<RunningSubmit | null> {
-  const holder = lockHolder(state);
+export async function runningSubmit(state: JournalPlace, identity: JournalIdentity, io: CommandIO): Promise<RunningSubmit | null> {
+  const holder = await journalHolder(state, identity);
   if (holder === null) return null;
   const { owner } = holder;
   const who = owner === null ? "" : `pid ${owner.pid}${owner.hostname === hostname() ? "" : ` on host ${owner.hostname}`}`;
-  const running = owner === null ? null : inFlight((await readJournalFile(state)).records, owner.pid);
+  const running = owner === null ? null : inFlight(await holder.records(), owner.pid);
   if (running?.submit !== true) {
     // A `status` run, or a run that has not named itself yet: it has recorded nothing in flight.
-    io.stderr.write(`portin: another portin run${who === "" ? "" : ` (${terminalSafe(who)})`} holds ${terminalSafe(state)}; it has no request in flight recorded there, so rows it may be about to send show as planned\n`);
+    io.stderr.write(`portin: another portin run${who === "" ? "" : ` (${terminalSafe(who)})`} holds ${terminalSafe(journalLabel(state))}; it has no request in flight recorded there, so rows it may be about to send show as planned\n`);
     return null;
   }
   io.stderr.write(
-    `portin: a submit run (${terminalSafe(who)}) holds ${terminalSafe(state)}: the numbers it has in flight are shown as in flight, not planned; rows it has not sent yet still show as planned\n`,
+    `portin: a submit run (${terminalSafe(who)}) holds ${terminalSafe(journalLabel(state))}: the numbers it has in flight are shown as in flight, not planned; rows it has not sent yet still show as planned\n`,
   );
   return { who, numbers: running.numbers };
 }

@@ -3,14 +3,16 @@
  * portin opens and reads journals only through here; the database's module and its client are
  * loaded only for a database (docs/contract.md §8, "Start-up").
  */
+import { existsSync } from "node:fs";
 import type { JournalIdentity } from "./identity.js";
+import { lockHolder } from "./lock.js";
+import type { LockOwner } from "./lock.js";
 import { openJournal, readJournal } from "./journal.js";
 import type { Journal, JournalOptions } from "./journal.js";
 import type { JournalPlace } from "./place.js";
 import type { PriorState } from "./prior.js";
 import { readJournalFile } from "./read.js";
 import type { HeaderRecord, JournalRecord } from "./records.js";
-import { existsSync } from "node:fs";
 
 const postgres = () => import("./postgres.js");
 
@@ -42,4 +44,21 @@ export async function readJournalRecordsAt(place: JournalPlace, version: string)
   const key = await pg.onlyJournalIn(place, version);
   if (key === null) return { header: null, records: [] };
   return pg.readPostgresRecords(place, key, version);
+}
+
+/** A run holding a journal's lock, as `plan` finds it: who (null while it has not named itself), and the journal's records. */
+export interface HeldJournal {
+  readonly owner: LockOwner | null;
+  readonly records: () => Promise<readonly JournalRecord[]>;
+}
+
+/** Whether a run holds the journal now, looked at without blocking it (lock.ts lockHolder); null when none does. */
+export async function journalHolder(place: JournalPlace, identity: JournalIdentity): Promise<HeldJournal | null> {
+  if (typeof place === "string") {
+    const holder = lockHolder(place);
+    return holder === null ? null : { owner: holder.owner, records: async () => (await readJournalFile(place)).records };
+  }
+  const pg = await postgres();
+  const holder = await pg.postgresHolder(place, identity);
+  return holder === null ? null : { owner: holder.owner, records: async () => (await pg.readPostgresRecords(place, pg.keyOf(identity), identity.version)).records };
 }

@@ -550,3 +550,24 @@ export async function writePostgresLines(place: PostgresPlace, version: string, 
     await client.end().catch(() => undefined);
   }
 }
+
+/**
+ * Who holds the journal's lock now, looked at without taking it (`plan` beside a running
+ * `submit`, docs/contract.md §5): null when nobody does; `owner` null when the holder has not
+ * named itself in `portin_holders`.
+ */
+export async function postgresHolder(place: PostgresPlace, identity: JournalIdentity): Promise<{ owner: { pid: number; hostname: string; startedAt: string } | null } | null> {
+  const held = await withReader(place, identity.version, keyOf(identity), async (client, journal) => {
+    const found = await client.query<{ pid: number | null; hostname: string | null; started_at: string | null }>(
+      `SELECT h.pid, h.hostname, h.started_at FROM pg_locks l
+         LEFT JOIN portin_holders h ON h.journal = $2 AND h.backend_pid = l.pid
+        WHERE l.locktype = 'advisory' AND l.classid = $1::oid AND l.objid = $2::bigint::oid AND l.granted
+        LIMIT 1`,
+      [LOCK_SPACE, journal],
+    );
+    const row = found.rows[0];
+    if (row === undefined) return null;
+    return { owner: row.pid === null ? null : { pid: row.pid, hostname: row.hostname ?? "", startedAt: row.started_at ?? "" } };
+  });
+  return held ?? null;
+}
