@@ -183,11 +183,12 @@ async function lockJournal(client: ClientBase, journal: string, place: PostgresP
 
 async function refusal(client: ClientBase, journal: string, place: PostgresPlace): Promise<StateError> {
   // The holder's own row, if its session is the one holding the lock now; the server's view of that session otherwise.
+  // Advisory locks are per database, but pg_locks lists the whole server's: another database's journal may share this one's id.
   const held = await client.query<{ pid: number | null; hostname: string | null; started_at: string | null; application_name: string | null; client_addr: string | null }>(
     `SELECT h.pid, h.hostname, h.started_at, a.application_name, a.client_addr::text AS client_addr
        FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
        LEFT JOIN portin_holders h ON h.journal = $2 AND h.backend_pid = l.pid
-      WHERE l.locktype = 'advisory' AND l.classid = $1::oid AND l.objid = $2::bigint::oid AND l.granted
+      WHERE l.locktype = 'advisory' AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND l.classid = $1::oid AND l.objid = $2::bigint::oid AND l.granted
       LIMIT 1`,
     [LOCK_SPACE, journal],
   );
@@ -561,7 +562,7 @@ export async function postgresHolder(place: PostgresPlace, identity: JournalIden
     const found = await client.query<{ pid: number | null; hostname: string | null; started_at: string | null }>(
       `SELECT h.pid, h.hostname, h.started_at FROM pg_locks l
          LEFT JOIN portin_holders h ON h.journal = $2 AND h.backend_pid = l.pid
-        WHERE l.locktype = 'advisory' AND l.classid = $1::oid AND l.objid = $2::bigint::oid AND l.granted
+        WHERE l.locktype = 'advisory' AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND l.classid = $1::oid AND l.objid = $2::bigint::oid AND l.granted
         LIMIT 1`,
       [LOCK_SPACE, journal],
     );

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { StateError } from "../../src/errors.js";
 import { postgresPlace } from "../../src/journal/place.js";
 import type { PostgresPlace } from "../../src/journal/place.js";
-import { openPostgresJournal, readPostgresJournal } from "../../src/journal/postgres.js";
+import { openPostgresJournal, postgresHolder, readPostgresJournal } from "../../src/journal/postgres.js";
 import { remoteService } from "../../src/service/service.js";
 import { freshDatabase, query } from "../support/postgres.js";
 
@@ -83,5 +83,18 @@ describe("the PostgreSQL journal", () => {
     expect((await query<{ line: string }>(url, "SELECT line FROM portin_records")).filter((row) => row.line.startsWith('{"type":"header"'))).toHaveLength(1);
     // Let go as the run closed: the next run takes it.
     await (await openPostgresJournal(at, IDENTITY)).close();
+  });
+
+  it("sees only its own database's holder: another database's journal of the same id, held, is not this one held", async () => {
+    const [one, two] = await Promise.all([place(), place()]);
+    await (await openPostgresJournal(two.place, IDENTITY)).close();
+    const held = await openPostgresJournal(one.place, IDENTITY);
+    try {
+      expect(await postgresHolder(one.place, IDENTITY)).toMatchObject({ owner: { pid: process.pid } });
+      expect(await postgresHolder(two.place, IDENTITY)).toBeNull();
+    } finally {
+      await held.close();
+    }
+    expect(await postgresHolder(one.place, IDENTITY)).toBeNull();
   });
 });
