@@ -99,11 +99,6 @@ export async function openPostgresJournal(place: PostgresPlace, identity: Journa
     await ensureSchema(client, place.label, identity.version);
     const journal = await journalId(client, keyOf(identity));
     await lockJournal(client, journal, place);
-    await client.query(
-      `INSERT INTO portin_holders (journal, pid, hostname, started_at, backend_pid) VALUES ($1, $2, $3, $4, pg_backend_pid())
-       ON CONFLICT (journal) DO UPDATE SET pid = EXCLUDED.pid, hostname = EXCLUDED.hostname, started_at = EXCLUDED.started_at, backend_pid = EXCLUDED.backend_pid`,
-      [journal, process.pid, hostname(), new Date().toISOString()],
-    );
     const fold = priorStateFold();
     const reading = options.onStatusReading;
     const header = await scanRows(client, journal, place, identity.version, (record) => {
@@ -174,7 +169,16 @@ export async function journalId(client: ClientBase, key: JournalKey): Promise<st
 /** The session advisory lock on the journal (docs/contract.md §5, "The lock"), or StateError naming the run holding it. */
 async function lockJournal(client: ClientBase, journal: string, place: PostgresPlace): Promise<void> {
   for (let attempt = 1; ; attempt++) {
-    const taken = await client.query<{ taken: boolean }>("SELECT pg_try_advisory_lock($1, $2::bigint::integer) AS taken", [LOCK_SPACE, journal]);
+    // The holder names itself in the statement that takes the lock: a run refused an instant later finds its name.
+    const taken = await client.query<{ taken: boolean }>(
+      `WITH lock AS (SELECT pg_try_advisory_lock($1, $2::bigint::integer) AS taken),
+       named AS (
+         INSERT INTO portin_holders (journal, pid, hostname, started_at, backend_pid) SELECT $2, $3, $4, $5, pg_backend_pid() FROM lock WHERE taken
+         ON CONFLICT (journal) DO UPDATE SET pid = EXCLUDED.pid, hostname = EXCLUDED.hostname, started_at = EXCLUDED.started_at, backend_pid = EXCLUDED.backend_pid
+       )
+       SELECT taken FROM lock`,
+      [LOCK_SPACE, journal, process.pid, hostname(), new Date().toISOString()],
+    );
     if (taken.rows[0]?.taken === true) return;
     if (attempt === BUSY_ATTEMPTS) throw await refusal(client, journal, place);
     await new Promise((resolve) => setTimeout(resolve, BUSY_PAUSE_MS));
