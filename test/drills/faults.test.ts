@@ -4,7 +4,6 @@ import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
 import { against, readResults, runCli, tempDir } from "../e2e/harness.js";
 import { acceptedCounts, numbers, trunkSheetOf } from "../e2e/ledger.js";
-import { freshDatabase } from "../support/postgres.js";
 
 const NUMBERS = 2_400;
 /** Runs after the first before the drill calls it diverged. */
@@ -16,16 +15,7 @@ afterEach(async () => {
   sandbox = undefined;
 });
 
-/**
- * The same drill on each kind of journal (docs/contract.md §5): on a database, an unsure number
- * sent again after PortInStatus shows the service lacks it takes over its own earlier claim.
- */
-const JOURNALS: readonly { readonly kind: string; readonly options: (dir: string) => Promise<string[]> }[] = [
-  { kind: "a file journal", options: (dir) => Promise.resolve(["--state", join(dir, "numbers.state.jsonl")]) },
-  { kind: "a PostgreSQL journal", options: async () => ["--journal", await freshDatabase()] },
-];
-
-describe.each(JOURNALS)("drill: a flaky, throttling service, on $kind", ({ options: journal }) => {
+describe("drill: a flaky, throttling service", () => {
   it(
     "accepts every number of a 2,400-row sheet exactly once after re-runs with --retry-unknown, 10% 500s and 20% 429s notwithstanding",
     async () => {
@@ -34,7 +24,7 @@ describe.each(JOURNALS)("drill: a flaky, throttling service, on $kind", ({ optio
       const list = numbers(NUMBERS);
       const sheet = await trunkSheetOf(dir, "numbers.csv", list);
       // 48 requests, 16 at a time: each 429 costs a 1 s Retry-After, so few waves keep the drill short.
-      const options = [...(await journal(dir)), "--max-per-request", "50", "--concurrency", "16", ...against(sandbox)];
+      const options = ["--state", join(dir, "numbers.state.jsonl"), "--max-per-request", "50", "--concurrency", "16", ...against(sandbox)];
 
       const codes: (number | null)[] = [(await runCli(["submit", sheet, ...options])).code];
       while (codes.at(-1) !== 0 && codes.length <= MAX_RERUNS) {
