@@ -110,6 +110,9 @@ describe("--journal postgres://…", () => {
     const both = await runCli(["submit", sheet, "--journal", url, "--state", join(dir, "x.jsonl"), ...against(s)]);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain("portin: --state and --journal (or PORTIN_JOURNAL) both name the run journal: give one (unset PORTIN_JOURNAL to use a file)\n");
+    const notUrl = await runCli(["plan", sheet, ...against(s)], { env: { PORTIN_JOURNAL: "mysql://ops:hunter2@db/migration" } });
+    expect(notUrl.code).toBe(2);
+    expect(notUrl.stderr).toContain("portin: --journal must be a postgres://user@host/database URL naming a database, got 'mysql://ops:***@db/migration'\n");
     expect(s.received()).toHaveLength(0);
   });
 
