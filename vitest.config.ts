@@ -2,7 +2,8 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    globalSetup: ["test/setup/fresh-build.ts"],
+    // PostgreSQL first: it runs as a user of its own, who must reach its password file in the machine's /tmp, not the run's private one.
+    globalSetup: ["test/setup/postgres.ts", "test/setup/fresh-build.ts"],
     include: ["test/**/*.test.ts"],
     // Generous on purpose: a timeout only ends a test that hangs, and the suite must pass beside
     // a busy CPU, where every spawn of the CLI takes several times longer than on a quiet one.

@@ -20,6 +20,8 @@
  * - fs-native-extensions, the journal lock's addon (prebuilt binaries);
  * - pdf-lib (some 700 KB bundled), which only `portin loa` and a sheet attaching a letter portin
  *   made load: every other command would read and compile it at each start.
+ * - pg, the PostgreSQL client, which only a journal shared in a database loads (journal/postgres.ts);
+ *   outside the bundle, its optional `pg-native` stays a require() pg itself makes, as it ships.
  * yargs is bundled: it would look for its translations of its own messages beside the bundle,
  * so cli.ts reads them from yargs's installed folder and hands them to its `updateLocale`
  * (loaded from node_modules instead, yargs's ~45 ES modules cost every start ~50 ms of CPU).
@@ -72,7 +74,7 @@ await build({
   ...ONE_COMMONJS_FILE,
   entryPoints: [CLI],
   outfile: BUNDLE,
-  external: ["fs-native-extensions", "pdf-lib"],
+  external: ["fs-native-extensions", "pdf-lib", "pg"],
   ...IMPORT_META_URL,
   // Fewer bytes still; names are kept, so stack traces (--debug) still name functions.
   minifySyntax: true,

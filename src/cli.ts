@@ -27,6 +27,7 @@ const LOADERS: Readonly<Record<CommandName, () => Promise<unknown>>> = {
   plan: async () => (await import("./commands/port-in.js")).planCommand,
   status: async () => (await import("./commands/status.js")).statusCommand,
   report: async () => (await import("./commands/report.js")).reportCommand,
+  journal: async () => (await import("./commands/journal.js")).journalCommand,
   loa: async () => (await import("./commands/loa.js")).loaCommand,
   template: async () => (await import("./commands/template.js")).templateCommand,
   trunks: async () => (await import("./commands/lookups.js")).trunksCommand,
@@ -84,7 +85,7 @@ async function main(argv: string[]): Promise<number> {
     .option("debug", { type: "boolean", default: false, describe: "print stack traces of errors" })
     .version(VERSION)
     .strict()
-    .demandCommand(1, "name a command: submit, plan, status, report, loa, template, trunks, offerings, providers or sandbox")
+    .demandCommand(1, "name a command: submit, plan, status, report, journal, loa, template, trunks, offerings, providers or sandbox")
     .recommendCommands()
     // Completes commands, options and their choices in bash and zsh (docs/contract.md §2).
     .completion("completion", "print a bash/zsh completion script: portin completion >> ~/.bashrc")

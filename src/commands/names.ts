@@ -8,6 +8,7 @@ export const COMMAND_LINES = {
   plan: { command: "plan <input>", describe: "the dry run: everything submit does except the POSTs" },
   status: { command: "status <input>", describe: "the live status of every submitted number's port-in order" },
   report: { command: "report <input>", describe: "a self-contained HTML page of the migration, from the sheet and its journal" },
+  journal: { command: "journal <action> <from> <to>", describe: "journal copy FROM TO: copy a run journal between a file and a PostgreSQL database" },
   loa: { command: "loa <input>", describe: "one pre-filled letter of authorization (PDF) per customer, to sign" },
   template: { command: "template", describe: "write an empty sheet with the columns of one operation, and an example row" },
   trunks: { command: "trunks", describe: "list the account's SIP trunks (--json for JSON)" },

@@ -30,6 +30,8 @@ import { RunProgress } from "../engine/progress.js";
 import { MAX_CONCURRENCY, MAX_RETRIES, dashMeansStdio, nonEmptyPath, positiveNumber, resultsPath, wholeNumber } from "./values.js";
 import type { ResultColumnsAt } from "../results/encoder.js";
 import { terminalSafe } from "../terminal-text.js";
+import { JOURNAL_OPTION } from "./journal-option.js";
+import { journalLabel } from "../journal/place.js";
 
 export interface PortInArgs extends ConnectionArgs {
   input: string;
@@ -38,6 +40,7 @@ export interface PortInArgs extends ConnectionArgs {
   resultColumns: ResultColumnsAt;
   defaults?: string;
   state?: string;
+  journal?: string;
   concurrency: number;
   rate?: number;
   maxPerRequest: number;
@@ -85,6 +88,7 @@ function portInOptions(yargs: Argv): Argv<PortInArgs> {
           coerce: nonEmptyPath("state"),
           describe: "the run journal [default: <input without .csv>.state.jsonl; none on the built-in sandbox or for stdin]",
         },
+        journal: JOURNAL_OPTION,
         concurrency: {
           default: DEFAULT_CONCURRENCY,
           requiresArg: true,
@@ -211,10 +215,9 @@ function describeUnwritten({ error, state, tickets }: UnwrittenResults, journalF
     state === null
       ? notices.onlyRecordIsSummary()
       : journalFailed
-        ? notices.journalHoldsIntents(state)
-        : notices.journalHoldsTickets(state);
+        ? notices.journalHoldsIntents(journalLabel(state))
+        : notices.journalHoldsTickets(journalLabel(state));
   return notices.resultsMissing(error.message, sent, kept);
-
 }
 
 /** The first tickets by name, then how many more: a 50,000-number run has hundreds. */

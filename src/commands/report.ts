@@ -14,7 +14,8 @@ import { besideInput, defaultStatePath } from "../paths.js";
 import { runReport } from "../report/report.js";
 import type { PortinCommand } from "./command.js";
 import { COMMAND_LINES } from "./names.js";
-import { defaultsPath, refuseSamePaths } from "./run-paths.js";
+import { defaultsPath, refuseSamePaths, sharedJournal } from "./run-paths.js";
+import { JOURNAL_OPTION } from "./journal-option.js";
 import { openCommandSheet, SHEET_INPUT, withSheetOptions } from "./sheet-input.js";
 import { nonEmptyPath } from "./values.js";
 
@@ -27,6 +28,7 @@ interface ReportArgs {
   calendar?: string;
   defaults?: string;
   state?: string;
+  journal?: string;
 }
 
 function reportOptions(yargs: Argv): Argv<ReportArgs> {
@@ -42,16 +44,18 @@ function reportOptions(yargs: Argv): Argv<ReportArgs> {
       calendar: { type: "string", requiresArg: true, coerce: nonEmptyPath("calendar"), describe: "also write the port dates as iCalendar events (.ics), one per customer, date and time window" },
       defaults: { type: "string", requiresArg: true, coerce: nonEmptyPath("defaults"), describe: "the --defaults submit was given [default: <input without .csv>.defaults.json, if it exists]" },
       state: { type: "string", requiresArg: true, coerce: nonEmptyPath("state"), describe: "the run journal submit and status wrote [default: <input without .csv>.state.jsonl]" },
+      journal: JOURNAL_OPTION,
     });
 }
 
 async function run(args: ReportArgs, io: CommandIO): Promise<CommandResult> {
+  const shared = sharedJournal(args);
   const state = args.state ?? defaultStatePath(args.input);
-  const output = args.output ?? (await defaultOutput(args.input, state));
+  const output = args.output ?? (await defaultOutput(args.input, shared === null ? state : null));
   const calendar = args.calendar ?? null;
   refuseSamePaths([
     ["the input sheet", args.input],
-    ["--state", state],
+    ["--state", shared === null ? state : null],
     ["--output", output],
     ["--calendar", calendar],
   ]);
@@ -59,7 +63,7 @@ async function run(args: ReportArgs, io: CommandIO): Promise<CommandResult> {
   if (defaults !== null && args.defaults === undefined) io.stderr.write(notices.usingDefaults(defaults));
   const opened = await openCommandSheet(args, io);
   try {
-    const result = await runReport({ sheet: opened.sheet, defaults: opened.defaults, state, output, calendar, now: new Date() });
+    const result = await runReport({ sheet: opened.sheet, defaults: opened.defaults, state: shared ?? state, output, calendar, now: new Date() });
     const kb = Math.ceil(result.bytes / 1024);
     io.stderr.write(notices.reportWritten(result.model.rows.length, result.model.ported, output, kb));
     if (calendar !== null) io.stderr.write(notices.calendarWritten(result.events ?? 0, calendar));

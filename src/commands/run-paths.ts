@@ -10,6 +10,8 @@ import * as commandLine from "../messages/command-line.js";
 import * as notices from "../messages/notices.js";
 import type { CommandIO } from "../io.js";
 import { journalService } from "../journal/read.js";
+import { postgresPlace } from "../journal/place.js";
+import type { JournalPlace } from "../journal/place.js";
 import { besideInput, defaultResultsPath, defaultStatePath, defaultStatusPath } from "../paths.js";
 import { terminalSafe } from "../terminal-text.js";
 
@@ -18,12 +20,14 @@ export interface RunPathArgs {
   readonly results?: string | undefined;
   readonly defaults?: string | undefined;
   readonly state?: string | undefined;
+  /** `--journal` or PORTIN_JOURNAL: a postgres:// URL (docs/shared-journal.md). */
+  readonly journal?: string | undefined;
 }
 
 export interface RunPaths {
   readonly results: string;
   readonly defaults: string | null;
-  readonly state: string | null;
+  readonly state: JournalPlace | null;
 }
 
 /** Resolves the paths, says on stderr what a user could not guess, and refuses paths that would overwrite each other. */
@@ -55,12 +59,13 @@ export interface StatusPathArgs {
   readonly output?: string | undefined;
   readonly defaults?: string | undefined;
   readonly state?: string | undefined;
+  readonly journal?: string | undefined;
 }
 
 export interface StatusPaths {
   readonly output: string;
   readonly defaults: string | null;
-  readonly state: string | null;
+  readonly state: JournalPlace | null;
 }
 
 /** The files `portin status` reads and writes, defaulted beside the sheet as `submit`'s are. */
@@ -74,19 +79,30 @@ export async function resolveStatusPaths(args: StatusPathArgs, sandbox: boolean,
  * paths that must not overwrite each other, and the notices a user could not guess.
  */
 async function besideTheSheet(
-  args: Pick<RunPathArgs, "input" | "defaults" | "state">,
+  args: Pick<RunPathArgs, "input" | "defaults" | "state" | "journal">,
   output: string,
   outputOption: string,
   sandbox: boolean,
   io: CommandIO,
-): Promise<{ readonly defaults: string | null; readonly state: string | null }> {
+): Promise<{ readonly defaults: string | null; readonly state: JournalPlace | null }> {
+  const shared = sharedJournal(args);
   // With the in-process sandbox no journal is kept unasked: its tickets are make-believe.
-  const state = args.state ?? (sandbox ? null : defaultStatePath(args.input));
+  const state = shared ?? args.state ?? (sandbox ? null : defaultStatePath(args.input));
   const defaults = defaultsPath(args);
-  refuseOverwrites(args.input, output, state, outputOption);
+  refuseOverwrites(args.input, output, typeof state === "string" ? state : null, outputOption);
   if (sandbox) await noticeRealJournal(args.input, output, io);
   if (defaults !== null && args.defaults === undefined) io.stderr.write(notices.usingDefaults(terminalSafe(defaults)));
   return { defaults, state };
+}
+
+/**
+ * The shared journal `--journal` (or PORTIN_JOURNAL) names, or null for a file journal
+ * (docs/shared-journal.md). UsageError when `--state` names a file journal too: one run keeps one journal.
+ */
+export function sharedJournal(args: Pick<RunPathArgs, "state" | "journal">): JournalPlace | null {
+  if (args.journal === undefined) return null;
+  if (args.state !== undefined) throw new UsageError("--state and --journal (or PORTIN_JOURNAL) both name the run journal: give one (unset PORTIN_JOURNAL to use a file)");
+  return postgresPlace(args.journal, "--journal");
 }
 
 /**

@@ -26,6 +26,7 @@ import type { CommandSheet } from "./sheet-input.js";
 import { MAX_CONCURRENCY, MAX_RETRIES, nonEmptyPath, resultsPath, wholeNumber } from "./values.js";
 import type { ResultColumnsAt } from "../results/encoder.js";
 import { terminalSafe } from "../terminal-text.js";
+import { JOURNAL_OPTION } from "./journal-option.js";
 
 export interface StatusArgs extends ConnectionArgs {
   input: string;
@@ -36,6 +37,7 @@ export interface StatusArgs extends ConnectionArgs {
   resultColumns: ResultColumnsAt;
   defaults?: string;
   state?: string;
+  journal?: string;
   concurrency: number;
   retries: number;
   json: boolean;
@@ -73,6 +75,7 @@ function statusOptions(yargs: Argv): Argv<StatusArgs> {
           coerce: nonEmptyPath("state"),
           describe: "the run journal submit wrote [default: <input without .csv>.state.jsonl; none on the built-in sandbox or for stdin]",
         },
+        journal: JOURNAL_OPTION,
         concurrency: {
           default: DEFAULT_CONCURRENCY,
           requiresArg: true,

@@ -8,7 +8,8 @@ import type { Sheet } from "../input/reader.js";
 import type { DefaultsFile } from "../validate/defaults.js";
 import type { CommandIO } from "../io.js";
 import type { JournalIdentity } from "../journal/identity.js";
-import { openJournal, readJournal } from "../journal/journal.js";
+import { openJournalAt, readJournalAt } from "../journal/open.js";
+import type { JournalPlace } from "../journal/place.js";
 import { OutputError } from "../errors.js";
 import type { RowOutcome } from "../results/row-outcome.js";
 import { summarize } from "../results/summary.js";
@@ -47,8 +48,8 @@ export interface PortInOptions {
   readonly resultColumns?: ResultColumnsAt;
   /** The --defaults file, read once by the command (its "columns" shaped how the sheet was opened). */
   readonly defaults: DefaultsFile | null;
-  /** The run journal; null keeps none. */
-  readonly state: string | null;
+  /** The run journal: a file or a database (journal/place.ts); null keeps none. */
+  readonly state: JournalPlace | null;
   readonly concurrency: number;
   readonly rate: number | null;
   readonly maxPerRequest: number;
@@ -84,7 +85,7 @@ export interface RunReport {
 export interface UnwrittenResults {
   readonly error: OutputError;
   /** The journal that holds what was sent, or null when the run kept none. */
-  readonly state: string | null;
+  readonly state: JournalPlace | null;
   /** Tickets of the rows this run submitted, with how many rows each, in order of first appearance. */
   readonly tickets: ReadonlyMap<string, number>;
 }
@@ -117,11 +118,11 @@ async function portIn(options: PortInOptions, service: Service, io: CommandIO): 
   const prepared = await prepare(options.sheet, service.client, options.defaults, { expandRanges: options.expandRanges ?? false, progress, portability, copy, letters: "check" });
   if (progress !== null) progress.phase = "checking";
   // `plan` only reads the journal: a dry run must not block, or be blocked by, a real run.
-  const journal = options.command === "submit" && options.state !== null ? await openJournal(options.state, service.identity) : null;
+  const journal = options.command === "submit" && options.state !== null ? await openJournalAt(options.state, service.identity) : null;
   try {
-    const prior = journal?.prior ?? (options.state === null ? null : await readJournal(options.state, service.identity));
+    const prior = journal?.prior ?? (options.state === null ? null : await readJournalAt(options.state, service.identity));
     // Read after the journal, so a request answered in between is read as answered (docs/contract.md §5).
-    const running = journal === null && options.state !== null ? await runningSubmit(options.state, io) : null;
+    const running = journal === null && options.state !== null ? await runningSubmit(options.state, service.identity, io) : null;
     if (options.command === "submit") {
       // The first requests' connections open while the account's orders and earlier runs are
       // asked about, rather than after the first intent: a handshake with a distant service

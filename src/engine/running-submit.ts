@@ -8,8 +8,10 @@ import type { CommandIO } from "../io.js";
 import * as notices from "../messages/notices.js";
 import * as outcomes from "../messages/outcomes.js";
 import { inFlight } from "../journal/in-flight.js";
-import { lockHolder } from "../journal/lock.js";
-import { readJournalFile } from "../journal/read.js";
+import type { JournalIdentity } from "../journal/identity.js";
+import { journalHolder } from "../journal/open.js";
+import { journalLabel } from "../journal/place.js";
+import type { JournalPlace } from "../journal/place.js";
 import { terminalSafe } from "../terminal-text.js";
 
 export interface RunningSubmit {
@@ -20,18 +22,18 @@ export interface RunningSubmit {
 }
 
 /** The `submit` holding `state`, with what it has in flight, after saying so on stderr; null when no run holds it. */
-export async function runningSubmit(state: string, io: CommandIO): Promise<RunningSubmit | null> {
-  const holder = lockHolder(state);
+export async function runningSubmit(state: JournalPlace, identity: JournalIdentity, io: CommandIO): Promise<RunningSubmit | null> {
+  const holder = await journalHolder(state, identity);
   if (holder === null) return null;
   const { owner } = holder;
   const who = owner === null ? "" : `pid ${owner.pid}${owner.hostname === hostname() ? "" : ` on host ${owner.hostname}`}`;
-  const running = owner === null ? null : inFlight((await readJournalFile(state)).records, owner.pid);
+  const running = owner === null ? null : inFlight(await holder.records(), owner.pid);
   if (running?.submit !== true) {
     // A `status` run, or a run that has not named itself yet: it has recorded nothing in flight.
-    io.stderr.write(notices.otherRunHoldsJournal(terminalSafe(who), terminalSafe(state)));
+    io.stderr.write(notices.otherRunHoldsJournal(terminalSafe(who), terminalSafe(journalLabel(state))));
     return null;
   }
-  io.stderr.write(notices.submitHoldsJournal(terminalSafe(who), terminalSafe(state)));
+  io.stderr.write(notices.submitHoldsJournal(terminalSafe(who), terminalSafe(journalLabel(state))));
   return { who, numbers: running.numbers };
 }
 

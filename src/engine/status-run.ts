@@ -4,13 +4,14 @@
  * input row written through the results' encoders, and a summary. Like runPortIn, it is
  * handed a ready client and the journal's identity.
  */
-import { existsSync } from "node:fs";
 import type { Sheet } from "../input/reader.js";
 import type { DefaultsFile } from "../validate/defaults.js";
 import type { CommandIO } from "../io.js";
 import { changesFold } from "../journal/history.js";
 import type { StatusChanges } from "../journal/history.js";
-import { openJournal } from "../journal/journal.js";
+import { journalExists, openJournalAt } from "../journal/open.js";
+import { journalLabel } from "../journal/place.js";
+import type { JournalPlace } from "../journal/place.js";
 import type { Journal } from "../journal/journal.js";
 import { STATUS_COLUMN_SET, TRUNK_STATUS_COLUMN_SET } from "../results/order-status.js";
 import type { CheckedOrderStatus } from "../results/order-status.js";
@@ -39,7 +40,7 @@ export interface StatusOptions {
   /** The --defaults file, read once by the command (its "columns" shaped how the sheet was opened). */
   readonly defaults: DefaultsFile | null;
   /** The journal `submit` wrote; null when there is none to read. */
-  readonly state: string | null;
+  readonly state: JournalPlace | null;
   /** PortInStatus questions in flight at most. */
   readonly concurrency: number;
   /** `--expand-ranges`, as the submit that sent the sheet read it. */
@@ -73,13 +74,13 @@ async function statusRun(options: StatusOptions, service: Service, io: CommandIO
   let journal: Journal | null = null;
   try {
     // Locked like a submit: the records status appends rest on what it read, which a run in between could change.
-    if (options.state !== null && existsSync(options.state)) journal = await openJournal(options.state, service.identity, journalOptions);
+    if (options.state !== null && (await journalExists(options.state, service.identity))) journal = await openJournalAt(options.state, service.identity, journalOptions);
     // A lost journal, or numbers it does not hold, are rebuilt from the account (docs/contract.md §5).
     // One breaker for every PortInStatus question of the check, the account's and the journal's (port-in-status.ts).
     const asker = new StatusAsker({ concurrency: options.concurrency, signal: io.signal });
     const account = await readAccount(prepared.rows, journal?.prior ?? null, service, io, options.concurrency, false, asker);
     if (journal === null && options.state !== null && [...account.values()].some((hold) => hold.ticket !== "")) {
-      journal = await openJournal(options.state, service.identity, journalOptions);
+      journal = await openJournalAt(options.state, service.identity, journalOptions);
     }
     if (journal !== null) await recordHolds(account, journal, prepared.rows);
     const learned = await learnStatuses(prepared.rows, journal?.prior ?? null, {
@@ -92,8 +93,7 @@ async function statusRun(options: StatusOptions, service: Service, io: CommandIO
       noJournal:
         options.state === null
           ? statusWords.NO_JOURNAL_TO_READ
-          : statusWords.noJournalYet(options.state),
-
+          : statusWords.noJournalYet(journalLabel(options.state)),
     });
     const reportOptions = resultsOptionsFor(options.sheet, prepared.rows.length, io, options.resultColumns, "--output");
     let trunkProblems: readonly string[] = [];

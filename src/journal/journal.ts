@@ -20,6 +20,7 @@ import { priorStateFold } from "./prior.js";
 import type { PriorState } from "./prior.js";
 import { describe, scanJournalFile } from "./read.js";
 import { JOURNAL_FORMAT_VERSION, serializeRecord } from "./records.js";
+import * as entries from "./entries.js";
 import * as journalWords from "../messages/journal.js";
 import type { E911OutcomeStatus, HeaderRecord, JournalOutcomeStatus, JournalRecord, RejectedNumber, StatusRecord } from "./records.js";
 
@@ -27,15 +28,8 @@ export type { EarlierRejection, EndedOrder, KnownStatus, PriorState } from "./pr
 export type { AppendTarget } from "./group-commit.js";
 export type { E911OutcomeStatus, JournalOutcomeStatus, RejectedNumber } from "./records.js";
 export type { JournalIdentity } from "./identity.js";
-
-export interface JournalOutcome {
-  readonly status: JournalOutcomeStatus;
-  readonly ticket?: string;
-  readonly httpStatus?: number | null;
-  readonly message?: string;
-  /** With status `rejected`: the numbers the rejection stands for (records.ts). */
-  readonly rejected?: readonly RejectedNumber[];
-}
+export type { EndedEntry, JournalOutcome, StatusEntry } from "./entries.js";
+import type { EndedEntry, JournalOutcome, StatusEntry } from "./entries.js";
 
 export interface Journal {
   /** What earlier runs on this file recorded, as it stood when this run opened it. */
@@ -65,32 +59,6 @@ export interface Journal {
   trunkCheck(number: string, onTrunk: boolean, e911: boolean): Promise<void>;
   /** Waits for every record, closes the file and releases the lock. */
   close(): Promise<void>;
-}
-
-/** What `status` records of an order that ended (records.ts `ended`). */
-export interface EndedEntry {
-  readonly ticket: string;
-  readonly status: string;
-  readonly reason: string;
-  readonly summary: string;
-  readonly details: string;
-  /** Each number of the order the journal holds, with its row's fingerprint as sent, or "". */
-  readonly numbers: readonly { readonly number: string; readonly fingerprint: string }[];
-}
-
-/** What one status check learned of one order (records.ts `status`). */
-export interface StatusEntry {
-  readonly ticket: string;
-  readonly status: string;
-  /** PortDate as the service gave it; "" or null when none. */
-  readonly portDate: string | null;
-  readonly reason: string;
-  readonly summary: string;
-  readonly details: string;
-  /** The order's numbers, 10 digits each. */
-  readonly numbers: readonly string[];
-  /** When the answer came (UTC ISO); now when absent. */
-  readonly at?: string;
 }
 
 export interface JournalOptions {
@@ -181,71 +149,29 @@ export function newRequestId(): string {
 
 function createJournal(writer: GroupCommitWriter, lock: JournalLock, prior: PriorState, onStatusReading: ((reading: StatusRecord) => void) | undefined): Journal {
   let closing: Promise<void> | null = null;
+  // A record the caller got wrong is a rejected promise, as an append that failed is.
+  const append = (build: () => JournalRecord): Promise<void> => {
+    try {
+      return writer.append(serializeRecord(build()));
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  };
   return {
     prior,
-    intent(requestId, operation, numbers, fingerprints) {
-      const bad = numbers.find((number) => !/^\d{10}$/.test(number));
-      if (requestId === "" || bad !== undefined || (fingerprints !== undefined && fingerprints.length !== numbers.length)) {
-        return Promise.reject(new TypeError(`journal intent needs a request id, 10-digit numbers and one fingerprint each, got '${requestId}' and '${bad ?? ""}'`));
-      }
-      return writer.append(
-        serializeRecord({
-          type: "intent",
-          requestId,
-          operation,
-          numbers: [...numbers],
-          ...(fingerprints === undefined ? {} : { fingerprints: [...fingerprints] }),
-          at: new Date().toISOString(),
-        }),
-      );
-    },
-    outcome(requestId, outcome) {
-      return writer.append(
-        serializeRecord({
-          type: "outcome",
-          requestId,
-          status: outcome.status,
-          ticket: outcome.ticket ?? null,
-          httpStatus: outcome.httpStatus ?? null,
-          message: outcome.message ?? null,
-          ...(outcome.rejected === undefined ? {} : { rejected: [...outcome.rejected] }),
-          at: new Date().toISOString(),
-        }),
-      );
-    },
-    confirmed(number, ticket, status, outside, refused) {
-      if (!/^\d{10}$/.test(number)) return Promise.reject(new TypeError(`journal confirmation needs a 10-digit number, got '${number}'`));
-      const how = outside === true ? (refused === true ? { outside, refused } : { outside }) : {};
-      return writer.append(serializeRecord({ type: "confirmed", number, ticket, status, ...how, at: new Date().toISOString() }));
-    },
-    ended(order) {
-      const bad = order.numbers.find((entry) => !/^\d{10}$/.test(entry.number));
-      if (order.ticket === "" || bad !== undefined) return Promise.reject(new TypeError(`journal 'ended' needs a ticket and 10-digit numbers, got '${order.ticket}'`));
-      const numbers = order.numbers.map(({ number, fingerprint }) => ({ number, fingerprint }));
-      const { ticket, status, reason, summary, details } = order;
-      return writer.append(serializeRecord({ type: "ended", ticket, status, reason, summary, details, numbers, at: new Date().toISOString() }));
-    },
-    status(order) {
-      const bad = order.numbers.find((number) => !/^\d{10}$/.test(number));
-      if (order.ticket === "" || bad !== undefined) return Promise.reject(new TypeError(`journal 'status' needs a ticket and 10-digit numbers, got '${order.ticket}'`));
-      const { ticket, status, reason, summary, details } = order;
-      const portDate = order.portDate === null || order.portDate === "" ? null : order.portDate;
-      const record: StatusRecord = { type: "status", ticket, status, portDate, reason, summary, details, numbers: [...order.numbers], at: order.at ?? new Date().toISOString() };
-      onStatusReading?.(record);
-      return writer.append(serializeRecord(record));
-    },
-    e911Intent(number, method, address) {
-      if (!/^\d{10}$/.test(number)) return Promise.reject(new TypeError(`journal 'e911-intent' needs a 10-digit number, got '${number}'`));
-      return writer.append(serializeRecord({ type: "e911-intent", number, method, address, at: new Date().toISOString() }));
-    },
-    e911Outcome(number, status, address, message) {
-      if (!/^\d{10}$/.test(number)) return Promise.reject(new TypeError(`journal 'e911-outcome' needs a 10-digit number, got '${number}'`));
-      return writer.append(serializeRecord({ type: "e911-outcome", number, status, address, ...(message === undefined ? {} : { message }), at: new Date().toISOString() }));
-    },
-    trunkCheck(number, onTrunk, e911) {
-      if (!/^\d{10}$/.test(number)) return Promise.reject(new TypeError(`journal 'trunk-check' needs a 10-digit number, got '${number}'`));
-      return writer.append(serializeRecord({ type: "trunk-check", number, onTrunk, e911, at: new Date().toISOString() }));
-    },
+    intent: (requestId, operation, numbers, fingerprints) => append(() => entries.intentRecord(requestId, operation, numbers, fingerprints)),
+    outcome: (requestId, outcome) => append(() => entries.outcomeRecord(requestId, outcome)),
+    confirmed: (number, ticket, status, outside, refused) => append(() => entries.confirmedRecord(number, ticket, status, outside, refused)),
+    ended: (order) => append(() => entries.endedRecord(order)),
+    status: (order) =>
+      append(() => {
+        const record = entries.statusRecord(order);
+        onStatusReading?.(record);
+        return record;
+      }),
+    e911Intent: (number, method, address) => append(() => entries.e911IntentRecord(number, method, address)),
+    e911Outcome: (number, status, address, message) => append(() => entries.e911OutcomeRecord(number, status, address, message)),
+    trunkCheck: (number, onTrunk, e911) => append(() => entries.trunkCheckRecord(number, onTrunk, e911)),
     close() {
       closing ??= writer.close().finally(() => lock.release());
       return closing;

@@ -6,7 +6,10 @@
 import { basename } from "node:path";
 import type { Column } from "../input/types.js";
 import type { Sheet } from "../input/reader.js";
-import { readJournalFile } from "../journal/read.js";
+import { readJournalRecordsAt } from "../journal/open.js";
+import { journalLabel } from "../journal/place.js";
+import type { JournalPlace } from "../journal/place.js";
+import { VERSION } from "../version.js";
 import { writeWholeFile } from "../results/sink.js";
 import type { DefaultsFile } from "../validate/defaults.js";
 import { renderCalendar } from "./calendar.js";
@@ -19,7 +22,7 @@ export interface ReportOptions {
   readonly sheet: Sheet;
   readonly defaults: DefaultsFile | null;
   /** The journal; null for none (standard input without --state). */
-  readonly state: string | null;
+  readonly state: JournalPlace | null;
   readonly output: string;
   readonly calendar: string | null;
   readonly now: Date;
@@ -35,13 +38,12 @@ export interface ReportResult {
 
 export async function runReport(options: ReportOptions): Promise<ReportResult> {
   const facts = await readFacts(options.sheet, options.defaults);
-  const journal = options.state === null ? null : await readJournalFile(options.state);
+  const journal = options.state === null ? null : await readJournalRecordsAt(options.state, VERSION);
   const noJournal =
     options.state === null
       ? statusWords.NO_JOURNAL_TO_READ
       : journal?.header === null
-        ? statusWords.noJournalYet(options.state)
-
+        ? statusWords.noJournalYet(journalLabel(options.state))
         : null;
   const model = buildReport(facts, journal?.records ?? [], noJournal);
   const title = options.sheet.layout.source === "<stdin>" ? "standard input" : basename(options.sheet.layout.source);

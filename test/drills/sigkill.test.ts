@@ -7,6 +7,7 @@ import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
 import { against, readResults, runCli, tempDir } from "../e2e/harness.js";
 import { acceptedCounts, numbers, trunkSheetOf } from "../e2e/ledger.js";
+import { freshDatabase, query } from "../support/postgres.js";
 
 const NUMBERS = 600;
 const SEED = 4_242;
@@ -19,10 +20,55 @@ afterEach(async () => {
   sandbox = undefined;
 });
 
+/**
+ * Who a killed run left named as the lock's holder: its pid, "unnamed" when it was killed while
+ * naming itself, or null when nobody is named.
+ */
+type NamedHolder = number | "unnamed" | null;
+
+/** The journal the drill runs on: its options, and who its lock's holder record names. */
+interface DrillJournal {
+  readonly options: readonly string[];
+  readonly holder: () => Promise<NamedHolder>;
+}
+
+/** The same drill on each kind of journal (docs/contract.md §5): a file beside the sheet, and a database a team shares. */
+const JOURNALS: readonly { readonly kind: string; readonly make: (dir: string) => Promise<DrillJournal> }[] = [
+  {
+    kind: "a file journal",
+    make: (dir) => {
+      const state = join(dir, "numbers.state.jsonl");
+      return Promise.resolve({
+        options: ["--state", state],
+        // A kill between the name file's truncation and its owner's line leaves it empty (journal/lock.ts).
+        holder: async () => {
+          const lock = await readFile(`${state}.lock`, "utf8").catch(() => null);
+          if (lock === null) return null;
+          return lock.trim() === "" ? "unnamed" : (JSON.parse(lock) as { pid: number }).pid;
+        },
+      });
+    },
+  },
+  {
+    kind: "a PostgreSQL journal",
+    make: async () => {
+      const url = await freshDatabase();
+      return {
+        options: ["--journal", url],
+        // The holders row a run writes once it holds the advisory lock, deleted as it closes (journal/postgres.ts).
+        holder: async () => {
+          const rows = await query<{ pid: number }>(url, "SELECT pid FROM portin_holders").catch(() => []);
+          return rows[0]?.pid ?? null;
+        },
+      };
+    },
+  },
+];
+
 /** Where a run is killed: once the sandbox has accepted and is about to answer its k-th POST, or after a delay. */
 type KillPoint = { readonly afterPosts: number } | { readonly afterMs: number };
 
-describe("drill: portin killed with SIGKILL", () => {
+describe.each(JOURNALS)("drill: portin killed with SIGKILL, on $kind", ({ make }) => {
   it(
     "accepts every number exactly once and gives every row a final status after kills at seeded random points",
     async () => {
@@ -41,16 +87,16 @@ describe("drill: portin killed with SIGKILL", () => {
       let onPost: (() => void) | null = null;
       sandbox = await startSandbox({ latencyMs: 20, log: (line) => line.startsWith("POST ") && onPost?.() });
       const dir = await tempDir();
-      const state = join(dir, "numbers.state.jsonl");
+      const journal = await make(dir);
       const list = numbers(NUMBERS);
       const sheet = await trunkSheetOf(dir, "numbers.csv", list);
-      const options = ["--state", state, "--max-per-request", "10", "--concurrency", "4", "--retry-unknown", ...against(sandbox)];
+      const options = [...journal.options, "--max-per-request", "10", "--concurrency", "4", "--retry-unknown", ...against(sandbox)];
 
       const killedPids: number[] = [];
       let takenOver = 0;
       let postKills = 0;
       for (const kill of kills) {
-        const lockBefore = await readFile(`${state}.lock`, "utf8").catch(() => null);
+        const lockBefore = await journal.holder();
         const postsBefore = sandbox.received().length;
         const run = await runCli(["submit", sheet, ...options], { onSpawn: (child) => armKill(child, kill) });
         if (leftByKilled(lockBefore)) takenOver++;
@@ -65,7 +111,7 @@ describe("drill: portin killed with SIGKILL", () => {
 
       const codes: (number | null)[] = [];
       do {
-        const lockBefore = await readFile(`${state}.lock`, "utf8").catch(() => null);
+        const lockBefore = await journal.holder();
         if (leftByKilled(lockBefore)) takenOver++;
         codes.push((await runCli(["submit", sheet, ...options])).code);
       } while (codes.at(-1) !== 0 && codes.length < MAX_RERUNS);
@@ -87,12 +133,11 @@ describe("drill: portin killed with SIGKILL", () => {
           `and ${codes.length} more run(s); ${takenOver} stale lock(s) taken over; ${sandbox.received().length} POSTs, seed ${SEED}`,
       );
 
-      function leftByKilled(lock: string | null): boolean {
-        if (lock === null) return false;
-        // A kill between the name file's truncation and its owner's line leaves it empty (journal/lock.ts):
-        // harmless, the kernel's lock on the journal went with the process, and the file is the killed run's.
-        if (lock.trim() === "") return killedPids.length > 0;
-        return killedPids.includes((JSON.parse(lock) as { pid: number }).pid);
+      function leftByKilled(holder: NamedHolder): boolean {
+        if (holder === null) return false;
+        // Harmless: the lock went with the killed process, and the name is the killed run's.
+        if (holder === "unnamed") return killedPids.length > 0;
+        return killedPids.includes(holder);
       }
 
       function armKill(child: ChildProcess, kill: KillPoint): void {

@@ -29,7 +29,7 @@ export interface CliOptions {
 export async function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliRun> {
   const cwd = options.cwd ?? (await tempDir());
   return new Promise((resolve, reject) => {
-    const env: Record<string, string | undefined> = { ...process.env, PORTIN_BASE_URL: undefined, PORTIN_USER: undefined, PORTIN_PASSWORD: undefined, ...options.env };
+    const env: Record<string, string | undefined> = { ...process.env, PORTIN_BASE_URL: undefined, PORTIN_USER: undefined, PORTIN_PASSWORD: undefined, PORTIN_JOURNAL: undefined, ...options.env };
     const child = spawn(process.execPath, [options.cli ?? CLI, ...args], {
       cwd,
       env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)),

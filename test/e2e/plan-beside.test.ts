@@ -11,17 +11,44 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.js";
 import { readResults, runCli, tempDir, writeSheet, FORM_CELLS, FORM_HEADER } from "./harness.js";
 import { faultyProxy, through } from "./proxy.js";
+import { freshDatabase, query } from "../support/postgres.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
 });
 
+/** The journal the test's runs share: its options, how messages name it, and its lines so far. */
+interface TestJournal {
+  readonly options: readonly string[];
+  readonly label: string;
+  readonly lines: () => Promise<string[]>;
+}
+
+/** The same test on each kind of journal (docs/contract.md §5): a file, and a database a team shares. */
+const JOURNALS: readonly { readonly kind: string; readonly make: (dir: string) => Promise<TestJournal> }[] = [
+  {
+    kind: "a file journal",
+    make: (dir) => {
+      const path = join(dir, "sheet.state.jsonl");
+      return Promise.resolve({ options: ["--state", path], label: path, lines: () => Promise.resolve(existsSync(path) ? readFileSync(path, "utf8").split("\n") : []) });
+    },
+  },
+  {
+    kind: "a PostgreSQL journal",
+    make: async () => {
+      const url = await freshDatabase();
+      const label = url.replace(`:${new URL(url).password}@`, ":***@");
+      const lines = async () => (await query<{ line: string }>(url, "SELECT line FROM portin_records ORDER BY seq").catch(() => [])).map((row) => row.line);
+      return { options: ["--journal", url], label, lines };
+    },
+  },
+];
+
 /** The numbers of the journal's intents that have no outcome yet. */
-function intentsWithoutOutcome(journal: string): string[] {
-  if (!existsSync(journal)) return [];
+async function intentsWithoutOutcome(journal: TestJournal): Promise<string[]> {
   const open = new Map<string, string[]>();
-  for (const line of readFileSync(journal, "utf8").split("\n")) {
+  for (const line of await journal.lines()) {
     if (!line.endsWith("}")) continue;
     const record = JSON.parse(line) as { type: string; requestId?: string; numbers?: string[] };
     if (record.type === "intent") open.set(record.requestId ?? "", record.numbers ?? []);
@@ -30,11 +57,11 @@ function intentsWithoutOutcome(journal: string): string[] {
   return [...open.values()].flat();
 }
 
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 50));
+async function until(condition: () => Promise<boolean>): Promise<void> {
+  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
-describe("plan beside a running submit", () => {
+describe.each(JOURNALS)("plan beside a running submit, on $kind", ({ make }) => {
   it("says a submit holds the journal and shows its in-flight numbers as in flight, not planned", async () => {
     const s = await startSandbox();
     cleanups.push(() => s.close());
@@ -49,11 +76,11 @@ describe("plan beside a running submit", () => {
     const dir = await tempDir();
     const lines = Array.from({ length: 6 }, (_, i) => `416-555-${2000 + i},4165550100,${FORM_CELLS}`);
     const sheet = await writeSheet(dir, "sheet.csv", `number,pilot_number,${FORM_HEADER}\n${lines.join("\n")}\n`);
-    const journal = join(dir, "sheet.state.jsonl");
+    const journal = await make(dir);
     const connection = through(proxy, s);
 
     let child: ChildProcess | undefined;
-    const submit = runCli(["submit", sheet, "--state", journal, "--max-per-request", "1", "--concurrency", "2", ...connection], {
+    const submit = runCli(["submit", sheet, ...journal.options, "--max-per-request", "1", "--concurrency", "2", ...connection], {
       onSpawn: (spawned) => (child = spawned),
     });
     cleanups.push(async () => {
@@ -61,12 +88,12 @@ describe("plan beside a running submit", () => {
       await submit;
     });
     // Two requests in flight, and two waiting for a slot with their intents written (docs/contract.md §4).
-    await until(() => intentsWithoutOutcome(journal).length === 4 && proxy.held.length === 2);
-    const inFlight = intentsWithoutOutcome(journal);
+    await until(async () => (await intentsWithoutOutcome(journal)).length === 4 && proxy.held.length === 2);
+    const inFlight = await intentsWithoutOutcome(journal);
 
-    const plan = await runCli(["plan", sheet, "--state", journal, "--results", join(dir, "plan.csv"), ...connection]);
+    const plan = await runCli(["plan", sheet, ...journal.options, "--results", join(dir, "plan.csv"), ...connection]);
     const pid = String(child?.pid);
-    expect(plan.stderr).toContain(`a submit run (pid ${pid}) holds ${journal}: the numbers it has in flight are shown as in flight, not planned`);
+    expect(plan.stderr).toContain(`a submit run (pid ${pid}) holds ${journal.label}: the numbers it has in flight are shown as in flight, not planned`);
     expect(plan.code).toBe(0);
     const rows = await readResults(join(dir, "plan.csv"));
     const byNumber = new Map(rows.map((row) => [row.result_number, row]));
@@ -86,6 +113,9 @@ describe("plan beside a running submit", () => {
     expect(asked).toEqual([]);
   });
 
+});
+
+describe("plan beside no running submit", () => {
   it("says nothing of a running submit when none holds the journal", async () => {
     const s = await startSandbox();
     cleanups.push(() => s.close());

@@ -14,6 +14,10 @@ import type { ResultRow } from "./harness.js";
 import { acceptedCounts, numbers, postedNumbers, ticketsByNumber, trunkSheetOf } from "./ledger.js";
 import { numbersIn } from "../support/states.js";
 import { faultyProxy, through } from "./proxy.js";
+import { readJournalAt } from "../../src/journal/open.js";
+import { postgresPlace } from "../../src/journal/place.js";
+import type { JournalPlace } from "../../src/journal/place.js";
+import { freshDatabase, query } from "../support/postgres.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -249,24 +253,47 @@ async function holdingProxy(sandbox: RunningSandbox) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, state };
 }
 
-/** Outcomes of requests whose intent was written ahead and that never left. */
-function withdrawals(state: string): number {
-  if (!existsSync(state)) return 0;
-  return readFileSync(state, "utf8")
-    .split("\n")
-    .filter((line) => line.endsWith("}") && (JSON.parse(line) as { message?: string }).message === WITHDRAWN).length;
+/** A journal the test's runs share: its options, where it is for reading it back, and its lines so far. */
+interface TestJournal {
+  readonly options: readonly string[];
+  readonly place: JournalPlace;
+  readonly lines: () => Promise<string[]>;
 }
 
-describe("a second SIGINT", () => {
+/** The same test on each kind of journal (docs/contract.md §5): a file, and a database a team shares. */
+const JOURNALS: readonly { readonly kind: string; readonly make: (dir: string) => Promise<TestJournal> }[] = [
+  {
+    kind: "a file journal",
+    make: (dir) => {
+      const path = join(dir, "numbers.state.jsonl");
+      return Promise.resolve({ options: ["--state", path], place: path, lines: () => Promise.resolve(existsSync(path) ? readFileSync(path, "utf8").split("\n") : []) });
+    },
+  },
+  {
+    kind: "a PostgreSQL journal",
+    make: async () => {
+      const url = await freshDatabase();
+      const lines = async () => (await query<{ line: string }>(url, "SELECT line FROM portin_records ORDER BY seq").catch(() => [])).map((row) => row.line);
+      return { options: ["--journal", url], place: postgresPlace(url, "--journal"), lines };
+    },
+  },
+];
+
+/** Outcomes of requests whose intent was written ahead and that never left. */
+async function withdrawals(journal: TestJournal): Promise<number> {
+  return (await journal.lines()).filter((line) => line.endsWith("}") && (JSON.parse(line) as { message?: string }).message === WITHDRAWN).length;
+}
+
+describe.each(JOURNALS)("a second SIGINT, on $kind", ({ make }) => {
   it("exits at once; the next run reports what was in flight unknown unless PortInStatus shows the service has it, and --retry-unknown resends the rest", async () => {
     const s = await sandboxed();
     const proxy = await holdingProxy(s);
     const connection = ["--base-url", proxy.url, "--user", s.user, "--password", s.password];
     const dir = await tempDir();
-    const state = join(dir, "numbers.state.jsonl");
+    const journal = await make(dir);
     const list = numbers(4);
     const sheet = await trunkSheetOf(dir, "numbers.csv", list);
-    const options = ["--state", state, "--max-per-request", "1", "--concurrency", "2", ...connection];
+    const options = [...journal.options, "--max-per-request", "1", "--concurrency", "2", ...connection];
 
     const interrupted = await runCli(["submit", sheet, ...options], {
       onSpawn: (child) => {
@@ -275,10 +302,16 @@ describe("a second SIGINT", () => {
             clearInterval(poll);
             child.kill("SIGINT");
             // The second once the first has withdrawn the two requests waiting with their intents written (docs/contract.md §4).
+            let looking = false;
             const second = setInterval(() => {
-              if (withdrawals(state) < 2) return;
-              clearInterval(second);
-              child.kill("SIGINT");
+              if (looking) return;
+              looking = true;
+              void withdrawals(journal).then((count) => {
+                looking = false;
+                if (count < 2 || child.exitCode !== null) return;
+                clearInterval(second);
+                child.kill("SIGINT");
+              });
             }, 10);
             child.on("exit", () => clearInterval(second));
           }
@@ -292,7 +325,7 @@ describe("a second SIGINT", () => {
     const [lost] = proxy.state.kept;
     expect(s.accepted().flatMap((r) => r.numbers)).toEqual([accepted]);
     // Both requests in flight were left as intents without outcomes.
-    const prior = await readJournal(state, { service: { kind: "remote", baseUrl: proxy.url }, user: s.user, version: "" });
+    const prior = await readJournalAt(journal.place, { service: { kind: "remote", baseUrl: `${proxy.url}/` }, user: s.user, version: "" });
     expect([...numbersIn(prior, "pending").keys()].sort()).toEqual([accepted, lost].sort());
 
     proxy.state.holding = false;
