@@ -98,7 +98,6 @@ const BY_KEY: ReadonlyMap<string, Region> = new Map([
   ...REGIONS.map((region): [string, Region] => [keyOf(region.code), region]),
 ]);
 
-const COUNTRY_NAMES: Readonly<Record<Country, string>> = { CA: "Canada", US: "the United States" };
 const ACCEPTED: Readonly<Record<Country, string>> = {
   CA: "a Canadian province or territory: AB, BC, MB, NB, NL, NS, NT, NU, ON, PE, QC, SK, YT, or its English or French name",
   US: "a US state by its two-letter code (NY, CA, …) or its name",
@@ -124,6 +123,3 @@ export function readProvince(text: string, country: Country | undefined): Provin
   }
   return { ok: true, code: region.code, country: region.country };
 }
-
-/** "Canada" for CA: for messages. */
-export const countryName = (country: Country): string => COUNTRY_NAMES[country];
