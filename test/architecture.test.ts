@@ -100,4 +100,8 @@ describe("the import rule", () => {
   it("keeps the engine out of the commands: it is handed a ready client", () => {
     expect(imports.filter((i) => i.file.startsWith("engine/") && /^(commands|sandbox)\/|^cli/.test(i.target))).toEqual([]);
   });
+
+  it("keeps the results' copy of the input's cells out of validation: prepare reads rows, and the copy is told them on the way (results/input-copy.ts reading)", () => {
+    expect(imports.filter((i) => (i.file === "engine/prepare.ts" || i.file.startsWith("validate/")) && i.target.startsWith("results/")).map((i) => `${i.file} -> ${i.target}`)).toEqual([]);
+  });
 });

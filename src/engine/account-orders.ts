@@ -202,7 +202,7 @@ export function ordersHolding(
 export async function readAccount(
   rows: readonly CheckedRow[],
   prior: PriorState | null,
-  service: { readonly client: AccountCheckOptions["client"] },
+  link: { readonly client: AccountCheckOptions["client"] },
   io: Pick<CommandIO, "stderr" | "signal">,
   concurrency: number,
   /**
@@ -227,7 +227,7 @@ export async function readAccount(
   };
   const askOpen = askAboutUnsure ? undefined : (number: string): boolean => journalVerdict(number).kind !== "unsure";
   const checked = await checkAccountOrders(numbers(), {
-    client: service.client,
+    client: link.client,
     concurrency,
     signal: io.signal,
     askClosed: untold,

@@ -3,6 +3,8 @@
  * `4165553720-29`, `416-555-3720 to 416-555-3729` stand for every number from the first to
  * the last. The end may be written in full or as the last digits of the first number.
  */
+import type { Sheet } from "../input/reader.js";
+import type { SheetRow } from "../input/types.js";
 import { parseNanp } from "./nanp.js";
 
 /** A range this long is a typo more likely than a wish: a whole exchange is 10,000 numbers. */
@@ -72,4 +74,50 @@ export function rangeHint(text: string): string | undefined {
   if (range === null) return undefined;
   if (range.kind === "bad") return range.reason;
   return `${JSON.stringify(text)} is a range of ${range.numbers.length} numbers: pass --expand-ranges to port each of them`;
+}
+
+/** The numbers of a number cell written as a range, or null: only a cell that is not one number is looked at. */
+function expandable(cell: string | undefined): readonly string[] | null {
+  if (cell === undefined || parseNanp(cell).ok) return null;
+  const range = readRange(cell.trim());
+  return range?.kind === "range" ? range.numbers : null;
+}
+
+/**
+ * `sheet` with each range row written out as one row per number (`--expand-ranges`): the range
+ * row's cells, its number cell naming that number, so that the run and its results read as a
+ * sheet that listed them one by one. Each keeps the range row's index and line, and says it is
+ * one of a range's (SheetRow `ofRange`). An iterator of its own, as input/totals-row.ts's.
+ */
+export function withRangesExpanded(sheet: Sheet): Sheet {
+  const numberAt = sheet.layout.columns.find((column) => column.role.kind === "number")?.index ?? -1;
+  const rows: AsyncIterable<SheetRow> = {
+    [Symbol.asyncIterator]: (): AsyncIterator<SheetRow> => {
+      const inner = sheet.rows[Symbol.asyncIterator]();
+      /** The rows of the last range not yet handed on. */
+      const ready: SheetRow[] = [];
+      const next = async (): Promise<IteratorResult<SheetRow>> => {
+        const waiting = ready.shift();
+        if (waiting !== undefined) return { done: false, value: waiting };
+        const read = await inner.next();
+        if (read.done === true) return read;
+        const row = read.value;
+        const numbers = expandable(row.cells[numberAt]);
+        if (numbers === null) return read;
+        for (const [at, number] of numbers.entries()) {
+          const cells = row.cells.map((cell, column) => (column === numberAt ? number : cell));
+          const ofRange = at === 0 ? "first" : "more";
+          ready.push(row.problem === undefined ? { index: row.index, line: row.line, cells, ofRange } : { index: row.index, line: row.line, cells, problem: row.problem, ofRange });
+        }
+        return { done: false, value: ready.shift() as SheetRow };
+      };
+      // Stopping early lets go of the reader, as a generator's return would.
+      const stop = async (): Promise<IteratorResult<SheetRow>> => {
+        await inner.return?.();
+        return { done: true, value: undefined };
+      };
+      return { next, return: stop };
+    },
+  };
+  return { ...sheet, rows };
 }

@@ -11,7 +11,7 @@ import { rowOutcomes } from "../../src/engine/outcomes.js";
 import { settleRows } from "../../src/engine/settle.js";
 import type { SettleOptions } from "../../src/engine/settle.js";
 import { runPortIn } from "../../src/engine/port-in.js";
-import type { PortInOptions, Service } from "../../src/engine/port-in.js";
+import type { PortInOptions, ServiceLink } from "../../src/engine/port-in.js";
 import { prepare } from "../../src/engine/prepare.js";
 import { RunProgress } from "../../src/engine/progress.js";
 import { exitCodeOfRun } from "../../src/exit-codes.js";
@@ -32,7 +32,7 @@ afterEach(async () => {
 
 interface Setup {
   readonly sandbox: RunningSandbox;
-  readonly service: Service;
+  readonly service: ServiceLink;
   readonly dir: string;
   readonly io: CommandIO & { readonly stderrText: () => string };
 }

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { learnStatuses } from "../../src/engine/learn-status.js";
 import type { StatusJournal } from "../../src/engine/status-journal.js";
 import { runPortIn } from "../../src/engine/port-in.js";
-import type { Service } from "../../src/engine/port-in.js";
+import type { ServiceLink } from "../../src/engine/port-in.js";
 import { prepare } from "../../src/engine/prepare.js";
 import { runStatus } from "../../src/engine/status-run.js";
 import type { StatusOptions } from "../../src/engine/status-run.js";
@@ -42,7 +42,7 @@ const PORT_DATE = "2026-03-05";
 
 interface Setup {
   readonly sandbox: RunningSandbox;
-  readonly service: Service;
+  readonly service: ServiceLink;
   readonly dir: string;
   readonly sheet: string;
   readonly io: CommandIO;
