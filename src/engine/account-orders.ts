@@ -25,8 +25,6 @@ import type { AccountHold } from "./verdict.js";
 export interface AccountCheck {
   /** By number (10 digits). A number absent is free as far as the account knows. */
   readonly holds: ReadonlyMap<string, AccountHold>;
-  /** GETs made: the list, and PortInStatus questions. */
-  readonly requests: number;
   /** Why the list could not be had; null when it was read. */
   readonly unavailable: string | null;
   /** Entries of the list written in no way portin reads, with their order: said on stderr, never passed over quietly. */
@@ -71,7 +69,6 @@ export function accountHoldMessage(hold: AccountHold): string {
  */
 export async function checkAccountOrders(numbers: Iterable<string>, options: AccountCheckOptions): Promise<AccountCheck> {
   const asker = options.asker ?? new StatusAsker({ concurrency: options.concurrency, signal: options.signal });
-  const askedBefore = asker.asked;
   let orders: AccountOrder[];
   try {
     // Under the run's breaker: a service failing the list is likely failing PortInStatus too, and
@@ -79,7 +76,7 @@ export async function checkAccountOrders(numbers: Iterable<string>, options: Acc
     orders = await asker.watched((watch) => options.client.portInOrders(watch));
   } catch (error) {
     if (error instanceof AuthError) throw error;
-    return { holds: new Map(), requests: 1, unavailable: error instanceof Error ? error.message : String(error), unread: [] };
+    return { holds: new Map(), unavailable: error instanceof Error ? error.message : String(error), unread: [] };
   }
   const { open, closed } = ordersHolding(numbers, orders, options.askClosed);
   // Watched, as every question is: each failed attempt counts toward the breaker, and no retry waits longer than its limit.
@@ -113,7 +110,7 @@ export async function checkAccountOrders(numbers: Iterable<string>, options: Acc
     if (hold !== null) for (const number of held) holds.set(number, hold);
   }
   const unread = orders.flatMap((order) => order.unread.map((text) => ({ orderId: order.orderId, text })));
-  return { holds, requests: 1 + asker.asked - askedBefore, unavailable: null, unread };
+  return { holds, unavailable: null, unread };
 }
 
 /**

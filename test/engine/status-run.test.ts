@@ -281,6 +281,23 @@ describe("runStatus", () => {
     expect((await records(s.dir, "status")).slice(readingsBefore).map((r) => [r.ticket, r.status])).toEqual([["PI-000002", "COMPLETED"]]);
   });
 
+  it("counts every PortInStatus request it made, each retry too, as the sandbox counts the GETs it answered", async () => {
+    const [a, b, c] = numbers(3);
+    const s = await setup([a!, b!, c!]);
+    await submit(s, 2);
+    // Each ticket's first GET reaches the sandbox, whose answer the proxy turns into a 500: got tries it again.
+    const proxy = await faultyProxy(s.sandbox);
+    cleanups.push(() => proxy.close());
+    const once = new Set<string>();
+    proxy.rule = (method, path) => (method !== "GET" || !path.endsWith("/PortInStatus") || once.has(path) ? "forward" : (once.add(path), "swallow"));
+    const client = createClient({ baseUrl: proxy.url, user: s.sandbox.user, password: s.sandbox.password, timeoutMs: 5_000, retries: 2, allowInsecureHttp: false, userAgent: "portin/test" });
+    const from = s.sandbox.served().length;
+    const { rows, report } = await status({ ...s, service: { ...s.service, client } });
+    expect(cells(rows, "status")).toEqual(Array(3).fill(["SUBMITTED"]));
+    expect(statusGets(s.sandbox, from).sort()).toEqual(["PI-000001", "PI-000001", "PI-000002", "PI-000002"]);
+    expect(report.summary).toMatchObject({ orders: 2, requests: 4 });
+  });
+
   it("says why a number is in no order: an invalid row, one the service rejected, one added since the submit, asking about none of them", async () => {
     const [good, added, badPilot] = numbers(3);
     const s = await setup([good!, "416555012", "4165550199"]);
