@@ -103,12 +103,24 @@ export async function checkAccountOrders(numbers: Iterable<string>, options: Acc
     };
     for (const number of held) holds.set(number, hold);
   }
-  for (const [orderId, held] of closed) {
-    const answer = closedAnswers.get(orderId);
-    if (answer?.kind !== "found") continue;
+  // A Closed order is asked about through one of its numbers: the answer is that number's order,
+  // and settles only the numbers its NumbersToPort lists (docs/contract.md §5). Each other
+  // number is asked about by itself.
+  /** Numbers of a Closed order its answer did not list, by number: their order. */
+  const unlisted = new Map<string, string>();
+  const settle = (orderId: string, held: readonly string[], answer: Asked | undefined): void => {
+    if (answer?.kind !== "found") return;
+    const listed = new Set(answer.status.numbersToPort);
     const hold = closedHold(orderId, answer.status, answer.at);
-    if (hold !== null) for (const number of held) holds.set(number, hold);
-  }
+    for (const number of held) {
+      if (!listed.has(number)) unlisted.set(number, orderId);
+      else if (hold !== null) holds.set(number, hold);
+    }
+  };
+  for (const [orderId, held] of closed) settle(orderId, held, closedAnswers.get(orderId));
+  const own = new Map(unlisted);
+  const ownAnswers = await ask(new Map([...own.keys()].map((number) => [number, [number]])));
+  for (const [number, orderId] of own) settle(orderId, [number], ownAnswers.get(number));
   const unread = orders.flatMap((order) => order.unread.map((text) => ({ orderId: order.orderId, text })));
   return { holds, unavailable: null, unread };
 }
