@@ -19,10 +19,13 @@ export function notSubmittedYet(): string {
 
 /**
  * A number the service rejected when an earlier run sent it. No edit makes a number portable
- * (docs/contract.md §6); a row changed since is the user's fix, which submit sends.
+ * (docs/contract.md §6); a row changed since is the user's fix, which submit sends. A rejection
+ * an older portin recorded without the row's fingerprint (`recorded` false) is sent again too
+ * (docs/verdicts.md), though nothing says the row changed.
  */
-export function rejectedBefore(message: string, changed: boolean): string {
-  const next = changed ? "the row has changed since: portin submit sends it again" : saysNotPortable(message) ? NOT_PORTABLE_ADVICE : "fix the row and run portin submit";
+export function rejectedBefore(message: string, changed: boolean, recorded = true): string {
+  const resend = recorded ? "the row has changed since: portin submit sends it again" : "the row as it was sent is not recorded: portin submit sends it again";
+  const next = changed ? resend : saysNotPortable(message) ? NOT_PORTABLE_ADVICE : "fix the row and run portin submit";
   return `never submitted: the service rejected it (${message}); ${next}`;
 }
 
