@@ -5,15 +5,15 @@
 import { PDFDocument } from "pdf-lib";
 
 /**
- * The document's Keywords, null when it has none; "unreadable" when pdf-lib cannot load it (an
+ * The document's Keywords, null when it has none; undefined when pdf-lib cannot load it (an
  * encrypted or damaged file), for the caller to look in its bytes instead (mark.ts). Invalid
  * objects throw rather than be reported on the console, which is the user's.
  */
-export async function letterKeywords(bytes: Uint8Array): Promise<string | null | "unreadable"> {
+export async function letterKeywords(bytes: Uint8Array): Promise<string | null | undefined> {
   try {
     const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: true });
     return doc.getKeywords() ?? null;
   } catch {
-    return "unreadable";
+    return undefined;
   }
 }

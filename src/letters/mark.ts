@@ -82,7 +82,7 @@ export async function readLetterMark(bytes: Uint8Array): Promise<LetterMark | nu
   if (!mayBeMarked(bytes)) return null;
   const { letterKeywords } = await import("./keywords.js");
   const read = await letterKeywords(bytes);
-  const keywords = read === "unreadable" ? keywordsInBytes(bytes) : read;
+  const keywords = read === undefined ? keywordsInBytes(bytes) : read;
   const letter = keywords === null ? undefined : MARK_PATTERN.exec(keywords)?.[1];
   if (keywords === null || letter === undefined) return null;
   return { letter, numbers: NUMBERS_PATTERN.exec(keywords)?.[1] ?? null };
