@@ -108,15 +108,21 @@ export function runPortIn(options: PortInOptions, link: ServiceLink, io: Command
 }
 
 async function portIn(options: PortInOptions, link: ServiceLink, io: CommandIO): Promise<RunReport> {
+  // The input's own cells go to the results as the sheet is read; prepare only validates what it reads.
+  const copy = new InputCopy(options.expandRanges === true ? withRangesExpanded(options.sheet) : options.sheet, options.results, options.resultColumns);
+  try {
+    return await portInCopying(options, link, io, copy);
+  } finally {
+    // Already closed by the write stage, unless the run stopped before it: a refused journal lock too.
+    await copy.close();
+  }
+}
+
+async function portInCopying(options: PortInOptions, link: ServiceLink, io: CommandIO, copy: InputCopy): Promise<RunReport> {
   const started = monotonicMs();
   const progress = options.progress ?? null;
   const portability = options.checkPortability === true ? { concurrency: options.concurrency } : null;
-  // The input's own cells go to the results as the sheet is read; prepare only validates what it reads.
-  const copy = new InputCopy(options.expandRanges === true ? withRangesExpanded(options.sheet) : options.sheet, options.results, options.resultColumns);
-  const prepared = await prepare(copy.reading(), link.client, options.defaults, { progress, portability, letters: "check" }).catch(async (error: unknown) => {
-    await copy.close();
-    throw error;
-  });
+  const prepared = await prepare(copy.reading(), link.client, options.defaults, { progress, portability, letters: "check" });
   if (progress !== null) progress.phase = "checking";
   // `plan` only reads the journal: a dry run must not block, or be blocked by, a real run.
   const journal = options.command === "submit" && options.state !== null ? await openJournal(options.state, link.identity) : null;
@@ -192,7 +198,5 @@ async function portIn(options: PortInOptions, link: ServiceLink, io: CommandIO):
     return { summary, stopped: sent?.stopped ?? interrupted, unwritten };
   } finally {
     await journal?.close();
-    // Already closed by the write stage, unless the run stopped before it.
-    await copy.close();
   }
 }

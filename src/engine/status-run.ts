@@ -65,12 +65,9 @@ async function statusRun(options: StatusOptions, link: ServiceLink, io: CommandI
   const journalOptions = { runRecord: false, onStatusReading: changes.take };
   // Validated as submit would, so that a row never sent can say why.
   const copy = new InputCopy(options.expandRanges ? withRangesExpanded(options.sheet) : options.sheet, options.output, options.resultColumns);
-  const prepared = await prepare(copy.reading(), link.client, options.defaults).catch(async (error: unknown) => {
-    await copy.close();
-    throw error;
-  });
   let journal: Journal | null = null;
   try {
+    const prepared = await prepare(copy.reading(), link.client, options.defaults);
     // Locked like a submit: the records status appends rest on what it read, which a run in between could change.
     if (options.state !== null && existsSync(options.state)) journal = await openJournal(options.state, link.identity, journalOptions);
     // A lost journal, or numbers it does not hold, are rebuilt from the account (docs/contract.md §5).
