@@ -22,6 +22,7 @@
  */
 import type { CommandIO } from "../io.js";
 import type { Sheet } from "../input/reader.js";
+import { rowStream } from "../input/row-stream.js";
 import type { SheetRow } from "../input/types.js";
 import { CellSpool } from "../input/spool.js";
 import { resultsFormat } from "../paths.js";
@@ -96,32 +97,21 @@ export class InputCopy {
   /**
    * The sheet read through this copy: each row it hands on is told to the copy first, as the
    * next results row, and once the last is read the copy is finished (finish()), before anything
-   * is sent. An iterator of its own, as input/totals-row.ts's: a generator's turn a row costs.
+   * is sent.
    */
   reading(): Sheet {
     const { sheet } = this;
-    const rows: AsyncIterable<SheetRow> = {
-      [Symbol.asyncIterator]: (): AsyncIterator<SheetRow> => {
-        const inner = sheet.rows[Symbol.asyncIterator]();
-        const next = async (): Promise<IteratorResult<SheetRow>> => {
-          const read = await inner.next();
-          if (read.done === true) {
-            await this.finish();
-            return read;
-          }
-          // Awaited only when it must wait (cells to disk, a batch made into text).
-          const kept = this.row(read.value);
-          if (kept !== undefined) await kept;
-          return read;
-        };
-        // Stopping early lets go of the reader, as a generator's return would.
-        const stop = async (): Promise<IteratorResult<SheetRow>> => {
-          await inner.return?.();
-          return { done: true, value: undefined };
-        };
-        return { next, return: stop };
-      },
-    };
+    const rows = rowStream(sheet.rows, (inner) => async (): Promise<IteratorResult<SheetRow>> => {
+      const read = await inner.next();
+      if (read.done === true) {
+        await this.finish();
+        return read;
+      }
+      // Awaited only when it must wait (cells to disk, a batch made into text).
+      const kept = this.row(read.value);
+      if (kept !== undefined) await kept;
+      return read;
+    });
     return { ...sheet, rows };
   }
 

@@ -4,6 +4,7 @@
  * the last. The end may be written in full or as the last digits of the first number.
  */
 import type { Sheet } from "../input/reader.js";
+import { rowStream } from "../input/row-stream.js";
 import type { SheetRow } from "../input/types.js";
 import { parseNanp } from "./nanp.js";
 
@@ -87,37 +88,28 @@ function expandable(cell: string | undefined): readonly string[] | null {
  * `sheet` with each range row written out as one row per number (`--expand-ranges`): the range
  * row's cells, its number cell naming that number, so that the run and its results read as a
  * sheet that listed them one by one. Each keeps the range row's index and line, and says it is
- * one of a range's (SheetRow `ofRange`). An iterator of its own, as input/totals-row.ts's.
+ * one of a range's (SheetRow `ofRange`).
  */
 export function withRangesExpanded(sheet: Sheet): Sheet {
   const numberAt = sheet.layout.columns.find((column) => column.role.kind === "number")?.index ?? -1;
-  const rows: AsyncIterable<SheetRow> = {
-    [Symbol.asyncIterator]: (): AsyncIterator<SheetRow> => {
-      const inner = sheet.rows[Symbol.asyncIterator]();
-      /** The rows of the last range not yet handed on. */
-      const ready: SheetRow[] = [];
-      const next = async (): Promise<IteratorResult<SheetRow>> => {
-        const waiting = ready.shift();
-        if (waiting !== undefined) return { done: false, value: waiting };
-        const read = await inner.next();
-        if (read.done === true) return read;
-        const row = read.value;
-        const numbers = expandable(row.cells[numberAt]);
-        if (numbers === null) return read;
-        for (const [at, number] of numbers.entries()) {
-          const cells = row.cells.map((cell, column) => (column === numberAt ? number : cell));
-          const ofRange = at === 0 ? "first" : "more";
-          ready.push(row.problem === undefined ? { index: row.index, line: row.line, cells, ofRange } : { index: row.index, line: row.line, cells, problem: row.problem, ofRange });
-        }
-        return { done: false, value: ready.shift() as SheetRow };
-      };
-      // Stopping early lets go of the reader, as a generator's return would.
-      const stop = async (): Promise<IteratorResult<SheetRow>> => {
-        await inner.return?.();
-        return { done: true, value: undefined };
-      };
-      return { next, return: stop };
-    },
-  };
+  const rows = rowStream(sheet.rows, (inner) => {
+    /** The rows of the last range not yet handed on. */
+    const ready: SheetRow[] = [];
+    return async (): Promise<IteratorResult<SheetRow>> => {
+      const waiting = ready.shift();
+      if (waiting !== undefined) return { done: false, value: waiting };
+      const read = await inner.next();
+      if (read.done === true) return read;
+      const row = read.value;
+      const numbers = expandable(row.cells[numberAt]);
+      if (numbers === null) return read;
+      for (const [at, number] of numbers.entries()) {
+        const cells = row.cells.map((cell, column) => (column === numberAt ? number : cell));
+        const ofRange = at === 0 ? "first" : "more";
+        ready.push(row.problem === undefined ? { index: row.index, line: row.line, cells, ofRange } : { index: row.index, line: row.line, cells, problem: row.problem, ofRange });
+      }
+      return { done: false, value: ready.shift() as SheetRow };
+    };
+  });
   return { ...sheet, rows };
 }
