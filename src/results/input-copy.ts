@@ -101,17 +101,13 @@ export class InputCopy {
    */
   reading(): Sheet {
     const { sheet } = this;
-    const rows = rowStream(sheet.rows, (inner) => async (): Promise<IteratorResult<SheetRow>> => {
-      const read = await inner.next();
-      if (read.done === true) {
-        await this.finish();
-        return read;
-      }
-      // Awaited only when it must wait (cells to disk, a batch made into text).
+    const pass = (read: IteratorResult<SheetRow>): IteratorResult<SheetRow> | Promise<IteratorResult<SheetRow>> => {
+      if (read.done === true) return this.finish().then(() => read);
+      // Waited for only when it must be (cells to disk, a batch made into text); a then() a row, not an async function's turns.
       const kept = this.row(read.value);
-      if (kept !== undefined) await kept;
-      return read;
-    });
+      return kept === undefined ? read : kept.then(() => read);
+    };
+    const rows = rowStream(sheet.rows, (inner) => () => inner.next().then(pass));
     return { ...sheet, rows };
   }
 
