@@ -1,7 +1,9 @@
 /**
  * Every failure a user can see is a PortinError: a stable `code`, the exit code docs/contract.md §7
  * assigns to it, and a one-line message that names the offending value and the next step.
- * Only cli.ts turns these into exit codes; nothing below it calls process.exit.
+ * exit-codes.ts decides every exit code, asked by cli.ts (a command's report, or one of these)
+ * and by api.ts (a command's report: the library throws these to its caller, with `exitCode`
+ * set); only cli.ts calls process.exit.
  */
 export class PortinError extends Error {
   readonly code: string;

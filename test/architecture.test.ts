@@ -12,7 +12,7 @@ const SRC = join(PACKAGE_ROOT, "src");
 
 /** Lowest first. Files at the top of src/ beside cli.ts are named by their own name. */
 const LAYERS: readonly (readonly string[])[] = [
-  ["errors", "io", "paths", "pid", "version", "closest", "system-error", "private-files", "terminal-text", "monotonic", "once", "messages"],
+  ["errors", "io", "paths", "pid", "version", "closest", "system-error", "private-files", "terminal-text", "monotonic", "once", "messages", "number-index"],
   ["catalog"],
   ["input"],
   ["validate"],
@@ -99,5 +99,9 @@ describe("the import rule", () => {
 
   it("keeps the engine out of the commands: it is handed a ready client", () => {
     expect(imports.filter((i) => i.file.startsWith("engine/") && /^(commands|sandbox)\/|^cli/.test(i.target))).toEqual([]);
+  });
+
+  it("keeps the results' copy of the input's cells out of validation: prepare reads rows, and the copy is told them on the way (results/input-copy.ts reading)", () => {
+    expect(imports.filter((i) => (i.file === "engine/prepare.ts" || i.file.startsWith("validate/")) && i.target.startsWith("results/")).map((i) => `${i.file} -> ${i.target}`)).toEqual([]);
   });
 });

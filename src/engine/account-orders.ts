@@ -27,8 +27,6 @@ import type { AccountHold, Verdict } from "./verdict.js";
 export interface AccountCheck {
   /** By number (10 digits). A number absent is free as far as the account knows. */
   readonly holds: ReadonlyMap<string, AccountHold>;
-  /** GETs made: the list, and PortInStatus questions. */
-  readonly requests: number;
   /** Why the list could not be had; null when it was read. */
   readonly unavailable: string | null;
   /** Entries of the list written in no way portin reads, with their order: said on stderr, never passed over quietly. */
@@ -91,7 +89,6 @@ export function refusedUnfoundMessage(said: string): string {
  */
 export async function checkAccountOrders(numbers: Iterable<string>, options: AccountCheckOptions): Promise<AccountCheck> {
   const asker = options.asker ?? new StatusAsker({ concurrency: options.concurrency, signal: options.signal });
-  const askedBefore = asker.asked;
   let orders: AccountOrder[];
   try {
     // Under the run's breaker: a service failing the list is likely failing PortInStatus too, and
@@ -99,7 +96,7 @@ export async function checkAccountOrders(numbers: Iterable<string>, options: Acc
     orders = await asker.watched((watch) => options.client.portInOrders(watch));
   } catch (error) {
     if (error instanceof AuthError) throw error;
-    return { holds: new Map(), requests: 1, unavailable: error instanceof Error ? error.message : String(error), unread: [] };
+    return { holds: new Map(), unavailable: error instanceof Error ? error.message : String(error), unread: [] };
   }
   const { open, closed } = ordersHolding(numbers, orders, options.askClosed);
   // Watched, as every question is: each failed attempt counts toward the breaker, and no retry waits longer than its limit.
@@ -126,14 +123,26 @@ export async function checkAccountOrders(numbers: Iterable<string>, options: Acc
     };
     for (const number of held) holds.set(number, hold);
   }
-  for (const [orderId, held] of closed) {
-    const answer = closedAnswers.get(orderId);
-    if (answer?.kind !== "found") continue;
+  // A Closed order is asked about through one of its numbers: the answer is that number's order,
+  // and settles only the numbers its NumbersToPort lists (docs/contract.md §5). Each other
+  // number is asked about by itself.
+  /** Numbers of a Closed order its answer did not list, by number: their order. */
+  const unlisted = new Map<string, string>();
+  const settle = (orderId: string, held: readonly string[], answer: Asked | undefined): void => {
+    if (answer?.kind !== "found") return;
+    const listed = new Set(answer.status.numbersToPort);
     const hold = closedHold(orderId, answer.status, answer.at);
-    if (hold !== null) for (const number of held) holds.set(number, hold);
-  }
+    for (const number of held) {
+      if (!listed.has(number)) unlisted.set(number, orderId);
+      else if (hold !== null) holds.set(number, hold);
+    }
+  };
+  for (const [orderId, held] of closed) settle(orderId, held, closedAnswers.get(orderId));
+  const own = new Map(unlisted);
+  const ownAnswers = await ask(new Map([...own.keys()].map((number) => [number, [number]])));
+  for (const [number, orderId] of own) settle(orderId, [number], ownAnswers.get(number));
   const unread = orders.flatMap((order) => order.unread.map((text) => ({ orderId: order.orderId, text })));
-  return { holds, requests: 1 + asker.asked - askedBefore, unavailable: null, unread };
+  return { holds, unavailable: null, unread };
 }
 
 /**
@@ -222,7 +231,7 @@ export function ordersHolding(
 export async function readAccount(
   rows: readonly CheckedRow[],
   prior: PriorState | null,
-  service: { readonly client: AccountCheckOptions["client"] },
+  link: { readonly client: AccountCheckOptions["client"] },
   io: Pick<CommandIO, "stderr" | "signal">,
   concurrency: number,
   /**
@@ -247,7 +256,7 @@ export async function readAccount(
   };
   const askOpen = askAboutUnsure ? undefined : (number: string): boolean => journalVerdict(number).kind !== "unsure";
   const checked = await checkAccountOrders(numbers(), {
-    client: service.client,
+    client: link.client,
     concurrency,
     signal: io.signal,
     askClosed: untold,

@@ -32,7 +32,7 @@ export interface LearnOptions {
 
 export interface Learned {
   readonly statusOf: (index: number) => OrderStatus;
-  /** PortInStatus questions the run's asker sent: the account check's too, when it shared it. */
+  /** PortInStatus requests the run's asker made, each attempt (retries included) counted: the account check's too, when it shared it. */
   readonly requests: number;
 }
 
@@ -57,5 +57,5 @@ export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorSta
     const source = sourceFor(row.number, row.valid ? rowNowOf(row) : AS_SENT);
     return rowStatus(row, source, { byTicket, byNumber, known });
   };
-  return { statusOf, requests: asker.asked };
+  return { statusOf, requests: asker.requests };
 }

@@ -20,6 +20,7 @@ import type { DefaultsFile } from "../validate/defaults.js";
 import type { InvalidRow, ValidRow } from "../validate/types.js";
 import { prepare } from "./prepare.js";
 import * as outputWords from "../messages/output.js";
+import { withRangesExpanded } from "../validate/ranges.js";
 
 export interface LettersOptions {
   readonly sheet: Sheet;
@@ -46,7 +47,7 @@ export interface LettersReport {
 }
 
 export async function runLetters(options: LettersOptions, client: ServiceClient): Promise<LettersReport> {
-  const prepared = await prepare(options.sheet, client, options.defaults, { expandRanges: options.expandRanges ?? false, letters: "make" });
+  const prepared = await prepare(options.expandRanges === true ? withRangesExpanded(options.sheet) : options.sheet, client, options.defaults, { letters: "make" });
   const valid: ValidRow[] = [];
   const invalid: InvalidRow[] = [];
   for (const row of prepared.rows) {

@@ -58,8 +58,12 @@ export interface AskerOptions {
  * Throws AuthError, once the questions in flight are done, when the credentials were refused.
  */
 export class StatusAsker {
-  /** Questions actually sent (each may be several HTTP requests with its retries). */
-  asked = 0;
+  /**
+   * PortInStatus requests made: every attempt of every question, got's retries included,
+   * counted as each is sent (the client's AttemptWatch `sent`), so that the summary says what
+   * the service received (docs/contract.md §7), not how many questions were asked.
+   */
+  requests = 0;
   /** Failed attempts in a row, across questions; an answer resets it. */
   private failures = 0;
   /** When a question was last answered, or the first one asked. */
@@ -94,10 +98,9 @@ export class StatusAsker {
 
     const one = async (key: K): Promise<void> => {
       if (this.open || this.options.signal.aborted || refusals.length > 0 || settled(key)) return;
-      this.asked += 1;
       this.answeredAt ??= Date.now();
       try {
-        const status = await this.watched((watch) => ask(key, watch));
+        const status = await this.watched((watch) => ask(key, watch), "status");
         const at = new Date().toISOString();
         answers.set(key, status === null ? { kind: "missing", at } : { kind: "found", status, at });
       } catch (error) {
@@ -128,12 +131,16 @@ export class StatusAsker {
    * One request under the breaker: each failed attempt counts, no retry waits longer than
    * RETRY_WAIT_LIMIT_MS, none is made once the breaker is open, and an answer resets the count.
    * For the questions `run` asks, and for the account's order list read before them, which
-   * the same service answers (account-orders.ts).
+   * the same service answers (account-orders.ts): only a `status` question's attempts count
+   * as PortInStatus requests.
    */
-  async watched<T>(ask: (watch: AttemptWatch) => Promise<T>): Promise<T> {
+  async watched<T>(ask: (watch: AttemptWatch) => Promise<T>, what: "status" | "list" = "list"): Promise<T> {
     this.answeredAt ??= Date.now();
     let told = false;
     const watch: AttemptWatch = {
+      sent: () => {
+        if (what === "status") this.requests += 1;
+      },
       failed: (waitMs) => {
         told = true;
         this.failedAttempt();

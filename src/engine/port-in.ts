@@ -16,6 +16,7 @@ import { summarize } from "../results/summary.js";
 import { describeSystemError } from "../system-error.js";
 import type { RunSummary } from "../results/summary.js";
 import { InputCopy } from "../results/input-copy.js";
+import { withRangesExpanded } from "../validate/ranges.js";
 import { openResults, withResultsAhead } from "../results/writer.js";
 import type { ResultColumnsAt } from "../results/encoder.js";
 import type { DispatchReport, StopReason } from "../send/dispatch.js";
@@ -65,8 +66,11 @@ export interface PortInOptions {
   readonly orderCheck?: boolean;
 }
 
-/** The service a run talks to, ready: its client, and whom the journal records. */
-export interface Service {
+/**
+ * The service a run talks to, ready: its client, and whom the journal records (whose
+ * `identity.service` is service/service.ts's `Service`, which real service or the sandbox).
+ */
+export interface ServiceLink {
   readonly client: ServiceClient;
   readonly identity: JournalIdentity;
 }
@@ -106,23 +110,33 @@ function asOutputError(results: string, error: unknown): OutputError {
 
 }
 
-export function runPortIn(options: PortInOptions, service: Service, io: CommandIO): Promise<RunReport> {
-  return withResultsAhead(options.results, () => portIn(options, service, io));
+export function runPortIn(options: PortInOptions, link: ServiceLink, io: CommandIO): Promise<RunReport> {
+  return withResultsAhead(options.results, () => portIn(options, link, io));
 }
 
-async function portIn(options: PortInOptions, service: Service, io: CommandIO): Promise<RunReport> {
+async function portIn(options: PortInOptions, link: ServiceLink, io: CommandIO): Promise<RunReport> {
+  // The input's own cells go to the results as the sheet is read; prepare only validates what it reads.
+  const copy = new InputCopy(options.expandRanges === true ? withRangesExpanded(options.sheet) : options.sheet, options.results, options.resultColumns);
+  try {
+    return await portInCopying(options, link, io, copy);
+  } finally {
+    // Already closed by the write stage, unless the run stopped before it: a refused journal lock too.
+    await copy.close();
+  }
+}
+
+async function portInCopying(options: PortInOptions, link: ServiceLink, io: CommandIO, copy: InputCopy): Promise<RunReport> {
   const started = monotonicMs();
   const progress = options.progress ?? null;
   const portability = options.checkPortability === true ? { concurrency: options.concurrency } : null;
-  const copy = new InputCopy(options.sheet, options.results, options.resultColumns);
-  const prepared = await prepare(options.sheet, service.client, options.defaults, { expandRanges: options.expandRanges ?? false, progress, portability, copy, letters: "check" });
+  const prepared = await prepare(copy.reading(), link.client, options.defaults, { progress, portability, letters: "check" });
   if (progress !== null) progress.phase = "checking";
   // `plan` only reads the journal: a dry run must not block, or be blocked by, a real run.
-  const journal = options.command === "submit" && options.state !== null ? await openJournalAt(options.state, service.identity) : null;
+  const journal = options.command === "submit" && options.state !== null ? await openJournalAt(options.state, link.identity) : null;
   try {
-    const prior = journal?.prior ?? (options.state === null ? null : await readJournalAt(options.state, service.identity));
+    const prior = journal?.prior ?? (options.state === null ? null : await readJournalAt(options.state, link.identity));
     // Read after the journal, so a request answered in between is read as answered (docs/contract.md §5).
-    const running = journal === null && options.state !== null ? await runningSubmit(options.state, service.identity, io) : null;
+    const running = journal === null && options.state !== null ? await runningSubmit(options.state, link.identity, io) : null;
     if (options.command === "submit") {
       // The first requests' connections open while the account's orders and earlier runs are
       // asked about, rather than after the first intent: a handshake with a distant service
@@ -130,18 +144,18 @@ async function portIn(options: PortInOptions, service: Service, io: CommandIO): 
       // they close unused when the run ends.
       let valid = 0;
       for (const row of prepared.rows) if (row.valid) valid++;
-      service.client.connect(Math.min(options.concurrency, valid));
+      link.client.connect(Math.min(options.concurrency, valid));
     }
     // One breaker for every PortInStatus question of the run: the account check's, the unsure
     // numbers' and the pending answers' (port-in-status.ts).
     const asker = new StatusAsker({ concurrency: options.concurrency, signal: io.signal });
     // docs/contract.md §2 "9-1-1 addresses": each distinct address verified once, before the rows are grouped.
-    const verified = prepared.e911.addresses.size === 0 ? new Set<number>() : await verifyAddresses(prepared.rows, prepared.e911, service.client, prior, options.concurrency);
-    const account = options.orderCheck === false ? null : await readAccount(prepared.rows, prior, service, io, options.concurrency, true, asker);
+    const verified = prepared.e911.addresses.size === 0 ? new Set<number>() : await verifyAddresses(prepared.rows, prepared.e911, link.client, prior, options.concurrency);
+    const account = options.orderCheck === false ? null : await readAccount(prepared.rows, prior, link, io, options.concurrency, true, asker);
     if (account !== null && journal !== null) await recordHolds(account, journal, prepared.rows);
     const settlement = await settleRows(prepared.rows, prior, {
       ...(account === null ? {} : { account }),
-      portInStatus: (number, watch) => service.client.portInStatus(number, watch),
+      portInStatus: (number, watch) => link.client.portInStatus(number, watch),
       running,
       record: journal ? (number, ticket, status) => journal.confirmed(number, ticket, status) : null,
       concurrency: options.concurrency,
@@ -159,9 +173,9 @@ async function portIn(options: PortInOptions, service: Service, io: CommandIO): 
     let held: ReadonlyMap<string, AccountHold> = new Map();
     if (options.command === "submit") {
       if (progress !== null) Object.assign(progress, { phase: "sending", requests: settlement.requests.length });
-      const pending = new PendingAnswers({ client: service.client, journal, concurrency: options.concurrency, signal: io.signal, asker });
+      const pending = new PendingAnswers({ client: link.client, journal, concurrency: options.concurrency, signal: io.signal, asker });
       const othersHeld = (named: ReadonlyMap<string, string>, others: readonly string[]) => pending.othersHeld(named, others);
-      sent = await execute(settlement.requests, { client: service.client, journal, concurrency: options.concurrency, rate: options.rate, signal: io.signal, progress, othersHeld });
+      sent = await execute(settlement.requests, { client: link.client, journal, concurrency: options.concurrency, rate: options.rate, signal: io.signal, progress, othersHeld });
       // Refused credentials stopped the run: asking would only be refused too.
       held = sent.stopped?.kind === "auth" ? pending.holds : await pending.resolve(sent).catch(() => pending.holds);
     }
@@ -170,7 +184,7 @@ async function portIn(options: PortInOptions, service: Service, io: CommandIO): 
     // After the port-ins: a registration needs its number's port-in accepted, and never holds one up (docs/contract.md §1.5).
     const registered =
       options.command === "submit" && sent?.stopped?.kind !== "auth"
-        ? await registerE911(prepared.rows, prepared.e911, portOutcomeOf, { client: service.client, journal, prior, concurrency: options.concurrency, signal: io.signal })
+        ? await registerE911(prepared.rows, prepared.e911, portOutcomeOf, { client: link.client, journal, prior, concurrency: options.concurrency, signal: io.signal })
         : registeredEarlier(prepared.rows, prepared.e911, prior);
     const outcomeOf = withE911(prepared.rows, { rows: prepared.e911, verified, registered, plan: options.command === "plan" }, portOutcomeOf);
     let unwritten: UnwrittenResults | null = null;
@@ -193,14 +207,12 @@ async function portIn(options: PortInOptions, service: Service, io: CommandIO): 
       requests: sent === null ? settlement.requests : [...settlement.requests, ...sent.resent].filter((request) => sent.results.has(request.sequence)),
       elapsedMs: monotonicMs() - started,
       results: options.results,
-      service: service.identity.service,
+      service: link.identity.service,
     });
     // A signal that came after the last request started still means the run was interrupted.
     const interrupted: StopReason | null = io.signal.aborted ? { kind: "signal", signal: String(io.signal.reason) } : null;
     return { summary, stopped: sent?.stopped ?? interrupted, unwritten };
   } finally {
     await journal?.close();
-    // Already closed by the write stage, unless the run stopped before it.
-    await copy.close();
   }
 }

@@ -3,14 +3,11 @@
  * the sheet read and validated. All of it happens before anything is sent (docs/contract.md §4).
  */
 import type { Sheet } from "../input/reader.js";
-import type { InputCopy } from "../results/input-copy.js";
 import type { ServiceClient } from "../service/client.js";
 import { loadDefaults, NO_DEFAULTS } from "../validate/defaults.js";
 import type { DefaultsFile } from "../validate/defaults.js";
 import type { CheckedRow, Lookups } from "../validate/types.js";
 import { createValidator } from "../validate/validator.js";
-import { parseNanp } from "../validate/nanp.js";
-import { readRange } from "../validate/ranges.js";
 import { calendarAsking, easternToday } from "../validate/port-date.js";
 import type { RunProgress } from "./progress.js";
 import { fetchPortableList, refuseUnportable } from "./portability.js";
@@ -30,13 +27,6 @@ export interface PreparedRun {
 }
 
 export interface PrepareOptions {
-  /**
-   * Where each row's own cells go for the results (results/input-copy.ts), told every row as
-   * it is read; closed here when prepare fails. Absent: the rows are only checked.
-   */
-  readonly copy?: InputCopy | null;
-  /** `--expand-ranges`: a range row becomes one row per number (validate/ranges.ts). */
-  readonly expandRanges?: boolean;
   readonly progress?: RunProgress | null;
   /** `--check-portability`: refuse rows the service does not port in, asking at most `concurrency` Checks at once if it comes to that. */
   readonly portability?: PortabilityOption | null;
@@ -68,50 +58,26 @@ export async function prepare(sheet: Sheet, client: ServiceClient, defaultsFile:
   const rows: CheckedRow[] = [];
   const e911Reader = createE911Reader(sheet.layout, defaults.e911);
   const e911: E911Rows = { given: e911Reader.given, addresses: new Map(), invalid: new Set() };
-  const copy = options.copy ?? null;
-  const numberAt = sheet.layout.columns.find((column) => column.role.kind === "number")?.index ?? -1;
   const progress = options.progress ?? null;
   if (progress !== null) Object.assign(progress, { totalBytes: sheet.size, bytesRead: () => sheet.bytesRead() });
-  try {
-    for await (const row of sheet.rows) {
-      if (progress !== null) progress.rows++;
-      const range = options.expandRanges ? expandable(row.cells[numberAt]) : null;
-      if (range !== null) {
-        // Each number gets its own row and results row: the range row's cells, with the number
-        // cell naming that number, so the results read as a sheet that listed them one by one.
-        const expanded = range.map((number) => row.cells.map((cell, at) => (at === numberAt ? number : cell)));
-        await copy?.expanded(expanded);
-        for (const cells of expanded) {
-          const checked = validator.check({ index: rows.length, line: row.line, cells });
-          rows.push(readRowE911(e911Reader, checked instanceof Promise ? await checked : checked, cells, e911));
-        }
-        continue;
-      }
-      const kept = copy?.row(row.cells);
-      if (kept !== undefined) await kept;
-      // Awaited only when it must wait (a file read): an await per row is a microtask per row.
-      const checked = validator.check(row.index === rows.length ? row : { ...row, index: rows.length });
-      rows.push(readRowE911(e911Reader, checked instanceof Promise ? await checked : checked, row.cells, e911));
-    }
-    // The last rows waiting to be made into text are kept now, while the sheet is read: the
-    // spool's temporary file is made before anything is sent, or not at all (docs/contract.md §4).
-    await copy?.finish();
-    // docs/contract.md §3: two rows that disagree about one number are both invalid.
-    for (const [index, reason] of validator.overruled()) {
+  for await (const row of sheet.rows) {
+    if (progress !== null) progress.rows++;
+    // Awaited only when it must wait (a file read): an await per row is a microtask per row.
+    const checked = validator.check(row.index === rows.length ? row : { ...row, index: rows.length });
+    rows.push(readRowE911(e911Reader, checked instanceof Promise ? await checked : checked, row.cells, e911));
+  }
+  // docs/contract.md §3: two rows that disagree about one number are both invalid.
+  for (const [index, reason] of validator.overruled()) {
+    const row = rows[index];
+    if (row?.valid === true) rows[index] = { valid: false, index, line: row.line, number: row.number, numberKind: row.numberKind, operation: row.operation, reason };
+  }
+  if (options.letters === "check") {
+    for (const [index, reason] of await staleLetterRows(rows, lookups.providers)) {
       const row = rows[index];
       if (row?.valid === true) rows[index] = { valid: false, index, line: row.line, number: row.number, numberKind: row.numberKind, operation: row.operation, reason };
     }
-    if (options.letters === "check") {
-      for (const [index, reason] of await staleLetterRows(rows, lookups.providers)) {
-        const row = rows[index];
-        if (row?.valid === true) rows[index] = { valid: false, index, line: row.line, number: row.number, numberKind: row.numberKind, operation: row.operation, reason };
-      }
-    }
-    if (list !== null && portability !== null) await refuseUnportable(rows, await list, client, portability.concurrency);
-  } catch (error) {
-    await copy?.close();
-    throw error;
   }
+  if (list !== null && portability !== null) await refuseUnportable(rows, await list, client, portability.concurrency);
   // A row made invalid since its address was read (a duplicate, a stale letter, not portable) registers nothing.
   for (const index of e911.addresses.keys()) if (rows[index]?.valid !== true) e911.addresses.delete(index);
   return { sheet, rows, lookups, e911 };
@@ -137,13 +103,6 @@ function withoutLetterDefault(file: DefaultsFile): DefaultsFile {
     ),
   );
   return { ...file, json };
-}
-
-/** The numbers of a number cell written as a range, or null: only a cell that is not one number is looked at. */
-function expandable(cell: string | undefined): readonly string[] | null {
-  if (cell === undefined || parseNanp(cell).ok) return null;
-  const range = readRange(cell.trim());
-  return range?.kind === "range" ? range.numbers : null;
 }
 
 async function fetchLookups(client: ServiceClient): Promise<Lookups> {

@@ -19,11 +19,12 @@ import { checkTrunkNumbers } from "./trunk-check.js";
 import { summarizeStatus } from "../results/status-summary.js";
 import type { StatusSummary } from "../results/status-summary.js";
 import { InputCopy } from "../results/input-copy.js";
+import { withRangesExpanded } from "../validate/ranges.js";
 import { openReport, withResultsAhead } from "../results/writer.js";
 import type { ResultColumnsAt } from "../results/encoder.js";
 import { recordHolds, readAccount } from "./account-orders.js";
 import { learnStatuses } from "./learn-status.js";
-import type { Service } from "./port-in.js";
+import type { ServiceLink } from "./port-in.js";
 import { StatusAsker } from "./port-in-status.js";
 import { prepare } from "./prepare.js";
 import { resultsOptionsFor, writeResults } from "./write.js";
@@ -57,11 +58,11 @@ export interface StatusReport {
   readonly trunkProblems?: readonly string[];
 }
 
-export function runStatus(options: StatusOptions, service: Service, io: CommandIO): Promise<StatusReport> {
-  return withResultsAhead(options.output, () => statusRun(options, service, io));
+export function runStatus(options: StatusOptions, link: ServiceLink, io: CommandIO): Promise<StatusReport> {
+  return withResultsAhead(options.output, () => statusRun(options, link, io));
 }
 
-async function statusRun(options: StatusOptions, service: Service, io: CommandIO): Promise<StatusReport> {
+async function statusRun(options: StatusOptions, link: ServiceLink, io: CommandIO): Promise<StatusReport> {
   const started = monotonicMs();
   // Readings at or after this instant are this check's: the changes compare them with the ones before.
   const since = new Date().toISOString();
@@ -69,24 +70,24 @@ async function statusRun(options: StatusOptions, service: Service, io: CommandIO
   const changes = changesFold(since);
   const journalOptions = { runRecord: false, onStatusReading: changes.take };
   // Validated as submit would, so that a row never sent can say why.
-  const copy = new InputCopy(options.sheet, options.output, options.resultColumns);
-  const prepared = await prepare(options.sheet, service.client, options.defaults, { expandRanges: options.expandRanges, copy });
+  const copy = new InputCopy(options.expandRanges ? withRangesExpanded(options.sheet) : options.sheet, options.output, options.resultColumns);
   let journal: Journal | null = null;
   try {
+    const prepared = await prepare(copy.reading(), link.client, options.defaults);
     // Locked like a submit: the records status appends rest on what it read, which a run in between could change.
-    if (options.state !== null && (await journalExists(options.state, service.identity))) journal = await openJournalAt(options.state, service.identity, journalOptions);
+    if (options.state !== null && (await journalExists(options.state, link.identity))) journal = await openJournalAt(options.state, link.identity, journalOptions);
     // A lost journal, or numbers it does not hold, are rebuilt from the account (docs/contract.md §5).
     // One breaker for every PortInStatus question of the check, the account's and the journal's (port-in-status.ts).
     const asker = new StatusAsker({ concurrency: options.concurrency, signal: io.signal });
-    const account = await readAccount(prepared.rows, journal?.prior ?? null, service, io, options.concurrency, false, asker);
+    const account = await readAccount(prepared.rows, journal?.prior ?? null, link, io, options.concurrency, false, asker);
     if (journal === null && options.state !== null && [...account.values()].some((hold) => hold.ticket !== "")) {
-      journal = await openJournalAt(options.state, service.identity, journalOptions);
+      journal = await openJournalAt(options.state, link.identity, journalOptions);
     }
     if (journal !== null) await recordHolds(account, journal, prepared.rows);
     const learned = await learnStatuses(prepared.rows, journal?.prior ?? null, {
       account,
       asker,
-      client: service.client,
+      client: link.client,
       concurrency: options.concurrency,
       signal: io.signal,
       journal,
@@ -99,7 +100,7 @@ async function statusRun(options: StatusOptions, service: Service, io: CommandIO
     let trunkProblems: readonly string[] = [];
     if (prepared.e911.given) {
       // docs/contract.md §6: each completed trunk number asked whether it is on its trunk and has its 9-1-1 record.
-      const trunk = await checkTrunkNumbers(prepared.rows, prepared.e911, learned.statusOf, { client: service.client, prior: journal?.prior ?? null, concurrency: options.concurrency, journal });
+      const trunk = await checkTrunkNumbers(prepared.rows, prepared.e911, learned.statusOf, { client: link.client, prior: journal?.prior ?? null, concurrency: options.concurrency, journal });
       trunkProblems = trunk.problems;
       const report = await openReport(options.output, options.sheet.layout.header, reportOptions, TRUNK_STATUS_COLUMN_SET);
       const checkedOf = (index: number): CheckedOrderStatus => {
@@ -118,7 +119,7 @@ async function statusRun(options: StatusOptions, service: Service, io: CommandIO
       requests: learned.requests,
       elapsedMs: monotonicMs() - started,
       output: options.output,
-      service: service.identity.service,
+      service: link.identity.service,
     });
     return { summary, changes: journal === null ? null : changes.changes(), stopped: io.signal.aborted ? { kind: "signal", signal: String(io.signal.reason) } : null, trunkProblems };
   } finally {

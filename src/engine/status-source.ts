@@ -57,7 +57,7 @@ export function sourceOf(number: string, prior: PriorState | null, hold: Account
       const { rejection } = verdict;
       if (rejection === null) return { kind: "none", why: prior === null ? noJournal : notSubmittedYet() };
       if (rejection.order) return { kind: "ended", order: rejection.order, changed: verdict.kind === "send" };
-      return { kind: "none", why: rejectedBefore(rejection.message, verdict.kind === "send") };
+      return { kind: "none", why: rejectedBefore(rejection.message, verdict.kind === "send", rejection.fingerprint !== "") };
     }
   }
 }

@@ -21,10 +21,13 @@ export function notSubmittedYet(): string {
 
 /**
  * A number the service rejected when an earlier run sent it. No edit makes a number portable
- * (docs/contract.md §6); a row changed since is the user's fix, which submit sends.
+ * (docs/contract.md §6); a row changed since is the user's fix, which submit sends. A rejection
+ * an older portin recorded without the row's fingerprint (`recorded` false) is sent again too
+ * (docs/verdicts.md), though nothing says the row changed.
  */
-export function rejectedBefore(message: string, changed: boolean): string {
-  const next = changed ? statusWords.CHANGED_SINCE : saysNotPortable(message) ? NOT_PORTABLE_ADVICE : statusWords.FIX_AND_SUBMIT;
+export function rejectedBefore(message: string, changed: boolean, recorded = true): string {
+  const resend = recorded ? statusWords.CHANGED_SINCE : statusWords.SENT_ROW_NOT_RECORDED;
+  const next = changed ? resend : saysNotPortable(message) ? NOT_PORTABLE_ADVICE : statusWords.FIX_AND_SUBMIT;
   return statusWords.rejectedBefore(message, next);
 }
 

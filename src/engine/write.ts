@@ -26,7 +26,7 @@ export function resultsOptionsFor(sheet: Sheet, rows: number, io: CommandIO, res
 }
 
 /**
- * Every row's own cells (`copy`, which prepare was handed) and its outcome: for `submit` and
+ * Every row's own cells (`copy`, told each row as the sheet was read) and its outcome: for `submit` and
  * `plan` a RowOutcome; for `status`, a row's order status.
  */
 export async function writeResults<T>(copy: InputCopy, outcomeOf: (index: number) => T, results: ResultsWriter<T>, io: CommandIO): Promise<void> {

@@ -3,6 +3,7 @@
  * "Sous-total". It is not a number row, so it is left out of the run and its results rather than
  * reported invalid on every run of the sheet; the command names it once on stderr.
  */
+import { rowStream } from "./row-stream.js";
 import type { SheetRow } from "./types.js";
 
 /** A cell that starts a totals row, in English or French. */
@@ -21,43 +22,33 @@ export function isTotalsRow(row: SheetRow, numberAt: number): boolean {
 /**
  * The rows, less the totals rows at the end (a totals row with data rows after it is no
  * totals row, and stays, to be judged as any row). Those left out are added to `leftOut` once
- * the rows are read. An iterator of its own rather than an async generator: a generator's turn
- * a row, on top of the reader's, was a tenth of reading a narrow workbook (bench/README.md).
+ * the rows are read (row-stream.ts: no generator's turn a row).
  */
 export function withoutTotalsRows(rows: AsyncIterable<SheetRow>, numberAt: number, leftOut: SheetRow[]): AsyncIterable<SheetRow> {
-  return {
-    [Symbol.asyncIterator]: (): AsyncIterator<SheetRow> => {
-      const inner = rows[Symbol.asyncIterator]();
-      /** Totals rows read, not yet known to be the last. */
-      const held: SheetRow[] = [];
-      /** Rows to hand on before reading more: held rows that data rows followed, then that data row. */
-      const ready: SheetRow[] = [];
-      const next = async (): Promise<IteratorResult<SheetRow>> => {
-        const first = ready.shift();
-        if (first !== undefined) return { done: false, value: first };
-        for (;;) {
-          const read = await inner.next();
-          if (read.done === true) {
-            leftOut.push(...held.splice(0));
-            return read;
-          }
-          if (isTotalsRow(read.value, numberAt)) {
-            held.push(read.value);
-            continue;
-          }
-          if (held.length === 0) return read;
-          ready.push(...held.splice(0), read.value);
-          return { done: false, value: ready.shift() as SheetRow };
+  return rowStream(rows, (inner) => {
+    /** Totals rows read, not yet known to be the last. */
+    const held: SheetRow[] = [];
+    /** Rows to hand on before reading more: held rows that data rows followed, then that data row. */
+    const ready: SheetRow[] = [];
+    return async (): Promise<IteratorResult<SheetRow>> => {
+      const first = ready.shift();
+      if (first !== undefined) return { done: false, value: first };
+      for (;;) {
+        const read = await inner.next();
+        if (read.done === true) {
+          leftOut.push(...held.splice(0));
+          return read;
         }
-      };
-      // Stopping early (a refusal, a break) lets go of the reader, as a generator's return would.
-      const stop = async (): Promise<IteratorResult<SheetRow>> => {
-        await inner.return?.();
-        return { done: true, value: undefined };
-      };
-      return { next, return: stop };
-    },
-  };
+        if (isTotalsRow(read.value, numberAt)) {
+          held.push(read.value);
+          continue;
+        }
+        if (held.length === 0) return read;
+        ready.push(...held.splice(0), read.value);
+        return { done: false, value: ready.shift() as SheetRow };
+      }
+    };
+  });
 }
 
 /** How the command names a row it left out: `line 45 ("Total lines, 42")`. */

@@ -51,4 +51,10 @@ export interface SheetRow {
    * `Numbers!A7 holds the error #N/A`): the row is invalid with this message. Absent for CSV.
    */
   readonly problem?: string;
+  /**
+   * Set on the rows a range row is written out as (`--expand-ranges`, validate/ranges.ts), one
+   * per number: their cells are not the file's. "first" on the first of them, "more" on each
+   * after it, every one of which puts the results one row further past the sheet's.
+   */
+  readonly ofRange?: "first" | "more";
 }

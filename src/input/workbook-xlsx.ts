@@ -17,7 +17,7 @@ import type { Entry, ZipFile } from "yauzl";
 import { unescapeXstring } from "./cell-text.js";
 import { MAX_WHOLE_BOOK_BYTES } from "./workbook-book.js";
 import type { BookSheet, OpenBook, OpenDocumentZip } from "./workbook-book.js";
-import { eachSheetRow, SheetDamage } from "./worksheet-rows.js";
+import { eachSheetRow, localName, SheetDamage } from "./worksheet-rows.js";
 import type { SheetRow, WorkbookParts } from "./worksheet-rows.js";
 import * as sheetWords from "../messages/sheet.js";
 
@@ -201,12 +201,6 @@ async function readHiddenFirstTables(zip: ZipFile, entry: Entry): Promise<string
   return hidden;
 }
 
-/** A tag's name without its namespace prefix: writers other than Excel write `x:sheet`. */
-function local(tag: SaxesTagPlain): string {
-  const colon = tag.name.indexOf(":");
-  return colon < 0 ? tag.name : tag.name.slice(colon + 1);
-}
-
 /** An attribute by its local name, whatever its prefix (`r:id`). */
 function attribute(tag: SaxesTagPlain, name: string): string | undefined {
   const direct = tag.attributes[name];
@@ -229,7 +223,7 @@ async function parsePart(zip: ZipFile, entry: Entry, handlers: PartHandlers): Pr
   });
   if (handlers.open !== undefined) {
     const open = handlers.open;
-    parser.on("opentag", (tag: SaxesTagPlain) => open(tag, local(tag)));
+    parser.on("opentag", (tag: SaxesTagPlain) => open(tag, localName(tag)));
   }
   if (handlers.text !== undefined) {
     parser.on("text", handlers.text);
@@ -237,7 +231,7 @@ async function parsePart(zip: ZipFile, entry: Entry, handlers: PartHandlers): Pr
   }
   if (handlers.close !== undefined) {
     const close = handlers.close;
-    parser.on("closetag", (tag: SaxesTagPlain) => close(local(tag)));
+    parser.on("closetag", (tag: SaxesTagPlain) => close(localName(tag)));
   }
   const decoder = new StringDecoder("utf8");
   const stream = await openEntry(zip, entry);

@@ -143,7 +143,7 @@ export async function eachSheetRow(xml: AsyncIterable<Buffer>, parts: WorkbookPa
     throw new SheetDamage(error.message);
   });
   parser.on("opentag", (tag: SaxesTagPlain) => {
-    switch (tag.name) {
+    switch (localName(tag)) {
       case "sheetData":
         inSheetData = true;
         break;
@@ -198,7 +198,7 @@ export async function eachSheetRow(xml: AsyncIterable<Buffer>, parts: WorkbookPa
   parser.on("text", onText);
   parser.on("cdata", onText);
   parser.on("closetag", (tag: SaxesTagPlain) => {
-    switch (tag.name) {
+    switch (localName(tag)) {
       case "v":
       case "t":
         capturing = false;
@@ -244,6 +244,15 @@ export async function eachSheetRow(xml: AsyncIterable<Buffer>, parts: WorkbookPa
   parser.write(decoder.end());
   // Fails on a sheet cut short, rather than reading the rows before the cut as all of it.
   parser.close();
+}
+
+/**
+ * A tag's name without its namespace prefix: Excel writes `<row>`, the .NET Open XML SDK and
+ * tools built on it `<x:row>`, both in SpreadsheetML's namespace (docs/contract.md §3, "Workbooks").
+ */
+export function localName(tag: SaxesTagPlain): string {
+  const colon = tag.name.indexOf(":");
+  return colon < 0 ? tag.name : tag.name.slice(colon + 1);
 }
 
 function numberAttribute(tag: SaxesTagPlain, name: string): number | undefined {

@@ -22,7 +22,7 @@ import { describe, scanJournalFile } from "./read.js";
 import { JOURNAL_FORMAT_VERSION, serializeRecord } from "./records.js";
 import * as entries from "./entries.js";
 import * as journalWords from "../messages/journal.js";
-import type { E911OutcomeStatus, HeaderRecord, JournalOutcomeStatus, JournalRecord, RejectedNumber, StatusRecord } from "./records.js";
+import type { E911OutcomeStatus, HeaderRecord, JournalRecord, StatusRecord } from "./records.js";
 
 export type { EarlierRejection, EndedOrder, KnownStatus, PriorState } from "./prior.js";
 export type { AppendTarget } from "./group-commit.js";
@@ -154,7 +154,7 @@ function createJournal(writer: GroupCommitWriter, lock: JournalLock, prior: Prio
     try {
       return writer.append(serializeRecord(build()));
     } catch (error) {
-      return Promise.reject(error as Error);
+      return Promise.reject(error);
     }
   };
   return {

@@ -8,6 +8,7 @@
  */
 
 import { FINGERPRINT_LENGTH } from "../group/fingerprint.js";
+import { NumberIndex } from "../number-index.js";
 
 /**
  * How a state parts into what a request's numbers share and the number's own fingerprint, and
@@ -25,17 +26,15 @@ const NO_ENTRY = -1;
 const INITIAL_ENTRIES = 1024;
 
 export class NumberStates<State, Shared extends object> implements ReadonlyMap<string, State> {
-  /** Open addressing: entry id + 1 by hash of the number, 0 for a free slot. Never more than half full. */
-  #slots = new Int32Array(INITIAL_ENTRIES * 2);
-  /** By entry id: the number as a double; its shared state's index, NO_ENTRY once deleted; its fingerprint. */
-  #numbers = new Float64Array(INITIAL_ENTRIES);
-  #stateOf = new Int32Array(INITIAL_ENTRIES);
+  /** Each number's entry (number-index.ts); an entry stays once deleted, for setting the number again to revive. */
+  readonly #numbers = new NumberIndex();
+  /** By entry: its shared state's index, NO_ENTRY until set and once deleted; its fingerprint. */
+  #stateOf = new Int32Array(INITIAL_ENTRIES).fill(NO_ENTRY);
   /** Made at the first fingerprint set: a store of statuses (prior.ts `lastStatus`) holds none. */
   #fingerprints: Buffer | null = null;
   /** 0 none, 1 packed in #fingerprints, 2 in #otherFingerprints. */
   #fingerprintKind = new Uint8Array(INITIAL_ENTRIES);
   #otherFingerprints = new Map<number, string>();
-  #entries = 0;
   #size = 0;
   /** By index; undefined once no number refers to it, the index then free for another. */
   #shared: (Shared | undefined)[] = [];
@@ -78,16 +77,11 @@ export class NumberStates<State, Shared extends object> implements ReadonlyMap<s
 
   set(number: string, state: State): this {
     if (!/^\d{10}$/.test(number)) throw new TypeError(`a number's state needs 10 digits, got '${number}'`);
-    const key = keyOf(number);
-    let entry = this.#findKey(key);
+    const entry = this.#numbers.add(keyOf(number));
+    if (entry === this.#stateOf.length) this.#growEntries();
     // The shared state a live entry referred to; a new or revived entry refers to none.
-    let before = NO_ENTRY;
-    if (entry === NO_ENTRY) {
-      entry = this.#add(key);
-      this.#size++;
-    } else {
-      before = this.#stateOf[entry] as number;
-    }
+    const before = this.#stateOf[entry] as number;
+    if (before === NO_ENTRY) this.#size++;
     const { shared, fingerprint } = this.#parts.split(state);
     this.#stateOf[entry] = this.#share(shared);
     // Released after the new one is taken: a number set to the state it had keeps its index.
@@ -108,8 +102,8 @@ export class NumberStates<State, Shared extends object> implements ReadonlyMap<s
   }
 
   *entries(): MapIterator<[string, State]> {
-    for (let entry = 0; entry < this.#entries; entry++) {
-      if (this.#stateOf[entry] !== NO_ENTRY) yield [textOf(this.#numbers[entry] as number), this.#stateAt(entry)];
+    for (let entry = 0; entry < this.#numbers.entries; entry++) {
+      if (this.#stateOf[entry] !== NO_ENTRY) yield [textOf(this.#numbers.keyAt(entry)), this.#stateAt(entry)];
     }
   }
 
@@ -133,12 +127,12 @@ export class NumberStates<State, Shared extends object> implements ReadonlyMap<s
   groupNumbers<Group>(groupOf: (shared: Shared) => Group | undefined): Map<Group, string[]> {
     const groupAt = this.#shared.map((shared) => (shared === undefined ? undefined : groupOf(shared)));
     const groups = new Map<Group, string[]>();
-    for (let entry = 0; entry < this.#entries; entry++) {
+    for (let entry = 0; entry < this.#numbers.entries; entry++) {
       const index = this.#stateOf[entry] as number;
       const group = index === NO_ENTRY ? undefined : groupAt[index];
       if (group === undefined) continue;
       const numbers = groups.get(group);
-      const number = textOf(this.#numbers[entry] as number);
+      const number = textOf(this.#numbers.keyAt(entry));
       if (numbers) numbers.push(number);
       else groups.set(group, [number]);
     }
@@ -157,49 +151,15 @@ export class NumberStates<State, Shared extends object> implements ReadonlyMap<s
 
   /** The live entry of `key`, or NO_ENTRY: a deleted one is absent until set() revives it. */
   #findKey(key: number): number {
-    const entry = this.#slotEntry(key);
+    const entry = this.#numbers.find(key);
     return entry !== NO_ENTRY && this.#stateOf[entry] !== NO_ENTRY ? entry : NO_ENTRY;
   }
 
-  /** The entry `key`'s slot points at, deleted or not, or NO_ENTRY. */
-  #slotEntry(key: number): number {
-    const mask = this.#slots.length - 1;
-    for (let slot = hash(key) & mask; ; slot = (slot + 1) & mask) {
-      const held = this.#slots[slot] as number;
-      if (held === 0) return NO_ENTRY;
-      if (this.#numbers[held - 1] === key) return held - 1;
-    }
-  }
-
-  #add(key: number): number {
-    const deleted = this.#slotEntry(key);
-    if (deleted !== NO_ENTRY) return deleted;
-    if (this.#entries === this.#numbers.length) this.#growEntries();
-    if ((this.#entries + 1) * 2 > this.#slots.length) this.#growSlots();
-    const entry = this.#entries++;
-    this.#numbers[entry] = key;
-    this.#place(key, entry);
-    return entry;
-  }
-
-  #place(key: number, entry: number): void {
-    const mask = this.#slots.length - 1;
-    let slot = hash(key) & mask;
-    while (this.#slots[slot] !== 0) slot = (slot + 1) & mask;
-    this.#slots[slot] = entry + 1;
-  }
-
   #growEntries(): void {
-    const capacity = this.#numbers.length * 2;
-    this.#numbers = grown(this.#numbers, new Float64Array(capacity));
-    this.#stateOf = grown(this.#stateOf, new Int32Array(capacity));
+    const capacity = this.#stateOf.length * 2;
+    this.#stateOf = grown(this.#stateOf, new Int32Array(capacity).fill(NO_ENTRY));
     if (this.#fingerprints !== null) this.#fingerprints = grown(this.#fingerprints, Buffer.alloc(capacity * FINGERPRINT_LENGTH));
     this.#fingerprintKind = grown(this.#fingerprintKind, new Uint8Array(capacity));
-  }
-
-  #growSlots(): void {
-    this.#slots = new Int32Array(this.#slots.length * 2);
-    for (let entry = 0; entry < this.#entries; entry++) this.#place(this.#numbers[entry] as number, entry);
   }
 
   #share(shared: Shared): number {
@@ -246,7 +206,7 @@ export class NumberStates<State, Shared extends object> implements ReadonlyMap<s
       this.#fingerprintKind[entry] = 0;
     } else if (PACKABLE.test(fingerprint)) {
       this.#fingerprintKind[entry] = 1;
-      this.#fingerprints ??= Buffer.alloc(this.#numbers.length * FINGERPRINT_LENGTH);
+      this.#fingerprints ??= Buffer.alloc(this.#stateOf.length * FINGERPRINT_LENGTH);
       this.#fingerprints.write(fingerprint, entry * FINGERPRINT_LENGTH, "latin1");
     } else {
       this.#fingerprintKind[entry] = 2;
@@ -278,13 +238,6 @@ function keyOf(number: string): number {
 /** A number held as a double, as its 10 digits again. */
 export function textOf(key: number): string {
   return String(key).padStart(10, "0");
-}
-
-/** Mixes both halves of the number, so that numbers of one NPA-NXX spread over the slots. */
-function hash(key: number): number {
-  const low = key >>> 0;
-  const high = Math.floor(key / 0x1_0000_0000);
-  return Math.imul(low ^ Math.imul(high, 0x9e3779b1), 0x85ebca6b) >>> 0;
 }
 
 /** Member by member, each the same value: two states that say the same, whatever object built them. */

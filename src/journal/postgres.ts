@@ -420,7 +420,6 @@ function createPostgresJournal(writer: PostgresWriter, prior: PriorState, onStat
   const open = new Map<string, readonly string[]>();
   const replaces = (number: string): string => claims.get(number) ?? prior.states.get(number)?.requestId ?? "";
   let closing: Promise<void> | null = null;
-  const at = () => new Date().toISOString();
   return {
     prior,
     async intent(requestId, operation, numbers, fingerprints) {

@@ -44,7 +44,7 @@ function buildSchemas() {
     operation: z.string(),
     numbers: z.array(tenDigits),
     /**
-     * The fingerprint of each number's row as sent (plan/fingerprint.ts), in `numbers`' order:
+     * The fingerprint of each number's row as sent (group/fingerprint.ts), in `numbers`' order:
      * when `status` later learns the carrier rejected the order, a re-run resends a row only
      * once it differs from what was sent. Added after format 1 shipped: an older portin
      * ignores it, and an intent without it (an older portin's) falls back to the row as
@@ -56,7 +56,7 @@ function buildSchemas() {
 
   /**
    * One number a rejection is about, with the part of the message about it and the fingerprint
-   * of its row as sent (plan/fingerprint.ts): a re-run resends it only once the row changed.
+   * of its row as sent (group/fingerprint.ts): a re-run resends it only once the row changed.
    */
   const rejectedNumberSchema = z.object({
     number: tenDigits,

@@ -5,15 +5,15 @@
 import { PDFDocument } from "pdf-lib";
 
 /**
- * The document's Keywords; null when it has none, or when pdf-lib cannot read it (an encrypted
- * or damaged file is not a letter portin made, and is checked only for being a PDF). Invalid
+ * The document's Keywords, null when it has none; undefined when pdf-lib cannot load it (an
+ * encrypted or damaged file), for the caller to look in its bytes instead (mark.ts). Invalid
  * objects throw rather than be reported on the console, which is the user's.
  */
-export async function letterKeywords(bytes: Uint8Array): Promise<string | null> {
+export async function letterKeywords(bytes: Uint8Array): Promise<string | null | undefined> {
   try {
     const doc = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: true });
     return doc.getKeywords() ?? null;
   } catch {
-    return null;
+    return undefined;
   }
 }

@@ -43,6 +43,29 @@ function mayBeMarked(bytes: Uint8Array): boolean {
   return MARK_BYTES.some((mark) => buffer.includes(mark)) || buffer.includes(OBJECT_STREAM);
 }
 
+/** A Keywords entry as the file's bytes hold it: a hex string (pdf-lib's, UTF-16 with a byte order mark) or a literal one. */
+const KEYWORDS_ENTRY = /\/Keywords\s*(?:<([0-9A-Fa-f\s]*)>|\(((?:[^()\\]|\\.)*)\))/g;
+
+/**
+ * The Keywords a PDF's bytes hold, the last written (a tool's appended update comes after what
+ * it replaces); null when none lies uncompressed. For a file pdf-lib cannot load.
+ */
+function keywordsInBytes(bytes: Uint8Array): string | null {
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+  let last: string | null = null;
+  for (const [, hex, literal] of text.matchAll(KEYWORDS_ENTRY)) last = hex === undefined ? (literal ?? "") : fromHexString(hex);
+  return last;
+}
+
+/** A PDF hex string's text: UTF-16 big-endian after its byte order mark, else one byte a character. */
+function fromHexString(hex: string): string {
+  const digits = hex.replace(/\s/g, "");
+  const bytes = Buffer.from(digits.length % 2 === 0 ? digits : `${digits}0`, "hex");
+  if (bytes.length < 2 || bytes[0] !== 0xfe || bytes[1] !== 0xff) return bytes.toString("latin1");
+  const utf16 = Buffer.from(bytes.subarray(2, bytes.length - (bytes.length % 2)));
+  return utf16.swap16().toString("utf16le");
+}
+
 export function markLetter(doc: PDFDocument, mark: LetterMark, subject: string, producer: string): void {
   doc.setKeywords([`${MARK}${mark.letter}`, ...(mark.numbers === null ? [] : [`${NUMBERS_MARK}${mark.numbers}`])]);
   doc.setSubject(`Letter of authorization: ${subject}`);
@@ -50,11 +73,16 @@ export function markLetter(doc: PDFDocument, mark: LetterMark, subject: string, 
   doc.setProducer(producer);
 }
 
-/** The mark a letter portin made carries, or null for any other PDF. */
+/**
+ * The mark a letter portin made carries, or null for any other PDF. A file pdf-lib cannot load
+ * whose bytes show the mark (a letter a tool damaged in saving it) is still portin's letter, not
+ * a scan: its mark is read from the bytes, and a stale one is found stale (docs/contract.md §2).
+ */
 export async function readLetterMark(bytes: Uint8Array): Promise<LetterMark | null> {
   if (!mayBeMarked(bytes)) return null;
   const { letterKeywords } = await import("./keywords.js");
-  const keywords = await letterKeywords(bytes);
+  const read = await letterKeywords(bytes);
+  const keywords = read === undefined ? keywordsInBytes(bytes) : read;
   const letter = keywords === null ? undefined : MARK_PATTERN.exec(keywords)?.[1];
   if (keywords === null || letter === undefined) return null;
   return { letter, numbers: NUMBERS_PATTERN.exec(keywords)?.[1] ?? null };

@@ -10,6 +10,9 @@ export const NOT_SUBMITTED_YET = "not submitted yet: portin submit sends it";
 /** The row changed after it was refused or its order ended. Next: portin submit sends it again. */
 export const CHANGED_SINCE = "the row has changed since: portin submit sends it again";
 
+/** A rejection an older portin recorded without the row as sent: nothing says whether it changed. Next: portin submit sends it again. */
+export const SENT_ROW_NOT_RECORDED = "the row as it was sent is not recorded: portin submit sends it again";
+
 /** The service rejected the row, and it is unchanged. Next: fix the row and run portin submit. */
 export const FIX_AND_SUBMIT = "fix the row and run portin submit";
 

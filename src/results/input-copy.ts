@@ -16,11 +16,14 @@
  * rows' text while nothing else can run: 6.7 s against 7.0 s for a plan of the narrow
  * workbook with workbook results (bench/README.md, Workbooks).
  *
- * `prepare` (engine/prepare.ts) is handed one and tells it each results row as it reads the
- * sheet; the write stage has it write each row's cells before the row's outcome.
+ * The run reads its sheet through `reading()`, which tells the copy each results row as the
+ * row is read, whoever reads it (engine/prepare.ts validates, and knows nothing of this); the
+ * write stage has it write each row's cells before the row's outcome.
  */
 import type { CommandIO } from "../io.js";
 import type { Sheet } from "../input/reader.js";
+import { rowStream } from "../input/row-stream.js";
+import type { SheetRow } from "../input/types.js";
 import { CellSpool } from "../input/spool.js";
 import { resultsFormat } from "../paths.js";
 import { terminalSafe } from "../terminal-text.js";
@@ -79,7 +82,10 @@ export class InputCopy {
   /** Where results rows and the sheet's data rows part: one entry per range written out, not one per row. */
   private readonly expansions = new Expansions();
 
-  /** For results of `sheet` written to `destination` with the result columns `resultColumns`. */
+  /**
+   * For results of `sheet`, as the run reads it (validate/ranges.ts withRangesExpanded for
+   * `--expand-ranges`), written to `destination` with the result columns `resultColumns`.
+   */
   constructor(
     private readonly sheet: Sheet,
     destination: string,
@@ -90,13 +96,35 @@ export class InputCopy {
   }
 
   /**
-   * The next results row: the sheet's next data row, as read. Returns a promise only when its
-   * cells go to disk, or a batch is made into text: await it then (most rows cost no turn of
-   * the event loop).
+   * The sheet read through this copy: each row it hands on is told to the copy first, as the
+   * next results row, and once the last is read the copy is finished (finish()), before anything
+   * is sent.
    */
-  row(cells: readonly string[]): Promise<void> | undefined {
+  reading(): Sheet {
+    const { sheet } = this;
+    const pass = (read: IteratorResult<SheetRow>): IteratorResult<SheetRow> | Promise<IteratorResult<SheetRow>> => {
+      if (read.done === true) return this.finish().then(() => read);
+      // Waited for only when it must be (cells to disk, a batch made into text); a then() a row, not an async function's turns.
+      const kept = this.row(read.value);
+      return kept === undefined ? read : kept.then(() => read);
+    };
+    const rows = rowStream(sheet.rows, (inner) => () => inner.next().then(pass));
+    return { ...sheet, rows };
+  }
+
+  /**
+   * The next results row: the sheet's next data row as read, or one of the rows a range row was
+   * written out as (their cells are not the file's, so they are kept). Returns a promise only
+   * when its cells go to disk, or a batch is made into text: await it then (most rows cost no
+   * turn of the event loop).
+   */
+  row(row: SheetRow): Promise<void> | undefined {
     const index = this.rows++;
-    return this.copyable(cells) ? undefined : this.keep(index, cells);
+    if (row.ofRange !== undefined) {
+      if (row.ofRange === "more") this.expansions.add(index);
+      return this.keep(index, row.cells);
+    }
+    return this.copyable(row.cells) ? undefined : this.keep(index, row.cells);
   }
 
   private keep(index: number, cells: readonly string[]): Promise<void> | undefined {
@@ -108,7 +136,7 @@ export class InputCopy {
 
   /**
    * Keeps the rows still waiting to be made into text and writes what the spool holds for its
-   * file: once the sheet is read (prepare), so that the spool's temporary file, if it needs one,
+   * file: once the sheet is read (reading()), so that the spool's temporary file, if it needs one,
    * is made and written before anything is sent (docs/contract.md §4).
    */
   async finish(): Promise<void> {
@@ -126,15 +154,6 @@ export class InputCopy {
       const written = this.kept.keep(indexes[at] ?? 0, [text]);
       if (written !== undefined) await written;
     }
-  }
-
-  /**
-   * The next results rows: the sheet's next data row written out as several (a range, one
-   * row per number), `cells` each. Their cells are not the file's, so they are kept.
-   */
-  async expanded(rows: readonly (readonly string[])[]): Promise<void> {
-    for (const cells of rows) await this.keep(this.rows++, cells);
-    this.expansions.add(this.rows, rows.length - 1);
   }
 
   /**
@@ -182,12 +201,20 @@ export class InputCopy {
 /** Where results rows and the sheet's data rows part, after each expanded range: a few entries, not one per row. */
 class Expansions {
   /** Results rows from `from` on come `extra` rows after the sheet's. */
-  private readonly marks: { readonly from: number; readonly extra: number }[] = [];
+  private readonly marks: { from: number; extra: number }[] = [];
   private extra = 0;
 
-  add(from: number, rows: number): void {
-    this.extra += rows;
-    this.marks.push({ from, extra: this.extra });
+  /** Results row `index` is one more row of a range written out: the rows after it come one further past the sheet's. */
+  add(index: number): void {
+    this.extra++;
+    const last = this.marks.at(-1);
+    // A range's rows follow one another: one entry for the whole range.
+    if (last !== undefined && last.from === index) {
+      last.from = index + 1;
+      last.extra = this.extra;
+    } else {
+      this.marks.push({ from: index + 1, extra: this.extra });
+    }
   }
 
   /** The sheet's data row that results row `index` comes from. */

@@ -85,6 +85,8 @@ export interface ClientOptions {
  * retries of questions in flight once the service is known to be down.
  */
 export interface AttemptWatch {
+  /** An attempt is being sent: the first, or a retry (got's beforeRequest hook, run for each). */
+  sent(): void;
   /** A failed attempt (no answer, a 5xx or a 429); returns the wait before the next attempt, at most `waitMs`; 0 tries no more. */
   failed(waitMs: number): number;
 }
@@ -167,7 +169,8 @@ export function createClient(options: ClientOptions): ServiceClient {
   };
   const exchange = (method: "GET" | "POST" | "PUT", path: string, body?: unknown, idempotent = method === "GET", watch?: AttemptWatch) => {
     const policy = watch === undefined ? undefined : watched(retryPolicy(method, options.retries, backoffLimitMs, idempotent), watch);
-    return send(instanceFor(method, idempotent, body !== undefined), { path, body, policy, base, scrub, timeoutMs: options.timeoutMs });
+    const hooks = watch === undefined ? undefined : sentHooks(watch);
+    return send(instanceFor(method, idempotent, body !== undefined), { path, body, policy, hooks, base, scrub, timeoutMs: options.timeoutMs });
   };
 
   const lookup = async <S extends z.ZodType>(spec: { path: string; what: string; schema: S; oversize?: string; watch?: AttemptWatch | undefined }): Promise<z.output<S>> => {
@@ -262,6 +265,8 @@ interface SendOptions {
   body: unknown;
   /** The retry policy of a watched question, in place of its instance's own. */
   policy: Partial<RetryOptions> | undefined;
+  /** A watched question's hooks, added to its instance's own. */
+  hooks: { beforeRequest: (() => void)[] } | undefined;
   base: BaseUrl;
   scrub: Scrub;
   timeoutMs: number;
@@ -278,11 +283,17 @@ function watched(policy: Partial<RetryOptions>, watch: AttemptWatch): Partial<Re
   return { ...policy, calculateDelay: ({ error, computedValue }) => (failedAttempt(error) ? watch.failed(computedValue) : computedValue) };
 }
 
+/** got runs beforeRequest hooks before each attempt, retries included: the watch hears of every request made. */
+function sentHooks(watch: AttemptWatch): { beforeRequest: (() => void)[] } {
+  return { beforeRequest: [() => watch.sent()] };
+}
+
 /** `http`: the instance of the request's method, retry policy and body (createClient's instanceFor). */
 async function send(http: Got, o: SendOptions): Promise<Exchange> {
   const request = http(o.path.replace(/^\//, ""), {
     ...(o.body === undefined ? {} : { json: o.body }),
     ...(o.policy === undefined ? {} : { retry: o.policy }),
+    ...(o.hooks === undefined ? {} : { hooks: o.hooks }),
   });
   // got has no size limit of its own; its documented way is to cancel on downloadProgress,
   // whose `total` is the announced Content-Length (refused before reading) and `transferred`

@@ -27,9 +27,6 @@ export type Labeller = (member: string) => string;
 
 const text = (value: MemberValue | undefined): string | undefined => (typeof value === "string" ? value : undefined);
 
-/** Whether a record asks for a port date, so that the service's holidays are needed. */
-export const asksForDate = (portForm: Readonly<Record<string, MemberValue>>): boolean => typeof portForm["RequestedPortDate"] === "string";
-
 /**
  * The verdict on `portForm`'s carrier-checked values. Synchronous unless the record gives a
  * port date and the service's holidays have not been read yet.

@@ -124,5 +124,5 @@ export function readProvince(text: string, country: Country | undefined): Provin
   return { ok: true, code: region.code, country: region.country };
 }
 
-/** "Canada" for CA: for messages. */
+/** The country a province or state is in, as a sentence names it. */
 export const countryName = (country: Country): string => COUNTRY_NAMES[country];

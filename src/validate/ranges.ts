@@ -3,6 +3,9 @@
  * `4165553720-29`, `416-555-3720 to 416-555-3729` stand for every number from the first to
  * the last. The end may be written in full or as the last digits of the first number.
  */
+import type { Sheet } from "../input/reader.js";
+import { rowStream } from "../input/row-stream.js";
+import type { SheetRow } from "../input/types.js";
 import { parseNanp } from "./nanp.js";
 import * as rows from "../messages/rows.js";
 
@@ -74,4 +77,41 @@ export function rangeHint(text: string): string | undefined {
   if (range.kind === "bad") return range.reason;
   return rows.rangeNotExpanded(JSON.stringify(text), range.numbers.length);
 
+}
+
+/** The numbers of a number cell written as a range, or null: only a cell that is not one number is looked at. */
+function expandable(cell: string | undefined): readonly string[] | null {
+  if (cell === undefined || parseNanp(cell).ok) return null;
+  const range = readRange(cell.trim());
+  return range?.kind === "range" ? range.numbers : null;
+}
+
+/**
+ * `sheet` with each range row written out as one row per number (`--expand-ranges`): the range
+ * row's cells, its number cell naming that number, so that the run and its results read as a
+ * sheet that listed them one by one. Each keeps the range row's index and line, and says it is
+ * one of a range's (SheetRow `ofRange`).
+ */
+export function withRangesExpanded(sheet: Sheet): Sheet {
+  const numberAt = sheet.layout.columns.find((column) => column.role.kind === "number")?.index ?? -1;
+  const rows = rowStream(sheet.rows, (inner) => {
+    /** The rows of the last range not yet handed on. */
+    const ready: SheetRow[] = [];
+    return async (): Promise<IteratorResult<SheetRow>> => {
+      const waiting = ready.shift();
+      if (waiting !== undefined) return { done: false, value: waiting };
+      const read = await inner.next();
+      if (read.done === true) return read;
+      const row = read.value;
+      const numbers = expandable(row.cells[numberAt]);
+      if (numbers === null) return read;
+      for (const [at, number] of numbers.entries()) {
+        const cells = row.cells.map((cell, column) => (column === numberAt ? number : cell));
+        const ofRange = at === 0 ? "first" : "more";
+        ready.push(row.problem === undefined ? { index: row.index, line: row.line, cells, ofRange } : { index: row.index, line: row.line, cells, problem: row.problem, ofRange });
+      }
+      return { done: false, value: ready.shift() as SheetRow };
+    };
+  });
+  return { ...sheet, rows };
 }

@@ -27,6 +27,7 @@ export const SUITE_FIXTURES = [
   "workbooks/libreoffice-notes-first.xlsx",
   "workbooks/openpyxl.xlsx",
   "workbooks/pandas.xlsx",
+  "workbooks/openxml-sdk-prefixed.xlsx",
   "workbooks/reordered-rels-last.xlsx",
   "workbooks/reordered-sheet-first.xlsx",
   "workbooks/reordered-strings-last.xlsx",

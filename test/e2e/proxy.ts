@@ -12,11 +12,11 @@ import type { RunningSandbox } from "../../src/sandbox/server.js";
 /**
  * `forward`: as the sandbox answers; `swallow`: forward, then answer 500 instead; `fail`: answer 500 without
  * forwarding; `{ status, headers }`: answer that status (a redirect, a 408, a 503) without forwarding;
- * `reset`: cut the connection without an answer; `hang`: never answer (until the client gives up
+ * with `body`, that JSON as its answer (an order list the sandbox would not write); `reset`: cut the connection without an answer; `hang`: never answer (until the client gives up
  * or the proxy closes); `hold`: forward once `release()` is called (at once after it), so a test
  * waits on an event of its own instead of a latency it hopes is long enough.
  */
-export type ProxyAction = "forward" | "swallow" | "fail" | "reset" | "hang" | "hold" | { readonly status: number; readonly headers?: Record<string, string> };
+export type ProxyAction = "forward" | "swallow" | "fail" | "reset" | "hang" | "hold" | { readonly status: number; readonly headers?: Record<string, string>; readonly body?: unknown };
 
 export interface FaultyProxy {
   readonly url: string;
@@ -67,8 +67,13 @@ export async function faultyProxy(sandbox: RunningSandbox): Promise<FaultyProxy>
       }
       if (typeof action === "object") {
         failed.push(`${req.method ?? "?"} ${new URL(req.url ?? "/", "http://proxy").pathname}`);
-        res.writeHead(action.status, action.headers);
-        res.end();
+        if (action.body === undefined) {
+          res.writeHead(action.status, action.headers);
+          res.end();
+          return;
+        }
+        res.writeHead(action.status, { "content-type": "application/json", ...action.headers });
+        res.end(JSON.stringify(action.body));
         return;
       }
       const forward = (): void => {

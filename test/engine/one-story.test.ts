@@ -28,7 +28,7 @@ function row(number: string, target = "4165550100", customer = "Acme"): ValidRow
 /** The row of `number` edited since it was sent: another target and end-user name. */
 const changedRow = (number: string): ValidRow => row(number, "4165550199", "Acme Holdings");
 
-const [SUBMITTED, PENDING, UNKNOWN, REJECTED, ENDED, NEVER, NO_TICKET, OUTSIDE, REFUSED] = [
+const [SUBMITTED, PENDING, UNKNOWN, REJECTED, ENDED, NEVER, NO_TICKET, OUTSIDE, REFUSED, OLDER, OLDER_REJECTED] = [
   "4165550101",
   "4165550102",
   "4165550103",
@@ -38,6 +38,8 @@ const [SUBMITTED, PENDING, UNKNOWN, REJECTED, ENDED, NEVER, NO_TICKET, OUTSIDE, 
   "4165550107",
   "4165550108",
   "4165550109",
+  "4165550110",
+  "4165550111",
 ] as const;
 const print = (number: string): string => rowFingerprint(row(number));
 
@@ -60,6 +62,18 @@ const RECORDS = [
   { type: "intent", requestId: "G", operation: "dids", numbers: [REFUSED], fingerprints: [print(REFUSED)], at: "t" },
   { type: "outcome", requestId: "G", status: "rejected", httpStatus: 200, rejected: [{ number: REFUSED, message: `${REFUSED} already has a pending port-in (ticket PI-000009)`, fingerprint: print(REFUSED) }], at: "t" },
   { type: "confirmed", number: REFUSED, ticket: "PI-000009", status: "SUBMITTED", outside: true, refused: true, at: "t" },
+  // An older portin's requests, whose intents and rejections kept no fingerprints: one submitted, one rejected.
+  { type: "intent", requestId: "H", operation: "dids", numbers: [OLDER], at: "t" },
+  { type: "outcome", requestId: "H", status: "submitted", ticket: "PI-000011", at: "t" },
+  { type: "intent", requestId: "I", operation: "dids", numbers: [OLDER_REJECTED], at: "t" },
+  {
+    type: "outcome",
+    requestId: "I",
+    status: "rejected",
+    httpStatus: 400,
+    rejected: [{ number: OLDER_REJECTED, message: "the customer name does not match the losing carrier's records", fingerprint: "" }],
+    at: "t",
+  },
 ] satisfies JournalRecord[];
 const PRIOR = derivePriorState(RECORDS);
 
@@ -83,12 +97,19 @@ const STORIES: Record<NumberState["kind"], readonly Story[]> = {
       submit: { status: "skipped", ticket: "PI-000009", message: "sent by an earlier run and refused by the service: order PI-000009, placed outside this journal, already held it; not sent again" },
       status: { kind: "ticket", ticket: "PI-000009", refused: true },
     },
+    { number: OLDER, submit: { status: "skipped", ticket: "PI-000011" }, status: { kind: "ticket", ticket: "PI-000011" } },
   ],
   pending: [{ number: PENDING, submit: { status: "unknown", ticket: "", next: "retry-unknown" }, status: { kind: "number", unsure: true } }],
   unknown: [{ number: UNKNOWN, submit: { status: "unknown", ticket: "", next: "retry-unknown" }, status: { kind: "number", unsure: true } }],
   rejected: [
     { number: REJECTED, submit: { status: "rejected", ticket: "", next: "fix-or-retry-rejected" }, status: { kind: "none", why: "never submitted: the service rejected it (the customer name does not match the losing carrier's records); fix the row and run portin submit" } },
     { number: ENDED, submit: { status: "rejected", ticket: "PI-000005", next: "fix-carrier-rejection" }, status: { kind: "ended", changed: false } },
+    // No fingerprint to compare the row with: sent again (docs/verdicts.md), and status says why.
+    {
+      number: OLDER_REJECTED,
+      submit: null,
+      status: { kind: "none", why: "never submitted: the service rejected it (the customer name does not match the losing carrier's records); the row as it was sent is not recorded: portin submit sends it again" },
+    },
   ],
   none: [{ number: NEVER, submit: null, status: { kind: "none", why: "not submitted yet: portin submit sends it" } }],
 };
@@ -105,7 +126,8 @@ describe("one story per number: submit, plan and status read the same state", ()
     expect(stateOf(PRIOR, story.number).kind).toBe(kind);
     const earlier = await reviewEarlierRuns(PRIOR, [row(story.number)], options());
     const submit = earlier.settle(row(story.number));
-    const status = sourceOf(story.number, PRIOR, undefined, "no journal");
+    // Status, as learn-status.ts does, weighs the row as the sheet has it now.
+    const status = sourceOf(story.number, PRIOR, undefined, "no journal", rowNowOf(row(story.number)));
     if (story.submit === null) expect(submit).toBeNull();
     else expect(submit).toMatchObject(story.submit);
     expect(status).toMatchObject(story.status);
@@ -172,7 +194,7 @@ function asReportTellsIt(story: Said): Said {
 const HOLDS: Record<string, AccountHold | undefined> = EXAMPLE_HOLDS;
 
 describe("one story per number: submit, status and report agree for every state, order-list hold and row change", () => {
-  const numbers = { SUBMITTED, PENDING, UNKNOWN, REJECTED, ENDED, NEVER, NO_TICKET, OUTSIDE, REFUSED };
+  const numbers = { SUBMITTED, PENDING, UNKNOWN, REJECTED, ENDED, NEVER, NO_TICKET, OUTSIDE, REFUSED, OLDER, OLDER_REJECTED };
   const cases = Object.entries(numbers).flatMap(([name, number]) =>
     Object.keys(HOLDS).flatMap((hold) => [false, true].map((changed) => [name, hold, changed ? "changed" : "unchanged", number] as const)),
   );

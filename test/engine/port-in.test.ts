@@ -2,7 +2,9 @@
  * The engine in-process, against a real sandbox on loopback: each stage on its own, and the
  * whole run as a command hands it over (a ready client and the journal's identity).
  */
+import { readdirSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
@@ -11,12 +13,13 @@ import { rowOutcomes } from "../../src/engine/outcomes.js";
 import { settleRows } from "../../src/engine/settle.js";
 import type { SettleOptions } from "../../src/engine/settle.js";
 import { runPortIn } from "../../src/engine/port-in.js";
-import type { PortInOptions, Service } from "../../src/engine/port-in.js";
+import type { PortInOptions, ServiceLink } from "../../src/engine/port-in.js";
 import { prepare } from "../../src/engine/prepare.js";
 import { RunProgress } from "../../src/engine/progress.js";
 import { exitCodeOfRun } from "../../src/exit-codes.js";
 import { openSheet } from "../../src/input/sheet.js";
 import type { CommandIO } from "../../src/io.js";
+import { openJournal } from "../../src/journal/journal.js";
 import { derivePriorState } from "../../src/journal/prior.js";
 import { rowFingerprint } from "../../src/group/fingerprint.js";
 import { startSandbox } from "../../src/sandbox/server.js";
@@ -32,7 +35,7 @@ afterEach(async () => {
 
 interface Setup {
   readonly sandbox: RunningSandbox;
-  readonly service: Service;
+  readonly service: ServiceLink;
   readonly dir: string;
   readonly io: CommandIO & { readonly stderrText: () => string };
 }
@@ -132,6 +135,19 @@ describe("runPortIn", () => {
     seen.length = 0;
     await runPortIn(options(await openSheet(path), dir, { command: "plan", results: join(dir, "acme.plan.csv") }), { ...service, client }, io);
     expect(seen).toEqual(["orders"]);
+  });
+
+  it("removes the sheet's cells kept on disk when the journal's lock is refused after the sheet was read", async () => {
+    const { service, dir, io } = await setup();
+    const spools = (): string[] => readdirSync(tmpdir()).filter((name) => name.startsWith("portin-cells-"));
+    // Rows whose note the results defuse are kept, as their text: 4,100 rows of 1 KB pass the spool's 4 MiB in memory.
+    const path = join(dir, "acme.csv");
+    await writeFile(path, `number,note\n${Array.from({ length: 4100 }, (_, i) => `416${String(5550000 + i)},=${"x".repeat(1000)}`).join("\n")}\n`);
+    const holder = await openJournal(join(dir, "acme.state.jsonl"), service.identity);
+    cleanups.push(() => holder.close());
+    const before = new Set(spools());
+    await expect(runPortIn(options(await openSheet(path), dir), service, io)).rejects.toThrow(/acme\.state\.jsonl/);
+    expect(spools().filter((name) => !before.has(name))).toEqual([]);
   });
 
   it("plans without sending anything and reads no journal that is not there", async () => {

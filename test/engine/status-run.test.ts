@@ -5,14 +5,14 @@
  * what a user sees: each row's status, port date and the carrier's reject, the journal's
  * records, the exit code.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { learnStatuses } from "../../src/engine/learn-status.js";
 import type { StatusJournal } from "../../src/engine/status-journal.js";
 import { runPortIn } from "../../src/engine/port-in.js";
-import type { Service } from "../../src/engine/port-in.js";
+import type { ServiceLink } from "../../src/engine/port-in.js";
 import { prepare } from "../../src/engine/prepare.js";
 import { runStatus } from "../../src/engine/status-run.js";
 import type { StatusOptions } from "../../src/engine/status-run.js";
@@ -25,6 +25,7 @@ import { readJournalFile } from "../../src/journal/read.js";
 import { REJECTIONS } from "../../src/sandbox/carrier.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox, SandboxOptions } from "../../src/sandbox/server.js";
+import { ORDER_LIST_PATH } from "../../src/service/answers.js";
 import { createClient } from "../../src/service/client.js";
 import { FORM_CELLS, FORM_HEADER, readResults, tempDir } from "../e2e/harness.js";
 import type { ResultRow } from "../e2e/harness.js";
@@ -42,7 +43,7 @@ const PORT_DATE = "2026-03-05";
 
 interface Setup {
   readonly sandbox: RunningSandbox;
-  readonly service: Service;
+  readonly service: ServiceLink;
   readonly dir: string;
   readonly sheet: string;
   readonly io: CommandIO;
@@ -279,6 +280,45 @@ describe("runStatus", () => {
     }
     // Only the order that answered has a new reading.
     expect((await records(s.dir, "status")).slice(readingsBefore).map((r) => [r.ticket, r.status])).toEqual([["PI-000002", "COMPLETED"]]);
+  });
+
+  it("counts every PortInStatus request it made, each retry too, as the sandbox counts the GETs it answered", async () => {
+    const [a, b, c] = numbers(3);
+    const s = await setup([a!, b!, c!]);
+    await submit(s, 2);
+    // Each ticket's first GET reaches the sandbox, whose answer the proxy turns into a 500: got tries it again.
+    const proxy = await faultyProxy(s.sandbox);
+    cleanups.push(() => proxy.close());
+    const once = new Set<string>();
+    proxy.rule = (method, path) => (method !== "GET" || !path.endsWith("/PortInStatus") || once.has(path) ? "forward" : (once.add(path), "swallow"));
+    const client = createClient({ baseUrl: proxy.url, user: s.sandbox.user, password: s.sandbox.password, timeoutMs: 5_000, retries: 2, allowInsecureHttp: false, userAgent: "portin/test" });
+    const from = s.sandbox.served().length;
+    const { rows, report } = await status({ ...s, service: { ...s.service, client } });
+    expect(cells(rows, "status")).toEqual(Array(3).fill(["SUBMITTED"]));
+    expect(statusGets(s.sandbox, from).sort()).toEqual(["PI-000001", "PI-000001", "PI-000002", "PI-000002"]);
+    expect(report.summary).toMatchObject({ orders: 2, requests: 4 });
+  });
+
+  it("rebuilds a lost journal from a Closed order only for the numbers its PortInStatus answer lists, asking about each other number itself", async () => {
+    const [a, b] = numbers(2);
+    const s = await setup([a!, b!]);
+    await submit(s, 1);
+    s.sandbox.advanceDays(3);
+    await rm(join(s.dir, "acme.state.jsonl"));
+    // The order list shows both numbers in one Closed order, where the service holds one order each.
+    const proxy = await faultyProxy(s.sandbox);
+    cleanups.push(() => proxy.close());
+    const list = { orders: [{ OrderID: "9001", Requests: [{ Assessment: "Closed", NumberToPort: [{ TnRange: `${a}-${b!.slice(-2)}` }] }] }] };
+    proxy.rule = (method, path) => (method === "GET" && path === ORDER_LIST_PATH ? { status: 200, body: list } : "forward");
+    const client = createClient({ baseUrl: proxy.url, user: s.sandbox.user, password: s.sandbox.password, timeoutMs: 5_000, retries: 0, allowInsecureHttp: false, userAgent: "portin/test" });
+    const from = s.sandbox.served().length;
+    const { rows } = await status({ ...s, service: { ...s.service, client } });
+    expect(cells(rows, "number", "status", "status_ticket")).toEqual([
+      [a, "COMPLETED", "PI-000001"],
+      [b, "COMPLETED", "PI-000002"],
+    ]);
+    // The order asked about through its first number, the number its answer did not list by itself; then each ticket learned.
+    expect(statusGets(s.sandbox, from)).toEqual([a, b, "PI-000001", "PI-000002"]);
   });
 
   it("says why a number is in no order: an invalid row, one the service rejected, one added since the submit, asking about none of them", async () => {

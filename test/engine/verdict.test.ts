@@ -70,7 +70,6 @@ const TABLE = readFileSync(join(PACKAGE_ROOT, "docs", "verdicts.md"), "utf8")
     return { state, hold, unchanged, changed };
   });
 
-/** The row now: changed when its fingerprint is not the one it was sent under. */
 /** The row now: changed when its fingerprint is not the one it was sent under and, against an order outside the journal, when its values are not the order's. */
 const rowNow = (changed: boolean): RowNow => ({ changedSince: (fingerprint) => changed || fingerprint !== SENT, differsFrom: () => changed });
 

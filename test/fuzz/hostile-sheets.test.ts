@@ -12,7 +12,7 @@ import { writeFile } from "node:fs/promises";
 import fc from "fast-check";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { runPortIn } from "../../src/engine/port-in.js";
-import type { Service } from "../../src/engine/port-in.js";
+import type { ServiceLink } from "../../src/engine/port-in.js";
 import { InputError, PortinError } from "../../src/errors.js";
 import { openSheet } from "../../src/input/sheet.js";
 import type { CommandIO } from "../../src/io.js";
@@ -28,7 +28,7 @@ const RUNS = 40;
 const RUN_TIMEOUT_MS = 10_000;
 
 let sandbox: RunningSandbox;
-let service: Service;
+let service: ServiceLink;
 let dir = "";
 let run = 0;
 beforeAll(async () => {

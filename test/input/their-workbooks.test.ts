@@ -31,6 +31,13 @@ describe("workbooks other programs wrote", () => {
     }
   });
 
+  it("reads a workbook whose SpreadsheetML elements carry a prefix (x:row, x:c), as the .NET Open XML SDK writes them, as the same workbook without", async () => {
+    const prefixed = await rowsOf(workbook("openxml-sdk-prefixed.xlsx"));
+    const plain = await rowsOf(workbook("libreoffice-errors.xlsx"));
+    expect(prefixed.rows.length).toBeGreaterThan(0);
+    expect(prefixed).toEqual(plain);
+  });
+
   it("names LibreOffice's saved errors (#N/A, #REF!) as errors in the source sheet, not as formulas without a result", async () => {
     const { rows } = await rowsOf(workbook("libreoffice-errors.xlsx"));
     const problems = rows.map((row) => [row.line, row.problem]);

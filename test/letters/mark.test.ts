@@ -44,6 +44,18 @@ describe("portin's mark on a letter", () => {
     expect(await readLetterMark(await older.save({ useObjectStreams: false }))).toEqual({ letter: "abcdefghijklmnopqrstuv", numbers: null });
   });
 
+  it("is read from the file's bytes when pdf-lib cannot load the letter, so that a damaged letter is not taken for a scan", async () => {
+    const letter = Buffer.from(await renderLetter(CONTENT, "en", "portin test")).toString("latin1");
+    // A page object a tool wrote wrong: pdf-lib refuses the file, whose Info still holds the mark.
+    const damaged = letter.replace(/\n(\d+) 0 obj\n<<\n\/Type \/Page\n/, "\n$1 0 obj\n<< ]]] >> garbage\n");
+    expect(damaged).not.toBe(letter);
+    const mark = { letter: letterFingerprint(CONTENT), numbers: letterNumbersFingerprint(CONTENT) };
+    expect(await readLetterMark(Buffer.from(damaged, "latin1"))).toEqual(mark);
+    // The last Keywords written wins (a tool appends its update after what it replaces), and a literal string is read too.
+    const updated = `${damaged}\n99 0 obj\n<< /Keywords (portin-loa-v1:abcdefghijklmnopqrstuv) >>\nendobj\n`;
+    expect(await readLetterMark(Buffer.from(updated, "latin1"))).toEqual({ letter: "abcdefghijklmnopqrstuv", numbers: null });
+  });
+
   it("is not found in a PDF portin did not make, which is checked only for being a PDF", async () => {
     expect(await readLetterMark(Buffer.from("%PDF-1.4 signed"))).toBeNull();
     for (const useObjectStreams of [false, true]) {

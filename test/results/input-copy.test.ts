@@ -11,6 +11,7 @@ import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openSheet } from "../../src/input/sheet.js";
 import { InputCopy } from "../../src/results/input-copy.js";
+import { withRangesExpanded } from "../../src/validate/ranges.js";
 import type { ResultsWriter } from "../../src/results/encoder.js";
 import { csvRowTexts } from "../../src/results/csv-writer.js";
 import type { RowOutcome } from "../../src/results/row-outcome.js";
@@ -56,14 +57,15 @@ function io(): { readonly stdout: PassThrough; readonly stderr: PassThrough; rea
 
 const SHEET = "number,note\r\n4165550101,plain\r\n4165550102-04,a range\r\n4165550105,=1+1\r\n4165550106,after\r\n";
 
-/** Reads `path` as prepare does with --expand-ranges: a range row becomes one results row per number. */
+/** Reads every row of `sheet` through `copy`, as a run does. */
+async function readAll(copy: InputCopy): Promise<void> {
+  for await (const row of copy.reading().rows) expect(row.cells.length).toBeGreaterThan(0);
+}
+
+/** Reads `path` as a run does with --expand-ranges: a range row becomes one results row per number. */
 async function readInto(path: string, destination: string): Promise<InputCopy> {
-  const sheet = await openSheet(path);
-  const copy = new InputCopy(sheet, destination);
-  for await (const row of sheet.rows) {
-    if (row.cells[0] === "4165550102-04") await copy.expanded(["4165550102", "4165550103", "4165550104"].map((number) => [number, "a range"]));
-    else await copy.row(row.cells);
-  }
+  const copy = new InputCopy(withRangesExpanded(await openSheet(path)), destination);
+  await readAll(copy);
   return copy;
 }
 
@@ -101,9 +103,8 @@ describe("the input's own cells of each results row", () => {
   it("makes a kept row's text for CSV results as the writer would: the header's width, passwords masked, quoted by csv-stringify", async () => {
     const path = join(dir, "acme.csv");
     await writeFile(path, 'number;note;item.SipPassword\r\n4165550101;"two\nlines; one ""quote""";s3cret;extra\r\n4165550102\r\n');
-    const sheet = await openSheet(path);
-    const copy = new InputCopy(sheet, join(dir, "acme.results.csv"));
-    for await (const row of sheet.rows) await copy.row(row.cells);
+    const copy = new InputCopy(await openSheet(path), join(dir, "acme.results.csv"));
+    await readAll(copy);
     const results = recorder();
     await copy.writeTo(results, (index) => index, io());
     expect(results.written).toEqual([
@@ -139,19 +140,20 @@ describe("the input's own cells of each results row", () => {
     );
   });
 
-  it("keeps the last rows waiting to be made into text once told the sheet is read, so the spool's temporary file is made and written before anything is sent", async () => {
+  it("keeps the last rows waiting to be made into text once the sheet is read to its end, so the spool's temporary file is made and written before anything is sent", async () => {
     const spools = (): string[] => readdirSync(tmpdir()).filter((name) => name.startsWith("portin-cells-"));
     const path = join(dir, "acme.csv");
     // Each row's text is 984 characters, 1,024 bytes as the spool counts them: 4,096 rows (16
     // batches) fill its 4 MiB in memory exactly, and the 4,097th, in the last batch of four, spills.
     const rows = Array.from({ length: 4100 }, (_, i) => `416${String(5550000 + i)},=${"x".repeat(971)}`);
     await writeFile(path, `number,note\n${rows.join("\n")}\n`);
-    const sheet = await openSheet(path);
-    const copy = new InputCopy(sheet, join(dir, "acme.results.csv"));
+    const copy = new InputCopy(await openSheet(path), join(dir, "acme.results.csv"));
     const before = new Set(spools());
-    for await (const row of sheet.rows) await copy.row(row.cells);
+    const reading = copy.reading().rows[Symbol.asyncIterator]();
+    for (let read = 0; read < 4100; read++) expect((await reading.next()).done).toBe(false);
     expect(spools().filter((name) => !before.has(name))).toEqual([]);
-    await copy.finish();
+    // The end of the sheet.
+    expect((await reading.next()).done).toBe(true);
     const made = spools().filter((name) => !before.has(name));
     expect(made).toHaveLength(1);
     // And written whole: no write to TMPDIR is left for after sending, where a full disk would fail it.
@@ -191,9 +193,8 @@ describe("the input's own cells of each results row", () => {
     const options = { delimiter: ",", bom: false, lineEnd: "\n", stdout: new PassThrough(), rows: rows.length };
 
     const kept = join(dir, "kept.xlsx");
-    const sheet = await openSheet(path);
-    const copy = new InputCopy(sheet, kept);
-    for await (const row of sheet.rows) await copy.row(row.cells);
+    const copy = new InputCopy(await openSheet(path), kept);
+    await readAll(copy);
     const recorded = recorder();
     const byCopy = await openResults(kept, header, options);
     await copy.writeTo(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { operationById, type OperationId } from "../../src/catalog/operations.js";
 import type { Members } from "../../src/catalog/members.js";
-import { bodySchema } from "../../src/service/body-schema.js";
+import { bodySchema } from "../support/body-schema.js";
 import { buildBody } from "../../src/service/body.js";
 import { describeIssues } from "../../src/service/zod-issues.js";
 import { PORT_FORM, TOLL_FREE_PORT_FORM } from "../support/port-form.js";

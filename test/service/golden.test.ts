@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { describeOperation, operationById } from "../../src/catalog/operations.js";
 import type { OperationId } from "../../src/catalog/operations.js";
 import type { Members } from "../../src/catalog/members.js";
-import { bodySchema } from "../../src/service/body-schema.js";
+import { bodySchema } from "../support/body-schema.js";
 import { buildBody } from "../../src/service/body.js";
 import { describeIssues } from "../../src/service/zod-issues.js";
 import type { FixtureIn } from "../e2e/fixtures.js";

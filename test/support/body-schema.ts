@@ -1,17 +1,17 @@
 /**
  * What the service accepts, docs/contract.md §1.2: the zod schema of each operation's body, built from
- * the catalog. The body tests check buildBody against it; the sandbox validates POSTs with
- * its own reading of the contract (sandbox/body-schemas.ts), so that a mistake here is not
- * repeated there.
+ * the catalog. The body tests check buildBody (src/service/body.ts) against it, so it is test
+ * support: portin itself never checks a body it built; the sandbox validates POSTs with its own
+ * reading of the contract (src/sandbox/body-schemas.ts), so that a mistake here is not repeated there.
  */
 import { z } from "zod";
-import type { NumberKind, Operation } from "../catalog/operations.js";
-import { ITEM_MEMBERS, REQUIRED_PORT_FORM_MEMBERS, findMember, membersOf, portFormTakes } from "../catalog/members.js";
-import type { MemberType } from "../catalog/members.js";
-import * as serviceWords from "../messages/service.js";
+import type { NumberKind, Operation } from "../../src/catalog/operations.js";
+import { ITEM_MEMBERS, REQUIRED_PORT_FORM_MEMBERS, findMember, membersOf, portFormTakes } from "../../src/catalog/members.js";
+import type { MemberType } from "../../src/catalog/members.js";
+import * as serviceWords from "../../src/messages/service.js";
 
 /** NANP: area code and exchange both start 2-9. */
-export const PHONE_RE = /^[2-9]\d{2}[2-9]\d{6}$/;
+const PHONE_RE = /^[2-9]\d{2}[2-9]\d{6}$/;
 const phone = z
   .number()
   .int()
