@@ -150,13 +150,7 @@ export function newRequestId(): string {
 function createJournal(writer: GroupCommitWriter, lock: JournalLock, prior: PriorState, onStatusReading: ((reading: StatusRecord) => void) | undefined): Journal {
   let closing: Promise<void> | null = null;
   // A record the caller got wrong is a rejected promise, as an append that failed is.
-  const append = (build: () => JournalRecord): Promise<void> => {
-    try {
-      return writer.append(serializeRecord(build()));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  };
+  const append = async (build: () => JournalRecord): Promise<void> => writer.append(serializeRecord(build()));
   return {
     prior,
     intent: (requestId, operation, numbers, fingerprints) => append(() => entries.intentRecord(requestId, operation, numbers, fingerprints)),
