@@ -19,19 +19,31 @@ export function formatChanges(changes: StatusChanges): string | null {
   };
   list("CONFIRMED", changes.confirmed, (c) => (c.portDate === "" ? "" : ` for ${c.portDate}`));
   list("COMPLETED", changes.completed, () => "");
-  // An order's numbers share its reason: said once per order.
+  // An order's numbers share its reason: said once per order. Ten numbers are named in all,
+  // as on the other lines; the orders past them are counted (docs/contract.md §6).
   const orders = new Map<string, NumberChange[]>();
   for (const change of changes.rejected) orders.set(change.ticket, [...(orders.get(change.ticket) ?? []), change]);
   if (orders.size > 0) {
-    const said = [...orders].map(([ticket, items]) => {
-      const shown = items.slice(0, LISTED_AT_MOST).map((c) => c.number).join(", ");
-      const more = items.length > LISTED_AT_MOST ? `, and ${items.length - LISTED_AT_MOST} more` : "";
-      return `${ticket} (${shown}${more})${items[0]?.reason ? `: ${items[0].reason}` : ""}`;
-    });
-    lines.push(`  ${changes.rejected.length} newly REJECTED: ${said.join("; ")}`);
+    const said: string[] = [];
+    let named = 0;
+    let left = 0;
+    let ordersLeft = 0;
+    for (const [ticket, items] of orders) {
+      if (named >= LISTED_AT_MOST) {
+        left += items.length;
+        ordersLeft++;
+        continue;
+      }
+      const shown = items.slice(0, LISTED_AT_MOST - named);
+      named += shown.length;
+      const more = items.length > shown.length ? `, and ${items.length - shown.length} more` : "";
+      said.push(`${ticket} (${shown.map((c) => c.number).join(", ")}${more})${items[0]?.reason ? `: ${items[0].reason}` : ""}`);
+    }
+    const rest = ordersLeft === 0 ? "" : `; and ${left} more number${left === 1 ? "" : "s"} in ${ordersLeft} more order${ordersLeft === 1 ? "" : "s"}`;
+    lines.push(`  ${changes.rejected.length} newly REJECTED: ${said.join("; ")}${rest}`);
   }
   for (const order of changes.silent) {
-    lines.push(`  silent: ${order.ticket} (${order.numbers} number${order.numbers === 1 ? "" : "s"}) ${order.status} since ${order.since.slice(0, 10)}, ${order.businessDays} business days: ask the service or the losing carrier`);
+    lines.push(`  silent: ${order.ticket} (${order.numbers} number${order.numbers === 1 ? "" : "s"}) ${order.status} since ${order.since.slice(0, 10)}, ${order.businessDays} business days with no change: ask the service or the losing carrier`);
   }
   if (lines.length === 1) {
     if (changes.previousCheck === null) return null;
