@@ -15,6 +15,7 @@ import { COMMAND_LINES } from "./names.js";
 import { defaultsPath, refuseSamePaths } from "./run-paths.js";
 import { openCommandSheet, SHEET_INPUT, withSheetOptions } from "./sheet-input.js";
 import { nonEmptyPath } from "./values.js";
+import { SILENT_AFTER_OPTION } from "./silent-after.js";
 
 interface ReportArgs {
   input: string;
@@ -25,6 +26,7 @@ interface ReportArgs {
   calendar?: string;
   defaults?: string;
   state?: string;
+  silentAfter: number;
 }
 
 function reportOptions(yargs: Argv): Argv<ReportArgs> {
@@ -40,7 +42,9 @@ function reportOptions(yargs: Argv): Argv<ReportArgs> {
       calendar: { type: "string", requiresArg: true, coerce: nonEmptyPath("calendar"), describe: "also write the port dates as iCalendar events (.ics), one per customer, date and time window" },
       defaults: { type: "string", requiresArg: true, coerce: nonEmptyPath("defaults"), describe: "the --defaults submit was given [default: <input without .csv>.defaults.json, if it exists]" },
       state: { type: "string", requiresArg: true, coerce: nonEmptyPath("state"), describe: "the run journal submit and status wrote [default: <input without .csv>.state.jsonl]" },
-    });
+      "silent-after": SILENT_AFTER_OPTION,
+      // yargs types `silent-after` by its dashed name; argv also holds it camel-cased.
+    }) as unknown as Argv<ReportArgs>;
 }
 
 async function run(args: ReportArgs, io: CommandIO): Promise<CommandResult> {
@@ -57,7 +61,7 @@ async function run(args: ReportArgs, io: CommandIO): Promise<CommandResult> {
   if (defaults !== null && args.defaults === undefined) io.stderr.write(`portin: using defaults from ${defaults}\n`);
   const opened = await openCommandSheet(args, io);
   try {
-    const result = await runReport({ sheet: opened.sheet, defaults: opened.defaults, state, output, calendar, now: new Date() });
+    const result = await runReport({ sheet: opened.sheet, defaults: opened.defaults, state, output, calendar, now: new Date(), silentAfter: args.silentAfter });
     const kb = Math.ceil(result.bytes / 1024);
     io.stderr.write(`portin report: ${result.model.rows.length} rows, ${result.model.ported} numbers ported; wrote ${output} (${kb} KB)\n`);
     if (calendar !== null) io.stderr.write(`portin report: ${result.events ?? 0} port-date events in ${calendar}\n`);

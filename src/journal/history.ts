@@ -204,6 +204,7 @@ export interface OrderEvent {
   readonly status: string;
   readonly portDate: string;
   readonly reason: string;
+  readonly summary: string;
   /** RejectDetails as the status report writes them (`6P NAME: …; …`). */
   readonly details: string;
   readonly at: string;
@@ -230,7 +231,7 @@ export function rejectHistoryFold(): { readonly take: (reading: StatusRecord) =>
     const events = changesOf.get(reading.ticket) ?? [];
     const last = events[events.length - 1];
     if (last === undefined || movedFrom(last, reading)) {
-      events.push({ ticket: reading.ticket, status: reading.status, portDate: reading.portDate ?? "", reason: reading.reason, details: reading.details, at: reading.at });
+      events.push({ ticket: reading.ticket, status: reading.status, portDate: reading.portDate ?? "", reason: reading.reason, summary: reading.summary, details: reading.details, at: reading.at });
       changesOf.set(reading.ticket, events);
     }
     const ended = portInPhase(reading.status) === "ended";

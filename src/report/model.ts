@@ -7,12 +7,16 @@
 import { portInPhase } from "../catalog/account.js";
 import { sourceOf } from "../engine/status-source.js";
 import { fromService } from "../engine/status-words.js";
-import { latestByTicket, nightsOf, statusReadings } from "../journal/history.js";
+import { latestByTicket, nightsOf, rejectHistoryFold, SILENT_AFTER_BUSINESS_DAYS, statusReadings, waitOf } from "../journal/history.js";
+import type { NumberHistory, OrderEvent } from "../journal/history.js";
 import { derivePriorState } from "../journal/prior.js";
 import type { JournalRecord, StatusRecord } from "../journal/records.js";
 import { noOrder } from "../results/order-status.js";
 import type { OrderStatus } from "../results/order-status.js";
 import { parseNanp } from "../validate/nanp.js";
+import { CustomerBook } from "./customers.js";
+import type { Customer } from "./customers.js";
+import { easternTime } from "./eastern.js";
 
 /** What the report needs of one sheet row. */
 export interface SheetFacts {
@@ -24,17 +28,23 @@ export interface SheetFacts {
   readonly customer: string;
   /** PortForm RequestedPortTime as written, "" when none: the port's time window. */
   readonly window: string;
+  /** PortForm CustomerAccountNumber as written, "" or absent when none: with the provider, who the customer is. */
+  readonly account?: string;
+  /** PortForm CurrentProvider as written. */
+  readonly provider?: string;
 }
 
 export interface ReportRow {
   readonly line: number;
   /** 10 digits, or the cell as written when it is not a number. */
   readonly number: string;
+  /** The customer's label (customers.ts): one per account at the losing carrier. */
   readonly customer: string;
   readonly window: string;
   readonly status: OrderStatus;
   /** Why the row is invalid as far as the sheet alone can tell (its number), or null. */
   readonly invalid: string | null;
+  readonly who: Customer;
 }
 
 /** The four states the progress bars draw (docs/contract.md §2 `report`). */
@@ -54,6 +64,8 @@ export interface PortDay {
   readonly window: string;
   readonly status: string;
   readonly numbers: readonly string[];
+  /** The customer's account, provider and every name it went by (customers.ts). */
+  readonly who: Customer;
 }
 
 export interface ProblemGroup {
@@ -72,11 +84,49 @@ export interface ReportModel {
   readonly rejects: readonly ProblemGroup[];
   /** The latest check the journal recorded, or null. */
   readonly checkedAt: string | null;
+  /** Every customer, by account at the losing carrier, with the names it went by. */
+  readonly customers: readonly Customer[];
+  /** Numbers of the sheet any check ever read as rejected (or otherwise ended), fixed and resent or not. */
+  readonly rejectedEver: number;
+  /** Of those, numbers now in a later order (resent after the reject). */
+  readonly resentAfterReject: number;
+  /** Each ever-rejected number's history as one line, for the row table. */
+  readonly histories: ReadonlyMap<string, string>;
+  /** Every open order, with how long it has waited since its last change. */
+  readonly waiting: readonly WaitingOrder[];
 }
 
-export function buildReport(sheetRows: readonly SheetFacts[], records: readonly JournalRecord[], noJournal: string | null): ReportModel {
+/** An open order and its wait (journal/history.ts waitOf). */
+export interface WaitingOrder {
+  readonly ticket: string;
+  readonly status: string;
+  readonly portDate: string;
+  readonly customers: readonly string[];
+  readonly numbers: number;
+  /** When it was first read as it stands (Status and port date). */
+  readonly since: string;
+  readonly businessDays: number;
+  readonly waitingFor: "port date" | "answer";
+  readonly silent: boolean;
+}
+
+export interface ReportOptions {
+  /** When the report is made: waits are counted to it. */
+  readonly now: Date;
+  /** `--silent-after`: business days with no change after which an open order is silent. */
+  readonly silentAfter: number;
+}
+
+export function buildReport(
+  sheetRows: readonly SheetFacts[],
+  records: readonly JournalRecord[],
+  noJournal: string | null,
+  options: ReportOptions = { now: new Date(), silentAfter: SILENT_AFTER_BUSINESS_DAYS },
+): ReportModel {
   const prior = noJournal === null ? derivePriorState(records) : null;
   const readings = statusReadings(records);
+  const book = new CustomerBook();
+  for (const facts of sheetRows) book.add(cellsOf(facts));
   const latest = latestByTicket(readings);
   const latestOfNumber = new Map<string, StatusRecord>();
   for (const reading of readings) for (const number of reading.numbers) latestOfNumber.set(number, reading);
@@ -114,6 +164,11 @@ export function buildReport(sheetRows: readonly SheetFacts[], records: readonly 
 
   const counts = new Map<string, number>();
   for (const row of rows) counts.set(row.status.status, (counts.get(row.status.status) ?? 0) + 1);
+  const history = rejectHistoryFold();
+  for (const reading of readings) history.take(reading);
+  const lineOf = new Map<string, ReportRow[]>();
+  for (const row of rows) if (row.invalid === null) lineOf.set(row.number, [...(lineOf.get(row.number) ?? []), row]);
+  const histories = history.histories().filter((h) => lineOf.has(h.number));
   return {
     rows,
     byStatus: [...counts].map(([status, n]) => ({ status, rows: n })).sort((a, b) => b.rows - a.rows || a.status.localeCompare(b.status)),
@@ -121,16 +176,68 @@ export function buildReport(sheetRows: readonly SheetFacts[], records: readonly 
     nights: progress(rows, readings),
     calendar: calendarOf(rows),
     invalid: invalidGroups(rows),
-    rejects: rejectGroups(rows),
+    rejects: rejectGroups(histories, lineOf),
     checkedAt: readings.reduce<string | null>((last, r) => (last === null || r.at > last ? r.at : last), null),
+    customers: book.customers(),
+    rejectedEver: histories.length,
+    resentAfterReject: histories.filter((h) => new Set(h.events.map((e) => e.ticket)).size > 1).length,
+    histories: new Map(histories.map((h) => [h.number, historyLine(h.events)])),
+    waiting: waitingOrders(readings, rows, options),
   };
+
+  /** One literal, no spread: one hidden class for every row (results/row-outcome.ts rowOutcome). */
+  function reportRow(facts: SheetFacts, number: string, invalid: string | null, status: OrderStatus): ReportRow {
+    return { line: facts.line, number, customer: book.customerOf(cellsOf(facts)).label, window: facts.window, status, invalid, who: book.customerOf(cellsOf(facts)) };
+  }
 }
 
-
-/** One literal, no spread: one hidden class for every row (results/row-outcome.ts rowOutcome). */
-function reportRow(facts: SheetFacts, number: string, invalid: string | null, status: OrderStatus): ReportRow {
-  return { line: facts.line, number, customer: facts.customer, window: facts.window, status, invalid };
+function cellsOf(facts: SheetFacts): { name: string; account: string; provider: string } {
+  return { name: facts.customer, account: facts.account ?? "", provider: facts.provider ?? "" };
 }
+
+/** `PI-000001 REJECTED 2026-12-01 01:30 EST (6P NAME); PI-000120 SUBMITTED …; CONFIRMED … for 2026-12-04`. */
+function historyLine(events: readonly OrderEvent[]): string {
+  return events
+    .map((e, i) => {
+      const ticket = i === 0 || events[i - 1]?.ticket !== e.ticket ? `${e.ticket} ` : "";
+      const detail = portInPhase(e.status) === "ended" ? ` (${codesOf(e) || e.reason || "no reason given"})` : e.portDate === "" ? "" : ` for ${e.portDate.slice(0, 10)}`;
+      return `${ticket}${e.status} ${easternTime(e.at)}${detail}`;
+    })
+    .join("; ");
+}
+
+/** `6P NAME, 1P AN`: the reject codes and fields of a reading's RejectDetails. */
+function codesOf(event: OrderEvent): string {
+  if (event.details === "") return "";
+  return event.details
+    .split("; ")
+    .map((entry) => (entry.indexOf(": ") === -1 ? entry : entry.slice(0, entry.indexOf(": "))))
+    .join(", ");
+}
+
+/** Every order whose latest reading is open, with its wait; the silent ones first, the longest first. */
+function waitingOrders(readings: readonly StatusRecord[], rows: readonly ReportRow[], options: ReportOptions): WaitingOrder[] {
+  const customerOf = new Map<string, string>();
+  for (const row of rows) if (row.invalid === null) customerOf.set(row.number, row.customer);
+  const latest = new Map<string, StatusRecord>();
+  const steady = new Map<string, string>();
+  for (const reading of readings) {
+    const before = latest.get(reading.ticket);
+    if (before === undefined || before.status.toUpperCase() !== reading.status.toUpperCase() || (before.portDate ?? "") !== (reading.portDate ?? "")) steady.set(reading.ticket, reading.at);
+    latest.set(reading.ticket, reading);
+  }
+  const waiting: WaitingOrder[] = [];
+  for (const [ticket, reading] of latest) {
+    if (portInPhase(reading.status) !== "open") continue;
+    const since = steady.get(ticket) ?? reading.at;
+    const portDate = reading.portDate ?? "";
+    const wait = waitOf(reading.status, portDate, since, options.now, options.silentAfter);
+    const customers = [...new Set(reading.numbers.map((n) => customerOf.get(n)).filter((c): c is string => c !== undefined))].sort();
+    waiting.push({ ticket, status: reading.status, portDate, customers, numbers: reading.numbers.length, since, ...wait });
+  }
+  return waiting.sort((a, b) => Number(b.silent) - Number(a.silent) || b.businessDays - a.businessDays || a.ticket.localeCompare(b.ticket));
+}
+
 
 function neverSent(why: string): OrderStatus {
   return noOrder("not-submitted", "", "", `never submitted: ${why}`);
@@ -181,14 +288,14 @@ function progress(rows: readonly ReportRow[], readings: readonly StatusRecord[])
 
 /** Numbers with a port date, confirmed or ported, by day, customer and time window. */
 function calendarOf(rows: readonly ReportRow[]): PortDay[] {
-  const days = new Map<string, { date: string; customer: string; window: string; status: string; numbers: string[] }>();
+  const days = new Map<string, { date: string; customer: string; window: string; status: string; numbers: string[]; who: Customer }>();
   for (const row of rows) {
     const { status } = row;
     const date = status.portDate.slice(0, 10);
     // A date the service wrote some other way cannot be placed on a calendar; the row table still shows it.
     if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || (status.state !== "open" && status.state !== "completed")) continue;
     const key = JSON.stringify([date, row.customer, row.window, status.state]);
-    const day = days.get(key) ?? { date, customer: row.customer, window: row.window, status: status.state === "completed" ? "COMPLETED" : status.status, numbers: [] };
+    const day = days.get(key) ?? { date, customer: row.customer, window: row.window, status: status.state === "completed" ? "COMPLETED" : status.status, numbers: [], who: row.who };
     day.numbers.push(row.number);
     days.set(key, day);
   }
@@ -227,19 +334,28 @@ function causeOf(reason: string): { cause: string; fix: string } {
   return { cause, fix: semicolon === -1 ? "correct the number in the sheet, then run portin submit" : reason.slice(semicolon + 2) };
 }
 
-/** Carrier rejects grouped by reject code and field (`6P NAME: …`), each with its remarks as the fix. */
-function rejectGroups(rows: readonly ReportRow[]): ProblemGroup[] {
+/**
+ * Every carrier reject any check ever read, grouped by reject code and field (`6P NAME: …`),
+ * each with its remarks as the fix and what became of the number since: a reject fixed and
+ * resent stays counted (docs/contract.md §2 `report`).
+ */
+function rejectGroups(histories: readonly NumberHistory[], rowsOf: ReadonlyMap<string, readonly ReportRow[]>): ProblemGroup[] {
   const groups = new Map<string, { cause: string; fix: string; rows: { line: number; number: string; detail: string }[] }>();
-  for (const row of rows) {
-    if (row.status.state !== "ended") continue;
-    const entries = row.status.rejectDetails === "" ? [row.status.rejectReason || row.status.status] : row.status.rejectDetails.split("; ");
-    for (const entry of entries) {
-      const colon = entry.indexOf(": ");
-      const cause = colon === -1 ? entry : entry.slice(0, colon);
-      const remarks = colon === -1 ? "" : entry.slice(colon + 2);
-      const group = groups.get(cause) ?? { cause, fix: remarks === "" ? "correct what the carrier disputes in the sheet, then portin submit sends it again" : `the carrier says: ${remarks}; correct it in the sheet, then portin submit sends it again`, rows: [] };
-      group.rows.push({ line: row.line, number: row.number, detail: `${row.status.ticket} ${row.status.rejectSummary || row.status.rejectReason}`.trim() });
-      groups.set(cause, group);
+  for (const { number, events } of histories) {
+    const rows = rowsOf.get(number) ?? [];
+    const row = rows[0] as ReportRow;
+    const now = row.status.state === "ended" ? "not sent again yet" : `now ${row.status.ticket} ${row.status.status}${row.status.portDate === "" ? "" : ` for ${row.status.portDate.slice(0, 10)}`}`.replace(/\s+/g, " ");
+    const rejected = events.filter((e, i) => portInPhase(e.status) === "ended" && events.findIndex((o) => o.ticket === e.ticket && portInPhase(o.status) === "ended") === i);
+    for (const event of rejected) {
+      const entries = event.details === "" ? [event.reason || event.status] : event.details.split("; ");
+      for (const entry of entries) {
+        const colon = entry.indexOf(": ");
+        const cause = colon === -1 ? entry : entry.slice(0, colon);
+        const remarks = colon === -1 ? "" : entry.slice(colon + 2);
+        const group = groups.get(cause) ?? { cause, fix: remarks === "" ? "correct what the carrier disputes in the sheet, then portin submit sends it again" : `the carrier says: ${remarks}; correct it in the sheet, then portin submit sends it again`, rows: [] };
+        for (const { line } of rows) group.rows.push({ line, number, detail: `${event.ticket} ${event.status} ${easternTime(event.at)}: ${event.summary || event.reason}; ${now}` });
+        groups.set(cause, group);
+      }
     }
   }
   return [...groups.values()].sort((a, b) => b.rows.length - a.rows.length || a.cause.localeCompare(b.cause));

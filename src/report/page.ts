@@ -7,8 +7,10 @@
  * `escape`, or into the JSON data block with `<` written as `\u003c`.
  */
 import { createHash } from "node:crypto";
+import type { Customer } from "./customers.js";
+import { easternDate, easternTime, SERVICE_TIME_ZONE } from "./eastern.js";
 import { PROGRESS_STATES } from "./model.js";
-import type { NightProgress, PortDay, ProblemGroup, ReportModel } from "./model.js";
+import type { NightProgress, PortDay, ProblemGroup, ReportModel, WaitingOrder } from "./model.js";
 import { PAGE_SCRIPT } from "./page-script.js";
 
 export interface PageOptions {
@@ -16,6 +18,8 @@ export interface PageOptions {
   readonly title: string;
   /** When the page was made: "next port dates" start on its day. */
   readonly now: Date;
+  /** `--silent-after`, as the waiting orders were judged. */
+  readonly silentAfter: number;
 }
 
 const STYLE = `
@@ -45,7 +49,7 @@ svg text { fill: var(--fg); font-size: 12px; }
 .controls { display: flex; flex-wrap: wrap; gap: 0.75rem; align-items: end; margin: 0.5rem 0; }
 .controls label { display: flex; flex-direction: column; font-size: 0.85rem; }
 select, input, button { font: inherit; color: inherit; background: var(--card); border: 1px solid var(--line); border-radius: 4px; padding: 0.2rem 0.4rem; }
-.fix { margin: 0.2rem 0 0.4rem; }
+.fix { margin: 0.2rem 0 0.4rem; } .who { margin: 0; font-size: 0.85rem; } tr.silent td { color: var(--rejected); }
 #rows-body td:nth-child(2), #rows-body td:nth-child(5), #rows-body td:nth-child(6), #calendar td:first-child { white-space: nowrap; }
 @media print { body { max-width: none; padding: 0; font-size: 11px; } .controls, .pager { display: none; }
   h2 { break-after: avoid; } tr, svg, .cards li { break-inside: avoid; } details > * { display: block; } }
@@ -76,14 +80,15 @@ export function renderPage(model: ReportModel, options: PageOptions): string {
 <body>
 <header>
 <h1>${escape(title)}</h1>
-<p class="muted">Made ${escape(options.now.toISOString())} from the sheet and its journal; ${model.checkedAt === null ? "no status check recorded yet (run portin status)" : `latest status check ${escape(model.checkedAt)}`}.</p>
+<p class="muted">Made ${escape(easternTime(options.now.toISOString()))} from the sheet and its journal; ${model.checkedAt === null ? "no status check recorded yet (run portin status)" : `latest status check ${escape(easternTime(model.checkedAt))}`}. Times are Eastern (${SERVICE_TIME_ZONE}), the zone the service schedules ports in.</p>
 </header>
 <main>
-${headline(model, options.now)}
-${progressSection(model.nights)}
+${headline(model, options)}
+${waitingSection(model.waiting, options.silentAfter)}
+${progressSection(model.nights, model.customers)}
 ${calendarSection(model.calendar)}
 ${problemSection("invalid", "Invalid rows, by cause", "No row is invalid.", model.invalid, "row")}
-${problemSection("rejects", "Carrier rejects, by reject code and field", "No order was rejected by the carrier.", model.rejects, "number")}
+${problemSection("rejects", "Carrier rejects, every one any check read, by reject code and field", "No order was rejected by the carrier.", model.rejects, "number")}
 ${rowsSection()}
 </main>
 <script type="application/json" id="report-data">${data}</script>
@@ -93,8 +98,9 @@ ${rowsSection()}
 `;
 }
 
-function headline(model: ReportModel, now: Date): string {
-  const today = now.toISOString().slice(0, 10);
+function headline(model: ReportModel, options: PageOptions): string {
+  const today = easternDate(options.now);
+  const silent = model.waiting.filter((order) => order.silent).length;
   const upcoming = new Map<string, number>();
   for (const day of model.calendar) if (day.date >= today && day.status !== "COMPLETED") upcoming.set(day.date, (upcoming.get(day.date) ?? 0) + day.numbers.length);
   const next = [...upcoming].sort(([a], [b]) => a.localeCompare(b)).slice(0, 5);
@@ -103,6 +109,8 @@ function headline(model: ReportModel, now: Date): string {
 <ul class="cards">
 <li><span class="figure" data-figure="rows">${model.rows.length}</span> rows in the sheet</li>
 <li><span class="figure" data-figure="ported">${model.ported}</span> numbers ported so far</li>
+<li><span class="figure" data-figure="rejected-ever">${model.rejectedEver}</span> numbers the carrier rejected, ever (<span data-figure="resent">${model.resentAfterReject}</span> sent again since)</li>
+<li><span class="figure" data-figure="silent">${silent}</span> open order${silent === 1 ? "" : "s"} with no change for more than ${options.silentAfter} business days</li>
 ${model.byStatus.map((s) => `<li><span class="figure" data-status="${escape(s.status)}">${s.rows}</span> ${escape(s.status)}</li>`).join("\n")}
 </ul>
 <h3>Next port dates</h3>
@@ -111,7 +119,8 @@ ${next.length === 0 ? `<p class="muted">No confirmed port date to come.</p>` : `
 }
 
 /** One stacked bar per night for each customer, the four states in a row, and the same as a table. */
-function progressSection(nights: readonly NightProgress[]): string {
+function progressSection(nights: readonly NightProgress[], known: readonly Customer[]): string {
+  const byLabel = new Map(known.map((c) => [c.label, c]));
   if (nights.length === 0) return `<section id="progress"><h2>Progress per customer</h2><p class="muted">No status check recorded yet: portin status records one each time it runs.</p></section>`;
   const customers = nights[nights.length - 1]?.customers.map((c) => c.customer) ?? [];
   const key = PROGRESS_STATES.map((state, i) => `<rect x="${i * 120}" y="2" width="10" height="10" class="key-${state}"/><text x="${i * 120 + 14}" y="11">${state}</text>`).join("");
@@ -137,7 +146,7 @@ function progressSection(nights: readonly NightProgress[]): string {
     const table = `<details><summary>Table</summary><table><thead><tr><th>night</th>${PROGRESS_STATES.map((s) => `<th class="n">${s}</th>`).join("")}</tr></thead><tbody>${rows
       .map((row) => `<tr><td>${escape(row.night)}</td>${PROGRESS_STATES.map((s) => `<td class="n">${row.counts[s]}</td>`).join("")}</tr>`)
       .join("")}</tbody></table></details>`;
-    return `<h3>${escape(customer)}</h3><svg role="img" aria-label="${escape(`numbers of ${customer} by state, one bar per night`)}" viewBox="0 0 ${width} ${rows.length * 22}" width="${width}">${bars}</svg>${table}`;
+    return `<h3>${escape(customer)}</h3>${whoLine(byLabel.get(customer))}<svg role="img" aria-label="${escape(`numbers of ${customer} by state, one bar per night`)}" viewBox="0 0 ${width} ${rows.length * 22}" width="${width}">${bars}</svg>${table}`;
   });
   return `<section id="progress" aria-labelledby="progress-title">
 <h2 id="progress-title">Progress per customer, night by night</h2>
@@ -163,13 +172,40 @@ function calendarSection(days: readonly PortDay[]): string {
   const rows = days
     .map(
       (day) =>
-        `<tr><td>${escape(day.date)}</td><td>${escape(day.customer)}</td><td>${day.window === "" ? "all day" : escape(day.window)}</td><td>${escape(day.status)}</td><td class="n">${day.numbers.length}</td><td>${numberList(day.numbers)}</td></tr>`,
+        `<tr><td>${escape(day.date)}</td><td>${escape(day.customer)}${whoLine(day.who)}</td><td>${day.window === "" ? "all day" : escape(day.window)}</td><td>${escape(day.status)}</td><td class="n">${day.numbers.length}</td><td>${numberList(day.numbers)}</td></tr>`,
     )
     .join("\n");
   return `<section id="calendar" aria-labelledby="calendar-title">
 <h2 id="calendar-title">Port dates</h2>
 <svg role="img" aria-label="numbers porting per day; the table below lists them" viewBox="0 0 ${dates.length * step + 8} 160" width="${dates.length * step + 8}">${chart}</svg>
 <table><thead><tr><th>date</th><th>customer</th><th>time window</th><th>status</th><th class="n">numbers</th><th>which</th></tr></thead><tbody>
+${rows}
+</tbody></table>
+</section>`;
+}
+
+/** A customer's account at the losing carrier and the other names its rows went by. */
+function whoLine(who: Customer | undefined): string {
+  if (who === undefined || (who.account === "" && who.names.length < 2)) return "";
+  const account = who.account === "" ? "" : `account ${who.account}${who.provider === "" ? "" : ` at ${who.provider}`}`;
+  const others = who.names.filter((name) => name !== who.names[0] || who.label !== name);
+  const also = others.length === 0 ? "" : `also written ${others.map((name) => `“${name}”`).join(", ")}`;
+  return `<p class="muted who">${escape([account, also].filter((part) => part !== "").join("; "))}</p>`;
+}
+
+/** Every open order with how long it has waited since its last change; the silent ones first. */
+function waitingSection(orders: readonly WaitingOrder[], silentAfter: number): string {
+  const heading = `<h2 id="waiting-title">Open orders: how long each has waited</h2>`;
+  if (orders.length === 0) return `<section id="waiting" aria-labelledby="waiting-title">${heading}<p class="muted">No open order.</p></section>`;
+  const rows = orders
+    .map((order) => {
+      const what = order.waitingFor === "port date" ? `waiting for its port date ${order.portDate.slice(0, 10)}` : order.silent ? `silent: no change for more than ${silentAfter} business days; ask the service or the losing carrier` : "waiting for the losing carrier's answer";
+      return `<tr${order.silent ? ' class="silent"' : ""}><td>${escape(order.ticket)}</td><td>${escape(order.status)}</td><td>${escape(order.customers.join(", "))}</td><td class="n">${order.numbers}</td><td>${escape(easternTime(order.since))}</td><td class="n">${order.businessDays}</td><td>${escape(what)}</td></tr>`;
+    })
+    .join("\n");
+  return `<section id="waiting" aria-labelledby="waiting-title">${heading}
+<p class="muted">A CONFIRMED order before its port date waits for that date; any other open order with no change (Status or port date) for more than ${silentAfter} business days (--silent-after) is silent.</p>
+<table><thead><tr><th>ticket</th><th>status</th><th>customer</th><th class="n">numbers</th><th>as it stands since</th><th class="n">business days</th><th>what it waits for</th></tr></thead><tbody>
 ${rows}
 </tbody></table>
 </section>`;
@@ -205,12 +241,12 @@ function rowsSection(): string {
 <label>Number <input id="filter-number" type="search" placeholder="digits" autocomplete="off"></label>
 </div>
 <p id="rows-shown" aria-live="polite" class="muted"></p>
-<table><thead><tr><th class="n">line</th><th>number</th><th>customer</th><th>status</th><th>ticket</th><th>port date</th><th>message</th></tr></thead><tbody id="rows-body"></tbody></table>
+<table><thead><tr><th class="n">line</th><th>number</th><th>customer</th><th>status</th><th>ticket</th><th>port date</th><th>message</th><th>history</th></tr></thead><tbody id="rows-body"></tbody></table>
 <p class="pager"><button id="rows-prev" type="button">previous</button> <button id="rows-next" type="button">next</button></p>
 </section>`;
 }
 
-/** The rows as compact arrays for the script: [line, number, customer index, status, ticket, port date, message]. */
+/** The rows as compact arrays for the script: [line, number, customer index, status, ticket, port date, message, history]. */
 function tableData(model: ReportModel): unknown {
   const customers: string[] = [];
   const customerIndex = new Map<string, number>();
@@ -222,7 +258,7 @@ function tableData(model: ReportModel): unknown {
       customerIndex.set(row.customer, index);
     }
     kinds[row.status.status] = row.status.state;
-    return [row.line, row.number, index, row.status.status, row.status.ticket, row.status.portDate, row.status.message];
+    return [row.line, row.number, index, row.status.status, row.status.ticket, row.status.portDate, row.status.message, model.histories.get(row.number) ?? ""];
   });
   return { rows, customers, statuses: model.byStatus.map((s) => s.status), kinds };
 }

@@ -22,6 +22,8 @@ export interface ReportOptions {
   readonly output: string;
   readonly calendar: string | null;
   readonly now: Date;
+  /** `--silent-after`: business days with no change after which an open order is silent. */
+  readonly silentAfter: number;
 }
 
 export interface ReportResult {
@@ -41,9 +43,9 @@ export async function runReport(options: ReportOptions): Promise<ReportResult> {
       : journal?.header === null
         ? `not submitted: there is no journal at ${options.state} yet; portin submit writes it`
         : null;
-  const model = buildReport(facts, journal?.records ?? [], noJournal);
+  const model = buildReport(facts, journal?.records ?? [], noJournal, { now: options.now, silentAfter: options.silentAfter });
   const title = options.sheet.layout.source === "<stdin>" ? "standard input" : basename(options.sheet.layout.source);
-  const page = renderPage(model, { title, now: options.now });
+  const page = renderPage(model, { title, now: options.now, silentAfter: options.silentAfter });
   await writeWholeFile(options.output, page);
   let events: number | null = null;
   if (options.calendar !== null) {
@@ -53,7 +55,7 @@ export async function runReport(options: ReportOptions): Promise<ReportResult> {
   return { model, bytes: Buffer.byteLength(page), events };
 }
 
-/** Each row's number cell, customer and time window: CustomerName, else `group`, else the target; the --defaults file fills a column the sheet lacks. */
+/** Each row's number cell, customer (with its account and provider) and time window: CustomerName, else `group`, else the target; the --defaults file fills a column the sheet lacks. */
 async function readFacts(sheet: Sheet, defaults: DefaultsFile | null): Promise<SheetFacts[]> {
   const columns = sheet.layout.columns;
   const at = (test: (column: Column) => boolean): number => columns.find(test)?.index ?? -1;
@@ -61,16 +63,27 @@ async function readFacts(sheet: Sheet, defaults: DefaultsFile | null): Promise<S
   const numberAt = at((c) => c.role.kind === "number");
   const customerAt = at(member("CustomerName"));
   const windowAt = at(member("RequestedPortTime"));
+  const accountAt = at(member("CustomerAccountNumber"));
+  const providerAt = at(member("CurrentProvider"));
   const groupAt = at((c) => c.role.kind === "group");
   const pilotAt = at((c) => c.role.kind === "pilot");
   const offeringAt = at((c) => c.role.kind === "offering");
   const defaultCustomer = portFormDefault(defaults, "customername");
   const defaultWindow = portFormDefault(defaults, "requestedporttime");
+  const defaultAccount = portFormDefault(defaults, "customeraccountnumber");
+  const defaultProvider = portFormDefault(defaults, "currentprovider");
   const facts: SheetFacts[] = [];
   const cell = (cells: readonly string[], index: number): string => (index === -1 ? "" : (cells[index] ?? "").trim());
   for await (const row of sheet.rows) {
     const customer = cell(row.cells, customerAt) || defaultCustomer || cell(row.cells, groupAt) || cell(row.cells, pilotAt) || cell(row.cells, offeringAt) || "(no customer)";
-    facts.push({ line: row.line, numberCell: cell(row.cells, numberAt), customer, window: cell(row.cells, windowAt) || defaultWindow });
+    facts.push({
+      line: row.line,
+      numberCell: cell(row.cells, numberAt),
+      customer,
+      window: cell(row.cells, windowAt) || defaultWindow,
+      account: cell(row.cells, accountAt) || defaultAccount,
+      provider: cell(row.cells, providerAt) || defaultProvider,
+    });
   }
   return facts;
 }

@@ -99,3 +99,48 @@ export async function migrationSheet(dir: string): Promise<string> {
   ];
   return writeSheet(dir, "wave.csv", `${header}\n${rows.join("\n")}\n`);
 }
+
+/** The first Monday after today (UTC), as YYYY-MM-DD: a sandbox calendar whose port dates lie ahead of the machine's. */
+export function nextMonday(from: Date = new Date()): string {
+  const day = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate()));
+  do day.setUTCDate(day.getUTCDate() + 1);
+  while (day.getUTCDay() !== 1);
+  return day.toISOString().slice(0, 10);
+}
+
+const WAVE_HEADER = `number,pilot_number,portform.RequestedPortTime,${FORM_HEADER}`;
+
+/** A row of the rejects wave: one customer's account, name and provider, the rest of the form as FORM_CELLS. */
+function waveRow(number: string, window: string, account: string, name: string): string {
+  const rest = FORM_CELLS.split(",").slice(2).join(",");
+  return `${number},4165550100,${window},${account},"${name}",${rest}`;
+}
+
+/**
+ * The rejects wave's sheet: Credit Valley's three numbers on one account, two of them with
+ * the name corrected after the carrier's 6P NAME (`corrected`), and Harbourfront's three,
+ * held by portal orders, written under two names of one account.
+ */
+export function rejectsWaveSheet(corrected: boolean): string {
+  const fixed = corrected ? "Credit Valley Accounting L.L.P." : "Credit Valley Accounting LLP";
+  return [
+    WAVE_HEADER,
+    waveRow("416-555-2000", "09:30", "CV-77", fixed),
+    waveRow("416-555-2001", "09:30", "CV-77", fixed),
+    waveRow("416-555-2002", "09:30", "CV-77", "Credit Valley Accounting LLP"),
+    waveRow("416-555-3000", "", "HL-9", "Harbourfront Logistics Inc."),
+    waveRow("416-555-3001", "", "HL-9", "Harbourfront Logistics Inc."),
+    waveRow("416-555-3002", "", "HL-9", "Harbourfront Logistics Incorporated"),
+  ].join("\n") + "\n";
+}
+
+/** The two portal orders of the rejects wave: one waiting on the carrier, one CONFIRMED. */
+export const WAVE_PORTAL_ORDERS = [
+  { ticket: "PI-P00001", numbers: ["4165553000", "4165553001"], status: "SUBMITTED" },
+  { ticket: "PI-P00002", numbers: ["4165553002"], status: "CONFIRMED" },
+] as const;
+
+/** A `status` record as a check some days ago wrote it (records.ts), for a wait longer than a test can spend. */
+export function earlierReading(ticket: string, numbers: readonly string[], status: string, at: Date, portDate: string | null = null): string {
+  return JSON.stringify({ type: "status", ticket, status, portDate, reason: "", summary: "", details: "", numbers, at: at.toISOString() }) + "\n";
+}
