@@ -91,7 +91,8 @@ export async function bigMigration(dir: string, rows: number): Promise<{ sheet: 
 export async function migrationSheet(dir: string): Promise<string> {
   const list = numbers(6);
   const header = `number,pilot_number,portform.RequestedPortTime,${FORM_HEADER}`;
-  const hostile = FORM_CELLS.replace("Acme Plumbing", '"<img src=x onerror=alert(1)> & Sons"');
+  // Another customer: another account at the losing carrier.
+  const hostile = FORM_CELLS.replace("ACME-1,Acme Plumbing", 'SONS-2,"<img src=x onerror=alert(1)> & Sons"');
   const rows = [
     ...list.slice(0, 3).map((n) => `${n},4165550100,09:30,${FORM_CELLS}`),
     ...list.slice(3).map((n) => `${n},4165550100,,${hostile}`),
