@@ -43,12 +43,16 @@ export function renderCalendar(days: readonly PortDay[], options: { readonly tit
   for (const day of days) {
     const time = day.window === "" ? undefined : looseTime(day.window);
     const numbers = day.numbers.length;
-    const summary = `Port-in: ${numbers} number${numbers === 1 ? "" : "s"} for ${day.customer}`;
+    const flags = [...(day.outside.length > 0 ? ["placed outside this journal"] : []), ...(day.sheetDates.length > 0 ? [`not the sheet's ${day.sheetDates.join(", ")}`] : [])];
+    const flag = flags.length === 0 ? "" : ` (${flags.join("; ")})`;
+    const summary = `Port-in: ${numbers} number${numbers === 1 ? "" : "s"} for ${day.customer}${flag}`;
     const { who } = day;
     const account = who.account === "" ? [] : [`Account ${who.account}${who.provider === "" ? "" : ` at ${who.provider}`}.`];
     const names = who.names.length < 2 ? [] : [`Names on its rows: ${who.names.join("; ")}.`];
     const window = day.window === "" ? "" : `, time window ${day.window} Eastern`;
-    const description = [`${day.status}, port date ${day.date}${window}.`, ...account, ...names, "Numbers:", ...day.numbers].join("\n");
+    const outside = day.outside.length === 0 ? [] : [`Placed outside this journal (web portal, another sheet): ${day.outside.join(", ")}.`];
+    const sheetDates = day.sheetDates.length === 0 ? [] : [`The sheet asked for ${day.sheetDates.join(", ")}; the account holds ${day.date}.`];
+    const description = [`${day.status}, port date ${day.date}${window}.`, ...outside, ...sheetDates, ...account, ...names, "Numbers:", ...day.numbers].join("\n");
     // A stable UID: a calendar that imports the file again updates the event rather than adding one.
     const id = createHash("sha256").update(JSON.stringify([day.date, day.customer, day.window])).digest("hex").slice(0, 32);
     const common = { id: `${id}@portin`, stamp: options.now, summary, description };

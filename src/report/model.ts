@@ -14,6 +14,7 @@ import type { JournalRecord, StatusRecord } from "../journal/records.js";
 import { noOrder } from "../results/order-status.js";
 import type { OrderStatus } from "../results/order-status.js";
 import { parseNanp } from "../validate/nanp.js";
+import { readDate } from "../validate/writings.js";
 import { CustomerBook } from "./customers.js";
 import type { Customer } from "./customers.js";
 import { easternTime } from "./eastern.js";
@@ -32,6 +33,8 @@ export interface SheetFacts {
   readonly account?: string;
   /** PortForm CurrentProvider as written. */
   readonly provider?: string;
+  /** PortForm RequestedPortDate as written, "" or absent when none. */
+  readonly requestedDate?: string;
 }
 
 export interface ReportRow {
@@ -45,6 +48,10 @@ export interface ReportRow {
   /** Why the row is invalid as far as the sheet alone can tell (its number), or null. */
   readonly invalid: string | null;
   readonly who: Customer;
+  /** Its order was placed outside this journal (the web portal, another sheet, a lost journal), adopted from the account. */
+  readonly outside: boolean;
+  /** The sheet's RequestedPortDate as YYYY-MM-DD, "" when none or not a date. */
+  readonly requestedDate: string;
 }
 
 /** The four states the progress bars draw (docs/contract.md §2 `report`). */
@@ -66,6 +73,10 @@ export interface PortDay {
   readonly numbers: readonly string[];
   /** The customer's account, provider and every name it went by (customers.ts). */
   readonly who: Customer;
+  /** Tickets of orders placed outside this journal among the day's. */
+  readonly outside: readonly string[];
+  /** The sheet's RequestedPortDate of numbers the account holds for another day, each once. */
+  readonly sheetDates: readonly string[];
 }
 
 export interface ProblemGroup {
@@ -94,6 +105,23 @@ export interface ReportModel {
   readonly histories: ReadonlyMap<string, string>;
   /** Every open order, with how long it has waited since its last change. */
   readonly waiting: readonly WaitingOrder[];
+  /** Tickets of the orders placed outside this journal that hold the sheet's numbers. */
+  readonly outsideTickets: ReadonlySet<string>;
+  /** Rows of those orders. */
+  readonly outsideRows: number;
+  /** Rows whose order holds a port date other than the sheet's RequestedPortDate. */
+  readonly datesDiffer: readonly DateDiffers[];
+}
+
+/** A row the account holds for another day than the sheet asked (docs/contract.md §2 `report`). */
+export interface DateDiffers {
+  readonly line: number;
+  readonly number: string;
+  readonly customer: string;
+  readonly ticket: string;
+  readonly outside: boolean;
+  readonly sheetDate: string;
+  readonly portDate: string;
 }
 
 /** An open order and its wait (journal/history.ts waitOf). */
@@ -127,6 +155,9 @@ export function buildReport(
   const readings = statusReadings(records);
   const book = new CustomerBook();
   for (const facts of sheetRows) book.add(cellsOf(facts));
+  // Orders placed outside this journal, as `status` and `submit` recorded them when the account showed them (records.ts `confirmed`).
+  const outsideTickets = new Set<string>();
+  for (const record of records) if (record.type === "confirmed" && record.outside === true) outsideTickets.add(record.ticket);
   const latest = latestByTicket(readings);
   const latestOfNumber = new Map<string, StatusRecord>();
   for (const reading of readings) for (const number of reading.numbers) latestOfNumber.set(number, reading);
@@ -183,11 +214,21 @@ export function buildReport(
     resentAfterReject: histories.filter((h) => new Set(h.events.map((e) => e.ticket)).size > 1).length,
     histories: new Map(histories.map((h) => [h.number, historyLine(h.events)])),
     waiting: waitingOrders(readings, rows, options),
+    outsideTickets,
+    outsideRows: rows.filter((row) => row.outside).length,
+    datesDiffer: rows.flatMap((row): DateDiffers[] => {
+      const held = row.status.portDate.slice(0, 10);
+      if (row.requestedDate === "" || !/^\d{4}-\d{2}-\d{2}$/.test(held) || held === row.requestedDate || (row.status.state !== "open" && row.status.state !== "completed")) return [];
+      return [{ line: row.line, number: row.number, customer: row.customer, ticket: row.status.ticket, outside: row.outside, sheetDate: row.requestedDate, portDate: held }];
+    }),
   };
 
   /** One literal, no spread: one hidden class for every row (results/row-outcome.ts rowOutcome). */
   function reportRow(facts: SheetFacts, number: string, invalid: string | null, status: OrderStatus): ReportRow {
-    return { line: facts.line, number, customer: book.customerOf(cellsOf(facts)).label, window: facts.window, status, invalid, who: book.customerOf(cellsOf(facts)) };
+    const who = book.customerOf(cellsOf(facts));
+    const requested = facts.requestedDate === undefined || facts.requestedDate === "" ? null : readDate(facts.requestedDate);
+    const requestedDate = requested?.ok === true ? requested.value : "";
+    return { line: facts.line, number, customer: who.label, window: facts.window, status, invalid, who, outside: status.ticket !== "" && outsideTickets.has(status.ticket), requestedDate };
   }
 }
 
@@ -288,15 +329,17 @@ function progress(rows: readonly ReportRow[], readings: readonly StatusRecord[])
 
 /** Numbers with a port date, confirmed or ported, by day, customer and time window. */
 function calendarOf(rows: readonly ReportRow[]): PortDay[] {
-  const days = new Map<string, { date: string; customer: string; window: string; status: string; numbers: string[]; who: Customer }>();
+  const days = new Map<string, { date: string; customer: string; window: string; status: string; numbers: string[]; who: Customer; outside: string[]; sheetDates: string[] }>();
   for (const row of rows) {
     const { status } = row;
     const date = status.portDate.slice(0, 10);
     // A date the service wrote some other way cannot be placed on a calendar; the row table still shows it.
     if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || (status.state !== "open" && status.state !== "completed")) continue;
     const key = JSON.stringify([date, row.customer, row.window, status.state]);
-    const day = days.get(key) ?? { date, customer: row.customer, window: row.window, status: status.state === "completed" ? "COMPLETED" : status.status, numbers: [], who: row.who };
+    const day = days.get(key) ?? { date, customer: row.customer, window: row.window, status: status.state === "completed" ? "COMPLETED" : status.status, numbers: [], who: row.who, outside: [], sheetDates: [] };
     day.numbers.push(row.number);
+    if (row.outside && !day.outside.includes(status.ticket)) day.outside.push(status.ticket);
+    if (row.requestedDate !== "" && row.requestedDate !== date && !day.sheetDates.includes(row.requestedDate)) day.sheetDates.push(row.requestedDate);
     days.set(key, day);
   }
   return [...days.values()].sort((a, b) => a.date.localeCompare(b.date) || a.customer.localeCompare(b.customer) || a.window.localeCompare(b.window));

@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import type { Customer } from "./customers.js";
 import { easternDate, easternTime, SERVICE_TIME_ZONE } from "./eastern.js";
 import { PROGRESS_STATES } from "./model.js";
-import type { NightProgress, PortDay, ProblemGroup, ReportModel, WaitingOrder } from "./model.js";
+import type { DateDiffers, NightProgress, PortDay, ProblemGroup, ReportModel, WaitingOrder } from "./model.js";
 import { PAGE_SCRIPT } from "./page-script.js";
 
 export interface PageOptions {
@@ -49,7 +49,7 @@ svg text { fill: var(--fg); font-size: 12px; }
 .controls { display: flex; flex-wrap: wrap; gap: 0.75rem; align-items: end; margin: 0.5rem 0; }
 .controls label { display: flex; flex-direction: column; font-size: 0.85rem; }
 select, input, button { font: inherit; color: inherit; background: var(--card); border: 1px solid var(--line); border-radius: 4px; padding: 0.2rem 0.4rem; }
-.fix { margin: 0.2rem 0 0.4rem; } .who { margin: 0; font-size: 0.85rem; } tr.silent td { color: var(--rejected); }
+.fix { margin: 0.2rem 0 0.4rem; } .who { margin: 0; font-size: 0.85rem; } tr.silent td { color: var(--rejected); } .outside { font-size: 0.85rem; font-weight: 600; }
 #rows-body td:nth-child(2), #rows-body td:nth-child(5), #rows-body td:nth-child(6), #calendar td:first-child { white-space: nowrap; }
 @media print { body { max-width: none; padding: 0; font-size: 11px; } .controls, .pager { display: none; }
   h2 { break-after: avoid; } tr, svg, .cards li { break-inside: avoid; } details > * { display: block; } }
@@ -84,7 +84,8 @@ export function renderPage(model: ReportModel, options: PageOptions): string {
 </header>
 <main>
 ${headline(model, options)}
-${waitingSection(model.waiting, options.silentAfter)}
+${datesSection(model.datesDiffer)}
+${waitingSection(model.waiting, options.silentAfter, model.outsideTickets)}
 ${progressSection(model.nights, model.customers)}
 ${calendarSection(model.calendar)}
 ${problemSection("invalid", "Invalid rows, by cause", "No row is invalid.", model.invalid, "row")}
@@ -110,6 +111,8 @@ function headline(model: ReportModel, options: PageOptions): string {
 <li><span class="figure" data-figure="rows">${model.rows.length}</span> rows in the sheet</li>
 <li><span class="figure" data-figure="ported">${model.ported}</span> numbers ported so far</li>
 <li><span class="figure" data-figure="rejected-ever">${model.rejectedEver}</span> numbers the carrier rejected, ever (<span data-figure="resent">${model.resentAfterReject}</span> sent again since)</li>
+<li><span class="figure" data-figure="outside">${model.outsideRows}</span> rows in orders placed outside this journal (web portal, another sheet)</li>
+<li><span class="figure" data-figure="dates-differ">${model.datesDiffer.length}</span> rows the account holds for another day than the sheet's RequestedPortDate</li>
 <li><span class="figure" data-figure="silent">${silent}</span> open order${silent === 1 ? "" : "s"} with no change for more than ${options.silentAfter} business days</li>
 ${model.byStatus.map((s) => `<li><span class="figure" data-status="${escape(s.status)}">${s.rows}</span> ${escape(s.status)}</li>`).join("\n")}
 </ul>
@@ -172,7 +175,7 @@ function calendarSection(days: readonly PortDay[]): string {
   const rows = days
     .map(
       (day) =>
-        `<tr><td>${escape(day.date)}</td><td>${escape(day.customer)}${whoLine(day.who)}</td><td>${day.window === "" ? "all day" : escape(day.window)}</td><td>${escape(day.status)}</td><td class="n">${day.numbers.length}</td><td>${numberList(day.numbers)}</td></tr>`,
+        `<tr><td>${escape(day.date)}</td><td>${escape(day.customer)}${whoLine(day.who)}</td><td>${day.window === "" ? "all day" : escape(day.window)}</td><td>${escape(day.status)}${day.outside.length === 0 ? "" : `<br><span class="outside">${escape(day.outside.join(", "))} placed outside this journal</span>`}${day.sheetDates.length === 0 ? "" : `<br><span class="outside">the sheet asked for ${escape(day.sheetDates.join(", "))}</span>`}</td><td class="n">${day.numbers.length}</td><td>${numberList(day.numbers)}</td></tr>`,
     )
     .join("\n");
   return `<section id="calendar" aria-labelledby="calendar-title">
@@ -193,14 +196,32 @@ function whoLine(who: Customer | undefined): string {
   return `<p class="muted who">${escape([account, also].filter((part) => part !== "").join("; "))}</p>`;
 }
 
+/** Each row whose order holds a port date other than the sheet's RequestedPortDate: a number that moves on another day than planned. */
+function datesSection(rows: readonly DateDiffers[]): string {
+  if (rows.length === 0) return "";
+  const body = rows
+    .map(
+      (row) =>
+        `<tr><td class="n">${row.line}</td><td>${escape(row.number)}</td><td>${escape(row.customer)}</td><td>${escape(row.ticket)}${row.outside ? `<br><span class="outside">placed outside this journal</span>` : ""}</td><td>${escape(row.sheetDate)}</td><td><strong>${escape(row.portDate)}</strong></td></tr>`,
+    )
+    .join("\n");
+  return `<section id="dates-differ" aria-labelledby="dates-differ-title">
+<h2 id="dates-differ-title">Port dates that differ from the sheet</h2>
+<p>The account's orders port these numbers on another day than the sheet's RequestedPortDate: the numbers move on the account's date.</p>
+<table><thead><tr><th class="n">line</th><th>number</th><th>customer</th><th>ticket</th><th>sheet's date</th><th>account's date</th></tr></thead><tbody>
+${body}
+</tbody></table>
+</section>`;
+}
+
 /** Every open order with how long it has waited since its last change; the silent ones first. */
-function waitingSection(orders: readonly WaitingOrder[], silentAfter: number): string {
+function waitingSection(orders: readonly WaitingOrder[], silentAfter: number, outside: ReadonlySet<string>): string {
   const heading = `<h2 id="waiting-title">Open orders: how long each has waited</h2>`;
   if (orders.length === 0) return `<section id="waiting" aria-labelledby="waiting-title">${heading}<p class="muted">No open order.</p></section>`;
   const rows = orders
     .map((order) => {
       const what = order.waitingFor === "port date" ? `waiting for its port date ${order.portDate.slice(0, 10)}` : order.silent ? `silent: no change for more than ${silentAfter} business days; ask the service or the losing carrier` : "waiting for the losing carrier's answer";
-      return `<tr${order.silent ? ' class="silent"' : ""}><td>${escape(order.ticket)}</td><td>${escape(order.status)}</td><td>${escape(order.customers.join(", "))}</td><td class="n">${order.numbers}</td><td>${escape(easternTime(order.since))}</td><td class="n">${order.businessDays}</td><td>${escape(what)}</td></tr>`;
+      return `<tr${order.silent ? ' class="silent"' : ""}><td>${escape(order.ticket)}${outside.has(order.ticket) ? `<br><span class="outside">placed outside this journal</span>` : ""}</td><td>${escape(order.status)}</td><td>${escape(order.customers.join(", "))}</td><td class="n">${order.numbers}</td><td>${escape(easternTime(order.since))}</td><td class="n">${order.businessDays}</td><td>${escape(what)}</td></tr>`;
     })
     .join("\n");
   return `<section id="waiting" aria-labelledby="waiting-title">${heading}
@@ -258,7 +279,7 @@ function tableData(model: ReportModel): unknown {
       customerIndex.set(row.customer, index);
     }
     kinds[row.status.status] = row.status.state;
-    return [row.line, row.number, index, row.status.status, row.status.ticket, row.status.portDate, row.status.message, model.histories.get(row.number) ?? ""];
+    return [row.line, row.number, index, row.status.status, row.outside ? `${row.status.ticket} (placed outside this journal)` : row.status.ticket, row.status.portDate, row.status.message, model.histories.get(row.number) ?? ""];
   });
   return { rows, customers, statuses: model.byStatus.map((s) => s.status), kinds };
 }

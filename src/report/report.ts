@@ -65,6 +65,7 @@ async function readFacts(sheet: Sheet, defaults: DefaultsFile | null): Promise<S
   const windowAt = at(member("RequestedPortTime"));
   const accountAt = at(member("CustomerAccountNumber"));
   const providerAt = at(member("CurrentProvider"));
+  const requestedAt = at(member("RequestedPortDate"));
   const groupAt = at((c) => c.role.kind === "group");
   const pilotAt = at((c) => c.role.kind === "pilot");
   const offeringAt = at((c) => c.role.kind === "offering");
@@ -72,6 +73,7 @@ async function readFacts(sheet: Sheet, defaults: DefaultsFile | null): Promise<S
   const defaultWindow = portFormDefault(defaults, "requestedporttime");
   const defaultAccount = portFormDefault(defaults, "customeraccountnumber");
   const defaultProvider = portFormDefault(defaults, "currentprovider");
+  const defaultDate = portFormDefault(defaults, "requestedportdate");
   const facts: SheetFacts[] = [];
   const cell = (cells: readonly string[], index: number): string => (index === -1 ? "" : (cells[index] ?? "").trim());
   for await (const row of sheet.rows) {
@@ -83,6 +85,7 @@ async function readFacts(sheet: Sheet, defaults: DefaultsFile | null): Promise<S
       window: cell(row.cells, windowAt) || defaultWindow,
       account: cell(row.cells, accountAt) || defaultAccount,
       provider: cell(row.cells, providerAt) || defaultProvider,
+      requestedDate: cell(row.cells, requestedAt) || defaultDate,
     });
   }
   return facts;

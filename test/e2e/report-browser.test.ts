@@ -158,6 +158,8 @@ describe("the report of a sandbox migration, in headless Chromium", () => {
 describe("the record of a migration whose rejects were fixed and resent, in headless Chromium", () => {
   it("keeps every reject and what became of it, one customer per account, Eastern times, silent orders only when silent, and finds any NANP writing", async () => {
     const start = nextMonday();
+    // A week after the day the sandbox's carrier gives the CONFIRMED portal order.
+    const asked = new Date(Date.parse(`${start}T12:00:00Z`) + 10 * 86_400_000).toISOString().slice(0, 10);
     const dir = await tempDir();
     const account = JSON.parse(await readFile(fixture("sandbox-account.json"), "utf8")) as Record<string, unknown>;
     const accountFile = join(dir, "account.json");
@@ -165,7 +167,7 @@ describe("the record of a migration whose rejects were fixed and resent, in head
     // Seed 23: the carrier rejects the first order for 6P NAME.
     const s = await startSandbox({ startDate: start, rejectRate: 1, seed: 23, accountFile });
     try {
-      const sheet = await writeSheet(dir, "wave.csv", rejectsWaveSheet(false));
+      const sheet = await writeSheet(dir, "wave.csv", rejectsWaveSheet(false, asked));
       const state = join(dir, "wave.state.jsonl");
       const cli = (...args: string[]) => runCli([...args, sheet, "--state", state, ...against(s)]);
       const sent = await cli("submit");
@@ -180,7 +182,7 @@ describe("the record of a migration whose rejects were fixed and resent, in head
       expect(first.stderr).not.toContain("silent: PI-P00002");
       s.advanceDays(1);
       expect((await cli("status")).stderr).toContain("newly REJECTED: PI-000001 (4165552000, 4165552001, 4165552002)");
-      await writeFile(sheet, rejectsWaveSheet(true));
+      await writeFile(sheet, rejectsWaveSheet(true, asked));
       expect((await cli("submit")).stderr).toMatch(/2 submitted/);
       await cli("status");
       s.advanceDays(1);
@@ -199,15 +201,23 @@ describe("the record of a migration whose rejects were fixed and resent, in head
       const calendar = join(dir, "wave.ics");
       expect((await runCli(["report", sheet, "--state", state, "--calendar", calendar])).code).toBe(0);
       const ics = await readFile(calendar, "utf8");
+      // Unfolded and unescaped as RFC 5545 §3.1 and §3.3.11 say.
+      const text = ics.replace(/\r\n /g, "").replace(/\\n/gi, "\n").replace(/\\([;,\\])/g, "$1");
+      const portalDate = (await readResults(join(dir, "wave.status.csv"))).find((r) => r.number === "416-555-3002")?.status_port_date ?? "";
+      expect(portalDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(portalDate).not.toBe(asked);
+      expect(text).toContain(`Placed outside this journal (web portal, another sheet): PI-P00002.\nThe sheet asked for ${asked}; the account holds ${portalDate}.`);
       const portDate = (json.history[0]?.events[3]?.portDate ?? "").replace(/-/g, "");
       expect(ics).toContain(`DTSTART;TZID=America/Toronto:${portDate}T093000`);
       expect(ics).toMatch(/BEGIN:VTIMEZONE\r\nTZID:America\/Toronto\r\n/);
-      // Unfolded and unescaped as RFC 5545 §3.1 and §3.3.11 say.
-      expect(ics.replace(/\r\n /g, "").replace(/\\([;,\\])/g, "$1")).toContain("Names on its rows: Credit Valley Accounting L.L.P.; Credit Valley Accounting LLP.");
+      expect(text).toContain("Names on its rows: Credit Valley Accounting L.L.P.; Credit Valley Accounting LLP.");
 
       const opened = await open(join(dir, "wave.report.html"));
       const { page } = opened;
       expect(await page.textContent('[data-figure="rejected-ever"]')).toBe("3");
+      // The portal's orders are marked, and the one date the account holds apart from the sheet's is named.
+      expect(await page.textContent('[data-figure="outside"]')).toBe("3");
+      expect(await page.locator("#dates-differ tbody tr td").allTextContents()).toEqual(["7", "4165553002", "Harbourfront Logistics Inc.", "PI-P00002placed outside this journal", asked, portalDate]);
       expect(await page.textContent('[data-figure="resent"]')).toBe("2");
       expect(await page.textContent("#rejects")).not.toContain("No order was rejected by the carrier");
       expect(await page.textContent("#rejects summary")).toBe("3 numbers: 6P NAME");
@@ -219,7 +229,7 @@ describe("the record of a migration whose rejects were fixed and resent, in head
       ]);
       expect(await page.textContent("header p")).toMatch(/^Made \d{4}-\d{2}-\d{2} \d{2}:\d{2} E[SD]T .*latest status check \d{4}-\d{2}-\d{2} \d{2}:\d{2} E[SD]T\. Times are Eastern \(America\/Toronto\)/);
       const silent = await page.locator("#waiting tr.silent td:first-child").allTextContents();
-      expect(silent).toEqual(["PI-P00001"]);
+      expect(silent).toEqual(["PI-P00001placed outside this journal"]);
       expect(await page.textContent("#waiting")).toContain("waiting for its port date");
       for (const writing of ["+1 416 555 2000", "(416) 555-2000", "416.555.2000", "1-416-555-2000"]) {
         await page.fill("#filter-number", writing);

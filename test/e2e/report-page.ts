@@ -109,20 +109,21 @@ export function nextMonday(from: Date = new Date()): string {
   return day.toISOString().slice(0, 10);
 }
 
-const WAVE_HEADER = `number,pilot_number,portform.RequestedPortTime,${FORM_HEADER}`;
+const WAVE_HEADER = `number,pilot_number,portform.RequestedPortTime,portform.RequestedPortDate,${FORM_HEADER}`;
 
 /** A row of the rejects wave: one customer's account, name and provider, the rest of the form as FORM_CELLS. */
-function waveRow(number: string, window: string, account: string, name: string): string {
+function waveRow(number: string, window: string, account: string, name: string, date = ""): string {
   const rest = FORM_CELLS.split(",").slice(2).join(",");
-  return `${number},4165550100,${window},${account},"${name}",${rest}`;
+  return `${number},4165550100,${window},${date},${account},"${name}",${rest}`;
 }
 
 /**
  * The rejects wave's sheet: Credit Valley's three numbers on one account, two of them with
  * the name corrected after the carrier's 6P NAME (`corrected`), and Harbourfront's three,
- * held by portal orders, written under two names of one account.
+ * held by portal orders, written under two names of one account, the CONFIRMED one's row asking
+ * for `portalDate`.
  */
-export function rejectsWaveSheet(corrected: boolean): string {
+export function rejectsWaveSheet(corrected: boolean, portalDate: string): string {
   const fixed = corrected ? "Credit Valley Accounting L.L.P." : "Credit Valley Accounting LLP";
   return [
     WAVE_HEADER,
@@ -131,7 +132,7 @@ export function rejectsWaveSheet(corrected: boolean): string {
     waveRow("416-555-2002", "09:30", "CV-77", "Credit Valley Accounting LLP"),
     waveRow("416-555-3000", "", "HL-9", "Harbourfront Logistics Inc."),
     waveRow("416-555-3001", "", "HL-9", "Harbourfront Logistics Inc."),
-    waveRow("416-555-3002", "", "HL-9", "Harbourfront Logistics Incorporated"),
+    waveRow("416-555-3002", "", "HL-9", "Harbourfront Logistics Incorporated", portalDate),
   ].join("\n") + "\n";
 }
 
