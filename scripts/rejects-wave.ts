@@ -25,7 +25,7 @@ import { PACKAGE_ROOT } from "../src/version.js";
 
 const CLI = join(PACKAGE_ROOT, "dist", "src", "cli.cjs");
 const HEADER =
-  "number,pilot_number,portform.RequestedPortTime,portform.CustomerAccountNumber,portform.CustomerName,portform.CustomerStreetNumber,portform.CustomerStreetName,portform.CustomerCity,portform.CustomerProvince,portform.CustomerPostalCode,portform.CustomerCountry,portform.EmailAddress,portform.CurrentProvider";
+  "number,pilot_number,portform.RequestedPortTime,portform.RequestedPortDate,portform.CustomerAccountNumber,portform.CustomerName,portform.CustomerStreetNumber,portform.CustomerStreetName,portform.CustomerCity,portform.CustomerProvince,portform.CustomerPostalCode,portform.CustomerCountry,portform.EmailAddress,portform.CurrentProvider";
 
 interface Customer {
   readonly account: string;
@@ -34,16 +34,18 @@ interface Customer {
   readonly provider: string;
   readonly pilot: string;
   readonly window: string;
+  /** RequestedPortDate, "" for the carrier's first date. */
+  readonly date?: string;
 }
 
 const CREDIT_VALLEY: Customer = { account: "CV-77", name: "Credit Valley Accounting LLP", address: "88,Queen St E,Brampton,ON,L6V 1A1,CA,it@cva.ca", provider: "Bell Canada", pilot: "4165550100", window: "09:30" };
 const HARBOURFRONT: Customer = { account: "HL-9", name: "Harbourfront Logistics Inc.", address: "207,Queens Quay W,Toronto,ON,M5J 1A7,CA,ops@hfl.ca", provider: "Rogers Communications", pilot: "5145550100", window: "" };
 const MAPLE: Customer = { account: "7741-220-118", name: "Maple Leaf Dental Clinics Inc.", address: "120,King St W,Toronto,ON,M5H 1J9,CA,it@mapleleafdental.ca", provider: "Bell Canada", pilot: "4165550100", window: "07:00" };
 const DUBOIS: Customer = { account: "VID-55201-8", name: "Cabinet Dubois Avocats", address: "1250,Rue Sainte-Catherine O,Montréal,QC,H3G 1P1,CA,ti@duboisavocats.ca", provider: "Vidéotron", pilot: "5145550100", window: "" };
-const PRAIRIE: Customer = { account: "SK-40-1187", name: "Prairie Grain Co-op", address: "1900,Albert St,Regina,SK,S4P 4K1,CA,it@prairiegrain.ca", provider: "SaskTel", pilot: "6045550100", window: "10:00" };
+const PRAIRIE: Customer = { account: "SK-40-1187", name: "Prairie Grain Co-op", address: "1900,Albert St,Regina,SK,S4P 4K1,CA,it@prairiegrain.ca", provider: "SaskTel", pilot: "6045550100", window: "10:00", date: "2026-12-10" };
 
 function row(number: string, customer: Customer, name = customer.name): string {
-  return [number, customer.pilot, customer.window, customer.account, `"${name}"`, customer.address, `"${customer.provider}"`].join(",");
+  return [number, customer.pilot, customer.window, customer.date ?? "", customer.account, `"${name}"`, customer.address, `"${customer.provider}"`].join(",");
 }
 
 const run = (n: number, from: number, npa = "416"): string[] => Array.from({ length: n }, (_, i) => `${npa}-555-${String(from + i).padStart(4, "0")}`);
@@ -65,7 +67,7 @@ const PART_TWO = [
   ...run(48, 2500, "604").map((n) => row(n, PRAIRIE)),
 ];
 
-/** Two orders placed in the web portal for numbers of the sheet: Prairie's four CONFIRMED, two of Dubois's waiting. */
+/** Two orders placed in the web portal for numbers of the sheet: four of Prairie's CONFIRMED for a week before the sheet's date, two of Dubois's waiting. */
 const PORTAL = [
   { ticket: "PI-P00001", numbers: run(4, 2544, "604").map(digits), status: "CONFIRMED" },
   { ticket: "PI-P00002", numbers: run(2, 2370, "514").map(digits), status: "SUBMITTED" },
