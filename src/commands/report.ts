@@ -8,7 +8,8 @@ import { UsageError } from "../errors.js";
 import type { CommandResult } from "../exit-codes.js";
 import type { CommandIO } from "../io.js";
 import { journalService } from "../journal/read.js";
-import { besideInput, defaultStatePath } from "../paths.js";
+import { basename } from "node:path";
+import { besideInput, defaultStatePath, defaultStatusPath } from "../paths.js";
 import { runReport } from "../report/report.js";
 import type { PortinCommand } from "./command.js";
 import { COMMAND_LINES } from "./names.js";
@@ -61,7 +62,7 @@ async function run(args: ReportArgs, io: CommandIO): Promise<CommandResult> {
   if (defaults !== null && args.defaults === undefined) io.stderr.write(`portin: using defaults from ${defaults}\n`);
   const opened = await openCommandSheet(args, io);
   try {
-    const result = await runReport({ sheet: opened.sheet, defaults: opened.defaults, state, output, calendar, now: new Date(), silentAfter: args.silentAfter });
+    const result = await runReport({ sheet: opened.sheet, defaults: opened.defaults, state, output, calendar, now: new Date(), silentAfter: args.silentAfter, rowsFile: await rowsFile(args.input, state) });
     const kb = Math.ceil(result.bytes / 1024);
     io.stderr.write(`portin report: ${result.model.rows.length} rows, ${result.model.ported} numbers ported; wrote ${output} (${kb} KB)\n`);
     if (calendar !== null) io.stderr.write(`portin report: ${result.events ?? 0} port-date events in ${calendar}\n`);
@@ -69,6 +70,13 @@ async function run(args: ReportArgs, io: CommandIO): Promise<CommandResult> {
   } finally {
     await opened.sheet.close();
   }
+}
+
+/** The status report `portin status` writes beside the sheet, by name: what a bounded page points to for every row. */
+async function rowsFile(input: string, state: string | null): Promise<string> {
+  if (input === "-") return "the status report portin status writes";
+  const sandbox = state !== null && (await journalService(state))?.kind === "sandbox";
+  return basename(defaultStatusPath(input, sandbox));
 }
 
 /** Beside the sheet; a journal of the built-in sandbox gets its own name, so it cannot overwrite a real migration's page. */

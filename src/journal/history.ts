@@ -4,6 +4,7 @@
  * one check and the one before. Pure: no I/O, nothing of the sheet.
  */
 import { portInPhase } from "../catalog/account.js";
+import type { KnownStatus } from "./prior.js";
 import type { JournalRecord, StatusRecord } from "./records.js";
 
 /** The `status` records, in file order. */
@@ -198,17 +199,8 @@ export function businessDaysBetween(from: Date, to: Date): number {
   return days;
 }
 
-/** One change of one order, as a number's history shows it. */
-export interface OrderEvent {
-  readonly ticket: string;
-  readonly status: string;
-  readonly portDate: string;
-  readonly reason: string;
-  readonly summary: string;
-  /** RejectDetails as the status report writes them (`6P NAME: …; …`). */
-  readonly details: string;
-  readonly at: string;
-}
+/** One change of one order, as a number's history shows it: the order's status as a check learned it. */
+export type OrderEvent = KnownStatus;
 
 /** Every order a number was in since its first reject, each change read (docs/contract.md §6). */
 export interface NumberHistory {

@@ -162,6 +162,16 @@ export function buildReport(
   const latestOfNumber = new Map<string, StatusRecord>();
   for (const reading of readings) for (const number of reading.numbers) latestOfNumber.set(number, reading);
 
+  // One status per reading, shared by its order's rows: a 1,000,000-row sheet's rows would
+  // otherwise each hold a copy of their order's words (docs/architecture.md, Memory).
+  const ofReading = new Map<StatusRecord, OrderStatus | null>();
+  const sharedReading = (reading: StatusRecord | undefined): OrderStatus | null => {
+    if (reading === undefined) return null;
+    let status = ofReading.get(reading);
+    if (status === undefined) ofReading.set(reading, (status = fromReading(reading)));
+    return status;
+  };
+
   const firstLine = new Map<string, number>();
   const rows = sheetRows.map((facts): ReportRow => {
     const parsed = parseNanp(facts.numberCell);
@@ -182,13 +192,13 @@ export function buildReport(
       case "none":
         return noOrder("not-submitted", "", "", source.why);
       case "ticket":
-        return fromReading(latest.get(source.ticket)) ?? unchecked(source.ticket, `submitted in ${source.ticket}; not checked yet: run portin status`);
+        return sharedReading(latest.get(source.ticket)) ?? unchecked(source.ticket, `submitted in ${source.ticket}; not checked yet: run portin status`);
       case "number":
-        return fromReading(latestOfNumber.get(number)) ?? unchecked("", "sent by an earlier run whose outcome is not known yet: run portin status");
+        return sharedReading(latestOfNumber.get(number)) ?? unchecked("", "sent by an earlier run whose outcome is not known yet: run portin status");
       case "ended": {
         const { order } = source;
         const reading = latest.get(order.ticket);
-        return fromReading(reading) ?? fromReading({ type: "status", ticket: order.ticket, status: order.status, portDate: null, reason: order.reason, summary: order.summary, details: order.details, numbers: [], at: order.at }) as OrderStatus;
+        return sharedReading(reading) ?? fromReading({ type: "status", ticket: order.ticket, status: order.status, portDate: null, reason: order.reason, summary: order.summary, details: order.details, numbers: [], at: order.at }) as OrderStatus;
       }
     }
   }

@@ -78,7 +78,7 @@ export const PAGE_SCRIPT = `
     body.replaceChildren(fragment);
     shown.textContent = matching.length === 0
       ? "no row matches"
-      : "rows " + (from + 1) + " to " + to + " of " + matching.length + " matching (" + rows.length + " in the sheet)";
+      : "rows " + (from + 1) + " to " + to + " of " + matching.length + " matching (" + rows.length + (data.sheetRows === rows.length ? " in the sheet)" : " in this table, " + data.sheetRows + " in the sheet)");
     prev.disabled = page === 0;
     next.disabled = page >= pages - 1;
   }

@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import type { Customer } from "./customers.js";
 import { easternDate, easternTime, SERVICE_TIME_ZONE } from "./eastern.js";
 import { PROGRESS_STATES } from "./model.js";
-import type { DateDiffers, NightProgress, PortDay, ProblemGroup, ReportModel, WaitingOrder } from "./model.js";
+import type { DateDiffers, NightProgress, PortDay, ProblemGroup, ReportModel, ReportRow, WaitingOrder } from "./model.js";
 import { PAGE_SCRIPT } from "./page-script.js";
 
 export interface PageOptions {
@@ -20,7 +20,19 @@ export interface PageOptions {
   readonly now: Date;
   /** `--silent-after`, as the waiting orders were judged. */
   readonly silentAfter: number;
+  /** The status report `portin status` writes for the sheet, which holds every row: named where the page shows a bounded part. */
+  readonly rowsFile: string;
 }
+
+/**
+ * Rows the page's table carries at most (docs/contract.md §2 `report`): some 6 MB of page, which
+ * a browser opens in a second or two; a 1,000,000-row sheet's whole table was 119 MiB, which
+ * none opens. Past it, the rows needing a person come first, and the status report has them all.
+ */
+export const TABLE_ROWS_AT_MOST = 50_000;
+
+/** Numbers or rows a list or a group's table names at most; the rest are counted. */
+const LISTED_AT_MOST = 200;
 
 const STYLE = `
 :root { color-scheme: light dark; --bg: #fff; --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --card: #f6f8fa;
@@ -56,7 +68,8 @@ select, input, button { font: inherit; color: inherit; background: var(--card); 
 `;
 
 export function renderPage(model: ReportModel, options: PageOptions): string {
-  const data = jsonBlock(tableData(model));
+  const table = tableRows(model.rows);
+  const data = jsonBlock(tableData(model, table));
   const script = PAGE_SCRIPT;
   const csp = [
     "default-src 'none'",
@@ -88,9 +101,9 @@ ${datesSection(model.datesDiffer)}
 ${waitingSection(model.waiting, options.silentAfter, model.outsideTickets)}
 ${progressSection(model.nights, model.customers)}
 ${calendarSection(model.calendar)}
-${problemSection("invalid", "Invalid rows, by cause", "No row is invalid.", model.invalid, "row")}
-${problemSection("rejects", "Carrier rejects, every one any check read, by reject code and field", "No order was rejected by the carrier.", model.rejects, "number")}
-${rowsSection()}
+${problemSection("invalid", "Invalid rows, by cause", "No row is invalid.", model.invalid, "row", options.rowsFile)}
+${problemSection("rejects", "Carrier rejects, every one any check read, by reject code and field", "No order was rejected by the carrier.", model.rejects, "number", options.rowsFile)}
+${rowsSection(table.length, model.rows.length, options.rowsFile)}
 </main>
 <script type="application/json" id="report-data">${data}</script>
 <script>${script}</script>
@@ -235,10 +248,12 @@ ${rows}
 function numberList(numbers: readonly string[]): string {
   const shown = numbers.slice(0, 5).map(escape).join(", ");
   if (numbers.length <= 5) return shown;
-  return `<details><summary>${shown}, and ${numbers.length - 5} more</summary>${numbers.slice(5).map(escape).join(", ")}</details>`;
+  const listed = numbers.slice(5, LISTED_AT_MOST).map(escape).join(", ");
+  const rest = numbers.length > LISTED_AT_MOST ? `, and ${numbers.length - LISTED_AT_MOST} more` : "";
+  return `<details><summary>${shown}, and ${numbers.length - 5} more</summary>${listed}${rest}</details>`;
 }
 
-function problemSection(id: string, heading: string, none: string, groups: readonly ProblemGroup[], unit: string): string {
+function problemSection(id: string, heading: string, none: string, groups: readonly ProblemGroup[], unit: string, rowsFile: string): string {
   const body =
     groups.length === 0
       ? `<p class="muted">${none}</p>`
@@ -246,16 +261,22 @@ function problemSection(id: string, heading: string, none: string, groups: reado
           .map(
             (group) =>
               `<details><summary><strong>${group.rows.length}</strong> ${unit}${group.rows.length === 1 ? "" : "s"}: ${escape(group.cause)}</summary><p class="fix">Fix: ${escape(group.fix)}</p><table><thead><tr><th class="n">line</th><th>number</th><th>detail</th></tr></thead><tbody>${group.rows
+                .slice(0, LISTED_AT_MOST)
                 .map((row) => `<tr><td class="n">${row.line}</td><td>${escape(row.number)}</td><td>${escape(row.detail)}</td></tr>`)
-                .join("")}</tbody></table></details>`,
+                .join("")}</tbody></table>${group.rows.length > LISTED_AT_MOST ? `<p class="muted">and ${group.rows.length - LISTED_AT_MOST} more: every row is in ${escape(rowsFile)}</p>` : ""}</details>`,
           )
           .join("\n");
   return `<section id="${id}" aria-labelledby="${id}-title"><h2 id="${id}-title">${heading}</h2>${body}</section>`;
 }
 
-function rowsSection(): string {
+function rowsSection(shown: number, rows: number, rowsFile: string): string {
+  const bounded =
+    shown === rows
+      ? ""
+      : `<p id="rows-bounded">The table holds ${shown} of the sheet's ${rows} rows: every row that needs a person (invalid, rejected, not found, not checked) first, then the others in the sheet's order. Every row is in ${escape(rowsFile)}, the status report portin status writes beside the sheet.</p>`;
   return `<section id="rows" aria-labelledby="rows-title">
-<h2 id="rows-title">Every row</h2>
+<h2 id="rows-title">${shown === rows ? "Every row" : "Rows"}</h2>
+${bounded}
 <div class="controls">
 <label>Status <select id="filter-status"><option value="">all</option></select></label>
 <label>Customer <select id="filter-customer"><option value="">all</option></select></label>
@@ -267,12 +288,24 @@ function rowsSection(): string {
 </section>`;
 }
 
+/** The rows the table carries, in the sheet's order: all of them, or TABLE_ROWS_AT_MOST with the ones needing a person first. */
+function tableRows(rows: readonly ReportRow[]): readonly ReportRow[] {
+  if (rows.length <= TABLE_ROWS_AT_MOST) return rows;
+  const needsPerson = (row: ReportRow): boolean => row.invalid !== null || row.status.state === "ended" || row.status.state === "not-found" || row.status.state === "unchecked";
+  const chosen = rows.filter(needsPerson).slice(0, TABLE_ROWS_AT_MOST);
+  for (const row of rows) {
+    if (chosen.length >= TABLE_ROWS_AT_MOST) break;
+    if (!needsPerson(row)) chosen.push(row);
+  }
+  return chosen.sort((a, b) => a.line - b.line);
+}
+
 /** The rows as compact arrays for the script: [line, number, customer index, status, ticket, port date, message, history]. */
-function tableData(model: ReportModel): unknown {
+function tableData(model: ReportModel, table: readonly ReportRow[]): unknown {
   const customers: string[] = [];
   const customerIndex = new Map<string, number>();
   const kinds: Record<string, string> = {};
-  const rows = model.rows.map((row) => {
+  const rows = table.map((row) => {
     let index = customerIndex.get(row.customer);
     if (index === undefined) {
       index = customers.push(row.customer) - 1;
@@ -281,7 +314,7 @@ function tableData(model: ReportModel): unknown {
     kinds[row.status.status] = row.status.state;
     return [row.line, row.number, index, row.status.status, row.outside ? `${row.status.ticket} (placed outside this journal)` : row.status.ticket, row.status.portDate, row.status.message, model.histories.get(row.number) ?? ""];
   });
-  return { rows, customers, statuses: model.byStatus.map((s) => s.status), kinds };
+  return { rows, customers, statuses: model.byStatus.map((s) => s.status), kinds, sheetRows: model.rows.length };
 }
 
 /** JSON inside a script element: `<` escaped so no value can close the element or open a comment. */

@@ -24,6 +24,8 @@ export interface ReportOptions {
   readonly now: Date;
   /** `--silent-after`: business days with no change after which an open order is silent. */
   readonly silentAfter: number;
+  /** The status report's name beside the sheet, which a bounded page points to for every row. */
+  readonly rowsFile: string;
 }
 
 export interface ReportResult {
@@ -45,7 +47,7 @@ export async function runReport(options: ReportOptions): Promise<ReportResult> {
         : null;
   const model = buildReport(facts, journal?.records ?? [], noJournal, { now: options.now, silentAfter: options.silentAfter });
   const title = options.sheet.layout.source === "<stdin>" ? "standard input" : basename(options.sheet.layout.source);
-  const page = renderPage(model, { title, now: options.now, silentAfter: options.silentAfter });
+  const page = renderPage(model, { title, now: options.now, silentAfter: options.silentAfter, rowsFile: options.rowsFile });
   await writeWholeFile(options.output, page);
   let events: number | null = null;
   if (options.calendar !== null) {
@@ -75,12 +77,21 @@ async function readFacts(sheet: Sheet, defaults: DefaultsFile | null): Promise<S
   const defaultProvider = portFormDefault(defaults, "currentprovider");
   const defaultDate = portFormDefault(defaults, "requestedportdate");
   const facts: SheetFacts[] = [];
-  const cell = (cells: readonly string[], index: number): string => (index === -1 ? "" : (cells[index] ?? "").trim());
+  // Customers, windows, accounts and providers repeat down a sheet: each kept once, not once a row
+  // (a 1,000,000-row sheet's facts are the report's memory; docs/architecture.md, Memory).
+  const kept = new Map<string, string>();
+  const once = (text: string): string => {
+    const known = kept.get(text);
+    if (known !== undefined) return known;
+    if (kept.size < 100_000) kept.set(text, text);
+    return text;
+  };
+  const cell = (cells: readonly string[], index: number): string => (index === -1 ? "" : once((cells[index] ?? "").trim()));
   for await (const row of sheet.rows) {
     const customer = cell(row.cells, customerAt) || defaultCustomer || cell(row.cells, groupAt) || cell(row.cells, pilotAt) || cell(row.cells, offeringAt) || "(no customer)";
     facts.push({
       line: row.line,
-      numberCell: cell(row.cells, numberAt),
+      numberCell: numberAt === -1 ? "" : (row.cells[numberAt] ?? "").trim(),
       customer,
       window: cell(row.cells, windowAt) || defaultWindow,
       account: cell(row.cells, accountAt) || defaultAccount,

@@ -203,7 +203,10 @@ describe("the record of a migration whose rejects were fixed and resent, in head
       const ics = await readFile(calendar, "utf8");
       // Unfolded and unescaped as RFC 5545 §3.1 and §3.3.11 say.
       const text = ics.replace(/\r\n /g, "").replace(/\\n/gi, "\n").replace(/\\([;,\\])/g, "$1");
-      const portalDate = (await readResults(join(dir, "wave.status.csv"))).find((r) => r.number === "416-555-3002")?.status_port_date ?? "";
+      const portalRow = (await readResults(join(dir, "wave.status.csv"))).find((r) => r.number === "416-555-3002");
+      const portalDate = portalRow?.status_port_date ?? "";
+      // status says it too, row by row.
+      expect(portalRow?.status_message).toContain(`; order PI-P00002 was placed outside this journal (web portal, another sheet); the account holds ${portalDate}, not the sheet's RequestedPortDate ${asked}`);
       expect(portalDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
       expect(portalDate).not.toBe(asked);
       expect(text).toContain(`Placed outside this journal (web portal, another sheet): PI-P00002.\nThe sheet asked for ${asked}; the account holds ${portalDate}.`);
