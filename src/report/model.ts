@@ -7,10 +7,11 @@
 import { portInPhase } from "../catalog/account.js";
 import { sourceOf } from "../engine/status-source.js";
 import { fromService } from "../engine/status-words.js";
-import { latestByTicket, nightsOf, rejectHistoryFold, SILENT_AFTER_BUSINESS_DAYS, statusReadings, waitOf } from "../journal/history.js";
+import { rejectHistoryFold, SILENT_AFTER_BUSINESS_DAYS, waitOf } from "../journal/history.js";
 import type { NumberHistory, OrderEvent } from "../journal/history.js";
-import { derivePriorState } from "../journal/prior.js";
-import type { JournalRecord, StatusRecord } from "../journal/records.js";
+import { priorStateFold } from "../journal/prior.js";
+import type { KnownStatus } from "../journal/prior.js";
+import type { JournalRecord } from "../journal/records.js";
 import { noOrder } from "../results/order-status.js";
 import type { OrderStatus } from "../results/order-status.js";
 import { parseNanp } from "../validate/nanp.js";
@@ -147,90 +148,188 @@ export interface ReportOptions {
 
 export function buildReport(
   sheetRows: readonly SheetFacts[],
-  records: readonly JournalRecord[],
+  records: Iterable<JournalRecord>,
   noJournal: string | null,
   options: ReportOptions = { now: new Date(), silentAfter: SILENT_AFTER_BUSINESS_DAYS },
 ): ReportModel {
-  const prior = noJournal === null ? derivePriorState(records) : null;
-  const readings = statusReadings(records);
+  const fold = reportFold(sheetRows, options);
+  for (const record of records) fold.take(record);
+  return fold.model(noJournal);
+}
+
+/**
+ * buildReport one journal record at a time, as the journal is read (read.ts scanJournalFile):
+ * no record is held, and what the night-by-night progress and the orders' waits need is kept
+ * by row and by ticket, not by reading. A 1,000,000-row migration's journal holds a million
+ * numbers a check (docs/architecture.md, Memory).
+ */
+export interface ReportFold {
+  readonly take: (record: JournalRecord) => void;
+  readonly model: (noJournal: string | null) => ReportModel;
+}
+
+/** An order as the waits need it: its latest Status and port date, since when, how many numbers, whose. */
+interface OrderWait {
+  status: string;
+  portDate: string;
+  since: string;
+  count: number;
+  customers: Set<number>;
+}
+
+const STATE_CODE: Readonly<Record<ProgressState, number>> = { SUBMITTED: 1, CONFIRMED: 2, COMPLETED: 3, REJECTED: 4 };
+
+export function reportFold(sheetRows: readonly SheetFacts[], options: ReportOptions): ReportFold {
   const book = new CustomerBook();
   for (const facts of sheetRows) book.add(cellsOf(facts));
+  // Each row's customer as an index into `labels`, and each number's first row: what a reading's numbers are counted by.
+  const labels: string[] = [];
+  const labelIndex = new Map<string, number>();
+  const customerAt = new Uint32Array(sheetRows.length);
+  const parsed = sheetRows.map((facts, i) => {
+    const label = book.customerOf(cellsOf(facts)).label;
+    let k = labelIndex.get(label);
+    if (k === undefined) labelIndex.set(label, (k = labels.push(label) - 1));
+    customerAt[i] = k;
+    return parseNanp(facts.numberCell);
+  });
+  const firstIndex = new Map<string, number>();
+  parsed.forEach((p, i) => {
+    if (p.ok && !firstIndex.has(p.digits)) firstIndex.set(p.digits, i);
+  });
+  const shown = [...new Set(parsed.flatMap((p, i) => (p.ok ? [customerAt[i] as number] : [])))].sort((a, b) => (labels[a] as string).localeCompare(labels[b] as string));
+
+  const priorFold = priorStateFold();
+  const history = rejectHistoryFold();
   // Orders placed outside this journal, as `status` and `submit` recorded them when the account showed them (records.ts `confirmed`).
   const outsideTickets = new Set<string>();
-  for (const record of records) if (record.type === "confirmed" && record.outside === true) outsideTickets.add(record.ticket);
-  const latest = latestByTicket(readings);
-  const latestOfNumber = new Map<string, StatusRecord>();
-  for (const reading of readings) for (const number of reading.numbers) latestOfNumber.set(number, reading);
+  const waits = new Map<string, OrderWait>();
+  const stateAt = new Uint8Array(sheetRows.length);
+  const counts = labels.map(() => [0, 0, 0, 0, 0]);
+  const nights: NightProgress[] = [];
+  let night: string | null = null;
+  let checkedAt: string | null = null;
 
-  // One status per reading, shared by its order's rows: a 1,000,000-row sheet's rows would
-  // otherwise each hold a copy of their order's words (docs/architecture.md, Memory).
-  const ofReading = new Map<StatusRecord, OrderStatus | null>();
-  const sharedReading = (reading: StatusRecord | undefined): OrderStatus | null => {
-    if (reading === undefined) return null;
-    let status = ofReading.get(reading);
-    if (status === undefined) ofReading.set(reading, (status = fromReading(reading)));
-    return status;
+  const snapshot = (): void => {
+    if (night === null) return;
+    nights.push({
+      night,
+      customers: shown.map((k) => {
+        const c = counts[k] as number[];
+        return { customer: labels[k] as string, counts: { SUBMITTED: c[1] as number, CONFIRMED: c[2] as number, COMPLETED: c[3] as number, REJECTED: c[4] as number } };
+      }),
+    });
   };
 
-  const firstLine = new Map<string, number>();
-  const rows = sheetRows.map((facts): ReportRow => {
-    const parsed = parseNanp(facts.numberCell);
-    if (!parsed.ok) return reportRow(facts, facts.numberCell, parsed.reason, neverSent(`the row is invalid: ${parsed.reason}`));
-    // As `status` reports it: a number the journal holds has its order's status, on every row
-    // that names it; a later row of a number the journal does not hold is a duplicate.
-    const earlier = firstLine.get(parsed.digits);
-    if (earlier === undefined) firstLine.set(parsed.digits, facts.line);
-    const status = statusOf(parsed.digits);
-    if (earlier === undefined || status.state !== "not-submitted") return reportRow(facts, parsed.digits, null, status);
-    const reason = `duplicate of line ${earlier} (${parsed.digits})`;
-    return reportRow(facts, parsed.digits, reason, neverSent(`the row is invalid: ${reason}`));
-  });
-
-  function statusOf(number: string): OrderStatus {
-    const source = sourceOf(number, prior, undefined, noJournal ?? "");
-    switch (source.kind) {
-      case "none":
-        return noOrder("not-submitted", "", "", source.why);
-      case "ticket":
-        return sharedReading(latest.get(source.ticket)) ?? unchecked(source.ticket, `submitted in ${source.ticket}; not checked yet: run portin status`);
-      case "number":
-        return sharedReading(latestOfNumber.get(number)) ?? unchecked("", "sent by an earlier run whose outcome is not known yet: run portin status");
-      case "ended": {
-        const { order } = source;
-        const reading = latest.get(order.ticket);
-        return sharedReading(reading) ?? fromReading({ type: "status", ticket: order.ticket, status: order.status, portDate: null, reason: order.reason, summary: order.summary, details: order.details, numbers: [], at: order.at }) as OrderStatus;
-      }
+  const take = (record: JournalRecord): void => {
+    priorFold.take(record);
+    if (record.type === "confirmed" && record.outside === true) outsideTickets.add(record.ticket);
+    if (record.type !== "status") return;
+    history.take(record);
+    if (checkedAt === null || record.at > checkedAt) checkedAt = record.at;
+    // Each night the journal recorded: every order's latest reading by the end of it (readings come in the order checks wrote them).
+    const day = record.at.slice(0, 10);
+    if (night === null) night = day;
+    else if (day > night) {
+      snapshot();
+      night = day;
     }
-  }
+    const code = STATE_CODE[progressState(record.status)];
+    const portDate = record.portDate ?? "";
+    const before = waits.get(record.ticket);
+    const wait: OrderWait =
+      before === undefined || before.status.toUpperCase() !== record.status.toUpperCase() || before.portDate !== portDate
+        ? { status: record.status, portDate, since: record.at, count: 0, customers: new Set() }
+        : before;
+    wait.status = record.status;
+    wait.count = record.numbers.length;
+    wait.customers.clear();
+    for (const number of record.numbers) {
+      const i = firstIndex.get(number);
+      if (i === undefined) continue;
+      const k = customerAt[i] as number;
+      wait.customers.add(k);
+      const old = stateAt[i] as number;
+      if (old === code) continue;
+      const c = counts[k] as number[];
+      if (old !== 0) c[old] = (c[old] as number) - 1;
+      c[code] = (c[code] as number) + 1;
+      stateAt[i] = code;
+    }
+    waits.set(record.ticket, wait);
+  };
 
-  const counts = new Map<string, number>();
-  for (const row of rows) counts.set(row.status.status, (counts.get(row.status.status) ?? 0) + 1);
-  const history = rejectHistoryFold();
-  for (const reading of readings) history.take(reading);
-  const lineOf = new Map<string, ReportRow[]>();
-  for (const row of rows) if (row.invalid === null) lineOf.set(row.number, [...(lineOf.get(row.number) ?? []), row]);
-  const histories = history.histories().filter((h) => lineOf.has(h.number));
-  return {
-    rows,
-    byStatus: [...counts].map(([status, n]) => ({ status, rows: n })).sort((a, b) => b.rows - a.rows || a.status.localeCompare(b.status)),
-    ported: rows.filter((row) => row.status.state === "completed").length,
-    nights: progress(rows, readings),
-    calendar: calendarOf(rows),
-    invalid: invalidGroups(rows),
-    rejects: rejectGroups(histories, lineOf),
-    checkedAt: readings.reduce<string | null>((last, r) => (last === null || r.at > last ? r.at : last), null),
-    customers: book.customers(),
-    rejectedEver: histories.length,
-    resentAfterReject: histories.filter((h) => new Set(h.events.map((e) => e.ticket)).size > 1).length,
-    histories: new Map(histories.map((h) => [h.number, historyLine(h.events)])),
-    waiting: waitingOrders(readings, rows, options),
-    outsideTickets,
-    outsideRows: rows.filter((row) => row.outside).length,
-    datesDiffer: rows.flatMap((row): DateDiffers[] => {
-      const held = row.status.portDate.slice(0, 10);
-      if (row.requestedDate === "" || !/^\d{4}-\d{2}-\d{2}$/.test(held) || held === row.requestedDate || (row.status.state !== "open" && row.status.state !== "completed")) return [];
-      return [{ line: row.line, number: row.number, customer: row.customer, ticket: row.status.ticket, outside: row.outside, sheetDate: row.requestedDate, portDate: held }];
-    }),
+  const model = (noJournal: string | null): ReportModel => {
+    snapshot();
+    const prior = noJournal === null ? priorFold.state() : null;
+    // One status per reading, shared by its order's rows: a 1,000,000-row sheet's rows would
+    // otherwise each hold a copy of their order's words (docs/architecture.md, Memory).
+    const ofReading = new Map<KnownStatus, OrderStatus>();
+    const shared = (known: KnownStatus): OrderStatus => {
+      let status = ofReading.get(known);
+      if (status === undefined) ofReading.set(known, (status = fromReading(known)));
+      return status;
+    };
+    const statusOf = (number: string): OrderStatus => {
+      const source = sourceOf(number, prior, undefined, noJournal ?? "");
+      const known = prior?.lastStatus.get(number);
+      switch (source.kind) {
+        case "none":
+          return noOrder("not-submitted", "", "", source.why);
+        case "ticket":
+          return known !== undefined && known.ticket === source.ticket ? shared(known) : unchecked(source.ticket, `submitted in ${source.ticket}; not checked yet: run portin status`);
+        case "number":
+          return known !== undefined ? shared(known) : unchecked("", "sent by an earlier run whose outcome is not known yet: run portin status");
+        case "ended": {
+          const { order } = source;
+          return known !== undefined && known.ticket === order.ticket ? shared(known) : fromReading({ ticket: order.ticket, status: order.status, portDate: "", reason: order.reason, summary: order.summary, details: order.details, at: order.at });
+        }
+      }
+    };
+
+    const firstLine = new Map<string, number>();
+    const rows = sheetRows.map((facts, i): ReportRow => {
+      const number = parsed[i] as ReturnType<typeof parseNanp>;
+      if (!number.ok) return reportRow(facts, facts.numberCell, number.reason, neverSent(`the row is invalid: ${number.reason}`));
+      // As `status` reports it: a number the journal holds has its order's status, on every row
+      // that names it; a later row of a number the journal does not hold is a duplicate.
+      const earlier = firstLine.get(number.digits);
+      if (earlier === undefined) firstLine.set(number.digits, facts.line);
+      const status = statusOf(number.digits);
+      if (earlier === undefined || status.state !== "not-submitted") return reportRow(facts, number.digits, null, status);
+      const reason = `duplicate of line ${earlier} (${number.digits})`;
+      return reportRow(facts, number.digits, reason, neverSent(`the row is invalid: ${reason}`));
+    });
+
+    const byStatus = new Map<string, number>();
+    for (const row of rows) byStatus.set(row.status.status, (byStatus.get(row.status.status) ?? 0) + 1);
+    const everRejected = history.histories();
+    const rejectedNumbers = new Set(everRejected.map((h) => h.number));
+    const lineOf = new Map<string, ReportRow[]>();
+    for (const row of rows) if (row.invalid === null && rejectedNumbers.has(row.number)) lineOf.set(row.number, [...(lineOf.get(row.number) ?? []), row]);
+    const histories = everRejected.filter((h) => lineOf.has(h.number));
+    return {
+      rows,
+      byStatus: [...byStatus].map(([status, n]) => ({ status, rows: n })).sort((a, b) => b.rows - a.rows || a.status.localeCompare(b.status)),
+      ported: rows.filter((row) => row.status.state === "completed").length,
+      nights,
+      calendar: calendarOf(rows),
+      invalid: invalidGroups(rows),
+      rejects: rejectGroups(histories, lineOf),
+      checkedAt,
+      customers: book.customers(),
+      rejectedEver: histories.length,
+      resentAfterReject: histories.filter((h) => new Set(h.events.map((e) => e.ticket)).size > 1).length,
+      histories: new Map(histories.map((h) => [h.number, historyLine(h.events)])),
+      waiting: waitingOrders(waits, labels, options),
+      outsideTickets,
+      outsideRows: rows.filter((row) => row.outside).length,
+      datesDiffer: rows.flatMap((row): DateDiffers[] => {
+        const held = row.status.portDate.slice(0, 10);
+        if (row.requestedDate === "" || !/^\d{4}-\d{2}-\d{2}$/.test(held) || held === row.requestedDate || (row.status.state !== "open" && row.status.state !== "completed")) return [];
+        return [{ line: row.line, number: row.number, customer: row.customer, ticket: row.status.ticket, outside: row.outside, sheetDate: row.requestedDate, portDate: held }];
+      }),
+    };
   };
 
   /** One literal, no spread: one hidden class for every row (results/row-outcome.ts rowOutcome). */
@@ -240,6 +339,8 @@ export function buildReport(
     const requestedDate = requested?.ok === true ? requested.value : "";
     return { line: facts.line, number, customer: who.label, window: facts.window, status, invalid, who, outside: status.ticket !== "" && outsideTickets.has(status.ticket), requestedDate };
   }
+
+  return { take, model };
 }
 
 function cellsOf(facts: SheetFacts): { name: string; account: string; provider: string } {
@@ -267,28 +368,16 @@ function codesOf(event: OrderEvent): string {
 }
 
 /** Every order whose latest reading is open, with its wait; the silent ones first, the longest first. */
-function waitingOrders(readings: readonly StatusRecord[], rows: readonly ReportRow[], options: ReportOptions): WaitingOrder[] {
-  const customerOf = new Map<string, string>();
-  for (const row of rows) if (row.invalid === null) customerOf.set(row.number, row.customer);
-  const latest = new Map<string, StatusRecord>();
-  const steady = new Map<string, string>();
-  for (const reading of readings) {
-    const before = latest.get(reading.ticket);
-    if (before === undefined || before.status.toUpperCase() !== reading.status.toUpperCase() || (before.portDate ?? "") !== (reading.portDate ?? "")) steady.set(reading.ticket, reading.at);
-    latest.set(reading.ticket, reading);
-  }
+function waitingOrders(waits: ReadonlyMap<string, OrderWait>, labels: readonly string[], options: ReportOptions): WaitingOrder[] {
   const waiting: WaitingOrder[] = [];
-  for (const [ticket, reading] of latest) {
-    if (portInPhase(reading.status) !== "open") continue;
-    const since = steady.get(ticket) ?? reading.at;
-    const portDate = reading.portDate ?? "";
-    const wait = waitOf(reading.status, portDate, since, options.now, options.silentAfter);
-    const customers = [...new Set(reading.numbers.map((n) => customerOf.get(n)).filter((c): c is string => c !== undefined))].sort();
-    waiting.push({ ticket, status: reading.status, portDate, customers, numbers: reading.numbers.length, since, ...wait });
+  for (const [ticket, order] of waits) {
+    if (portInPhase(order.status) !== "open") continue;
+    const wait = waitOf(order.status, order.portDate, order.since, options.now, options.silentAfter);
+    const customers = [...order.customers].map((k) => labels[k] as string).sort();
+    waiting.push({ ticket, status: order.status, portDate: order.portDate, customers, numbers: order.count, since: order.since, ...wait });
   }
   return waiting.sort((a, b) => Number(b.silent) - Number(a.silent) || b.businessDays - a.businessDays || a.ticket.localeCompare(b.ticket));
 }
-
 
 function neverSent(why: string): OrderStatus {
   return noOrder("not-submitted", "", "", `never submitted: ${why}`);
@@ -299,9 +388,8 @@ function unchecked(ticket: string, message: string): OrderStatus {
 }
 
 /** A recorded reading, read as `status` reads the service's answer. */
-function fromReading(reading: StatusRecord | undefined): OrderStatus | null {
-  if (reading === undefined) return null;
-  const answer = { ticketId: reading.ticket, status: reading.status, portDate: reading.portDate ?? "", rejectReason: reading.reason, rejectSummary: reading.summary, rejectDetails: [], numbersToPort: [], accountNumber: "", endUserName: "" };
+function fromReading(reading: KnownStatus): OrderStatus {
+  const answer = { ticketId: reading.ticket, status: reading.status, portDate: reading.portDate, rejectReason: reading.reason, rejectSummary: reading.summary, rejectDetails: [], numbersToPort: [], accountNumber: "", endUserName: "" };
   // The record keeps RejectDetails as the status report writes them.
   return { ...fromService(answer, reading.at, false), rejectDetails: reading.details };
 }
@@ -311,30 +399,6 @@ function progressState(status: string): ProgressState {
   if (phase === "completed") return "COMPLETED";
   if (phase === "ended") return "REJECTED";
   return /^confirmed$/i.test(status.trim()) ? "CONFIRMED" : "SUBMITTED";
-}
-
-/** Each night the journal recorded: every order's latest reading by the end of it, counted per customer. */
-function progress(rows: readonly ReportRow[], readings: readonly StatusRecord[]): NightProgress[] {
-  const customerOf = new Map<string, string>();
-  for (const row of rows) if (row.invalid === null) customerOf.set(row.number, row.customer);
-  const customers = [...new Set(rows.filter((row) => row.invalid === null).map((row) => row.customer))].sort();
-  const stateOf = new Map<string, ProgressState>();
-  const nights: NightProgress[] = [];
-  let next = 0;
-  for (const night of nightsOf(readings)) {
-    for (; next < readings.length && (readings[next] as StatusRecord).at.slice(0, 10) <= night; next++) {
-      const reading = readings[next] as StatusRecord;
-      const state = progressState(reading.status);
-      for (const number of reading.numbers) if (customerOf.has(number)) stateOf.set(number, state);
-    }
-    const table = new Map(customers.map((customer) => [customer, { SUBMITTED: 0, CONFIRMED: 0, COMPLETED: 0, REJECTED: 0 }]));
-    for (const [number, state] of stateOf) {
-      const counts = table.get(customerOf.get(number) as string);
-      if (counts) counts[state]++;
-    }
-    nights.push({ night, customers: [...table].map(([customer, counts]) => ({ customer, counts })) });
-  }
-  return nights;
 }
 
 /** Numbers with a port date, confirmed or ported, by day, customer and time window. */

@@ -6,11 +6,11 @@
 import { basename } from "node:path";
 import type { Column } from "../input/types.js";
 import type { Sheet } from "../input/reader.js";
-import { readJournalFile } from "../journal/read.js";
+import { scanJournalFile } from "../journal/read.js";
 import { writeWholeFile } from "../results/sink.js";
 import type { DefaultsFile } from "../validate/defaults.js";
 import { renderCalendar } from "./calendar.js";
-import { buildReport } from "./model.js";
+import { reportFold } from "./model.js";
 import type { ReportModel, SheetFacts } from "./model.js";
 import { renderPage } from "./page.js";
 
@@ -38,14 +38,16 @@ export interface ReportResult {
 
 export async function runReport(options: ReportOptions): Promise<ReportResult> {
   const facts = await readFacts(options.sheet, options.defaults);
-  const journal = options.state === null ? null : await readJournalFile(options.state);
+  // The journal read one record at a time into the report (model.ts reportFold), holding none.
+  const fold = reportFold(facts, { now: options.now, silentAfter: options.silentAfter });
+  const journal = options.state === null ? null : await scanJournalFile(options.state, fold.take);
   const noJournal =
     options.state === null
       ? "no journal to read: give --state, the journal portin submit wrote for this sheet"
       : journal?.header === null
         ? `not submitted: there is no journal at ${options.state} yet; portin submit writes it`
         : null;
-  const model = buildReport(facts, journal?.records ?? [], noJournal, { now: options.now, silentAfter: options.silentAfter });
+  const model = fold.model(noJournal);
   const title = options.sheet.layout.source === "<stdin>" ? "standard input" : basename(options.sheet.layout.source);
   const page = renderPage(model, { title, now: options.now, silentAfter: options.silentAfter, rowsFile: options.rowsFile });
   await writeWholeFile(options.output, page);
