@@ -186,18 +186,25 @@ export function reportFold(sheetRows: readonly SheetFacts[], options: ReportOpti
   const labels: string[] = [];
   const labelIndex = new Map<string, number>();
   const customerAt = new Uint32Array(sheetRows.length);
-  const parsed = sheetRows.map((facts, i) => {
+  sheetRows.forEach((facts, i) => {
     const label = book.customerOf(cellsOf(facts)).label;
     let k = labelIndex.get(label);
     if (k === undefined) labelIndex.set(label, (k = labels.push(label) - 1));
     customerAt[i] = k;
-    return parseNanp(facts.numberCell);
+  });
+  // Each row's 10 digits, "" when its number does not parse (`unparsed` says why): one string a row, not a parse result.
+  const unparsed = new Map<number, string>();
+  const digitsAt = sheetRows.map((facts, i) => {
+    const result = parseNanp(facts.numberCell);
+    if (result.ok) return result.digits;
+    unparsed.set(i, result.reason);
+    return "";
   });
   const firstIndex = new Map<string, number>();
-  parsed.forEach((p, i) => {
-    if (p.ok && !firstIndex.has(p.digits)) firstIndex.set(p.digits, i);
+  digitsAt.forEach((digits, i) => {
+    if (digits !== "" && !firstIndex.has(digits)) firstIndex.set(digits, i);
   });
-  const shown = [...new Set(parsed.flatMap((p, i) => (p.ok ? [customerAt[i] as number] : [])))].sort((a, b) => (labels[a] as string).localeCompare(labels[b] as string));
+  const shown = [...new Set(digitsAt.flatMap((digits, i) => (digits !== "" ? [customerAt[i] as number] : [])))].sort((a, b) => (labels[a] as string).localeCompare(labels[b] as string));
 
   const priorFold = priorStateFold();
   const history = rejectHistoryFold();
@@ -287,18 +294,17 @@ export function reportFold(sheetRows: readonly SheetFacts[], options: ReportOpti
       }
     };
 
-    const firstLine = new Map<string, number>();
     const rows = sheetRows.map((facts, i): ReportRow => {
-      const number = parsed[i] as ReturnType<typeof parseNanp>;
-      if (!number.ok) return reportRow(facts, facts.numberCell, number.reason, neverSent(`the row is invalid: ${number.reason}`));
+      const digits = digitsAt[i] as string;
+      const why = unparsed.get(i);
+      if (why !== undefined) return reportRow(facts, facts.numberCell, why, neverSent(`the row is invalid: ${why}`));
       // As `status` reports it: a number the journal holds has its order's status, on every row
       // that names it; a later row of a number the journal does not hold is a duplicate.
-      const earlier = firstLine.get(number.digits);
-      if (earlier === undefined) firstLine.set(number.digits, facts.line);
-      const status = statusOf(number.digits);
-      if (earlier === undefined || status.state !== "not-submitted") return reportRow(facts, number.digits, null, status);
-      const reason = `duplicate of line ${earlier} (${number.digits})`;
-      return reportRow(facts, number.digits, reason, neverSent(`the row is invalid: ${reason}`));
+      const first = firstIndex.get(digits) as number;
+      const status = statusOf(digits);
+      if (first === i || status.state !== "not-submitted") return reportRow(facts, digits, null, status);
+      const reason = `duplicate of line ${(sheetRows[first] as SheetFacts).line} (${digits})`;
+      return reportRow(facts, digits, reason, neverSent(`the row is invalid: ${reason}`));
     });
 
     const byStatus = new Map<string, number>();

@@ -37,6 +37,23 @@ export interface ReportResult {
 }
 
 export async function runReport(options: ReportOptions): Promise<ReportResult> {
+  const model = await modelOf(options);
+  const title = options.sheet.layout.source === "<stdin>" ? "standard input" : basename(options.sheet.layout.source);
+  const page = renderPage(model, { title, now: options.now, silentAfter: options.silentAfter, rowsFile: options.rowsFile });
+  await writeWholeFile(options.output, page);
+  let events: number | null = null;
+  if (options.calendar !== null) {
+    await writeWholeFile(options.calendar, renderCalendar(model.calendar, { title, now: options.now }));
+    events = model.calendar.length;
+  }
+  return { model, bytes: Buffer.byteLength(page), events };
+}
+
+/**
+ * The sheet's facts and the journal, folded into the model; the facts and the journal's state
+ * go with this function's frame, before the page is made (docs/architecture.md, Memory).
+ */
+async function modelOf(options: ReportOptions): Promise<ReportModel> {
   const facts = await readFacts(options.sheet, options.defaults);
   // The journal read one record at a time into the report (model.ts reportFold), holding none.
   const fold = reportFold(facts, { now: options.now, silentAfter: options.silentAfter });
@@ -47,16 +64,7 @@ export async function runReport(options: ReportOptions): Promise<ReportResult> {
       : journal?.header === null
         ? `not submitted: there is no journal at ${options.state} yet; portin submit writes it`
         : null;
-  const model = fold.model(noJournal);
-  const title = options.sheet.layout.source === "<stdin>" ? "standard input" : basename(options.sheet.layout.source);
-  const page = renderPage(model, { title, now: options.now, silentAfter: options.silentAfter, rowsFile: options.rowsFile });
-  await writeWholeFile(options.output, page);
-  let events: number | null = null;
-  if (options.calendar !== null) {
-    await writeWholeFile(options.calendar, renderCalendar(model.calendar, { title, now: options.now }));
-    events = model.calendar.length;
-  }
-  return { model, bytes: Buffer.byteLength(page), events };
+  return fold.model(noJournal);
 }
 
 /** Each row's number cell, customer (with its account and provider) and time window: CustomerName, else `group`, else the target; the --defaults file fills a column the sheet lacks. */
