@@ -152,7 +152,7 @@ export function buildReport(
   noJournal: string | null,
   options: ReportOptions = { now: new Date(), silentAfter: SILENT_AFTER_BUSINESS_DAYS },
 ): ReportModel {
-  const fold = reportFold(sheetRows, options);
+  const fold = reportFold([...sheetRows], options);
   for (const record of records) fold.take(record);
   return fold.model(noJournal);
 }
@@ -179,15 +179,16 @@ interface OrderWait {
 
 const STATE_CODE: Readonly<Record<ProgressState, number>> = { SUBMITTED: 1, CONFIRMED: 2, COMPLETED: 3, REJECTED: 4 };
 
-export function reportFold(sheetRows: readonly SheetFacts[], options: ReportOptions): ReportFold {
+/** `sheetRows` is the fold's own: each row's facts are let go once its report row is made. */
+export function reportFold(sheetRows: (SheetFacts | undefined)[], options: ReportOptions): ReportFold {
   const book = new CustomerBook();
-  for (const facts of sheetRows) book.add(cellsOf(facts));
+  for (const facts of sheetRows) book.add(cellsOf(facts as SheetFacts));
   // Each row's customer as an index into `labels`, and each number's first row: what a reading's numbers are counted by.
   const labels: string[] = [];
   const labelIndex = new Map<string, number>();
   const customerAt = new Uint32Array(sheetRows.length);
   sheetRows.forEach((facts, i) => {
-    const label = book.customerOf(cellsOf(facts)).label;
+    const label = book.customerOf(cellsOf(facts as SheetFacts)).label;
     let k = labelIndex.get(label);
     if (k === undefined) labelIndex.set(label, (k = labels.push(label) - 1));
     customerAt[i] = k;
@@ -195,7 +196,7 @@ export function reportFold(sheetRows: readonly SheetFacts[], options: ReportOpti
   // Each row's 10 digits, "" when its number does not parse (`unparsed` says why): one string a row, not a parse result.
   const unparsed = new Map<number, string>();
   const digitsAt = sheetRows.map((facts, i) => {
-    const result = parseNanp(facts.numberCell);
+    const result = parseNanp((facts as SheetFacts).numberCell);
     if (result.ok) return result.digits;
     unparsed.set(i, result.reason);
     return "";
@@ -294,7 +295,13 @@ export function reportFold(sheetRows: readonly SheetFacts[], options: ReportOpti
       }
     };
 
-    const rows = sheetRows.map((facts, i): ReportRow => {
+    // Each row's facts are let go as its report row is made: the two are never all held at once (docs/architecture.md, Memory).
+    const rows: ReportRow[] = [];
+    for (let i = 0; i < sheetRows.length; i++) {
+      rows.push(rowAt(sheetRows[i] as SheetFacts, i));
+      sheetRows[i] = undefined;
+    }
+    function rowAt(facts: SheetFacts, i: number): ReportRow {
       const digits = digitsAt[i] as string;
       const why = unparsed.get(i);
       if (why !== undefined) return reportRow(facts, facts.numberCell, why, neverSent(`the row is invalid: ${why}`));
@@ -303,9 +310,9 @@ export function reportFold(sheetRows: readonly SheetFacts[], options: ReportOpti
       const first = firstIndex.get(digits) as number;
       const status = statusOf(digits);
       if (first === i || status.state !== "not-submitted") return reportRow(facts, digits, null, status);
-      const reason = `duplicate of line ${(sheetRows[first] as SheetFacts).line} (${digits})`;
+      const reason = `duplicate of line ${(rows[first] as ReportRow).line} (${digits})`;
       return reportRow(facts, digits, reason, neverSent(`the row is invalid: ${reason}`));
-    });
+    }
 
     const byStatus = new Map<string, number>();
     for (const row of rows) byStatus.set(row.status.status, (byStatus.get(row.status.status) ?? 0) + 1);
