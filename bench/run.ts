@@ -11,7 +11,7 @@
 import { cpus } from "node:os";
 import { extname, join } from "node:path";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { copyFile, rm } from "node:fs/promises";
+import { copyFile, rm, stat } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { journalWindow } from "./journal-window.js";
 import { measureNode, median, RSS_SOURCE } from "./measure.js";
@@ -537,6 +537,8 @@ async function benchMemory(): Promise<void> {
   const reruns: Measured[] = [];
   const statuses: Measured[] = [];
   const nextNights: Measured[] = [];
+  const reports: Measured[] = [];
+  const page = join(OUT, "memory.report.html");
   await withSandbox(0, async (sandbox) => {
     log(`memory: submitting the ${fmt(MEMORY_ROWS)}-row sheet once, for its journal (a minute or two)…`);
     await rm(made, { force: true });
@@ -556,18 +558,22 @@ async function benchMemory(): Promise<void> {
       // The next night's check reads the readings of the one before: each number's last status, and what changed.
       log(`memory, run ${run} of ${MEMORY_RUNS}: status again, the journal holding the first check's readings…`);
       nextNights.push(check(await measureNode([CLI, "status", sheet, "--output", results, "--state", state, ...sandbox.flags]), "portin status (again)", [0, 1]));
+      // The page of the migration, from the sheet and the journal the two checks wrote: a bounded table, the summary for every row.
+      log(`memory, run ${run} of ${MEMORY_RUNS}: report…`);
+      reports.push(check(await measureNode([CLI, "report", sheet, "--state", state, "--output", page]), "portin report"));
       log(
-        `  plan ${fmt(plan.maxRssMb)} MB, re-run ${fmt(rerun.maxRssMb)} MB, status ${fmt(statuses.at(-1)?.maxRssMb ?? NaN)} MB, again ${fmt(nextNights.at(-1)?.maxRssMb ?? NaN)} MB`,
+        `  plan ${fmt(plan.maxRssMb)} MB, re-run ${fmt(rerun.maxRssMb)} MB, status ${fmt(statuses.at(-1)?.maxRssMb ?? NaN)} MB, again ${fmt(nextNights.at(-1)?.maxRssMb ?? NaN)} MB, report ${fmt(reports.at(-1)?.maxRssMb ?? NaN)} MB (page ${fmt((await stat(page)).size / 1024 / 1024, 1)} MiB)`,
       );
     }
   });
-  await Promise.all([made, state, results].map((path) => rm(path, { force: true })));
+  await Promise.all([made, state, results, page].map((path) => rm(path, { force: true })));
   const mb = (n: number): string => `${fmt(n)} MB`;
   table.push({ measure: `memory, plan, ${fmt(MEMORY_ROWS)} rows (peak RSS)`, portin: spread(plans.map((p) => p.maxRssMb), mb), reference: "", ratio: "", target: "" });
   for (const [what, runs] of [
     ["re-run of submit, every row skipped", reruns],
     ["status", statuses],
     ["status again, the journal holding a check's readings", nextNights],
+    ["report, from the journal of two checks", reports],
   ] as const) {
     table.push({
       measure: `memory, ${what}, ${fmt(MEMORY_ROWS)} rows (peak RSS)`,

@@ -20,6 +20,7 @@ import type { CommandIO } from "./io.js";
 import { UTF8 } from "./input/decode.js";
 import { DEFAULT_MAX_PER_REQUEST } from "./group/requests.js";
 import { DEFAULT_CONCURRENCY } from "./send/dispatch.js";
+import { SILENT_AFTER_BUSINESS_DAYS } from "./journal/history.js";
 import { DEFAULT_RETRIES, DEFAULT_TIMEOUT_MS } from "./service/client.js";
 
 export type { Connection } from "./commands/connection.js";
@@ -67,7 +68,7 @@ export function plan(options: PortInOptions, client: Connection, output: Output 
 
 /** `portin status`: the live status of every submitted number's port-in order. */
 export async function status(options: StatusOptions, client: Connection, output: Output = {}): Promise<Outcome<StatusReport>> {
-  const args: StatusArgs = { encoding: UTF8, expandRanges: false, concurrency: DEFAULT_CONCURRENCY, retries: DEFAULT_RETRIES, resultColumns: "last", ...options, ...connectionArgs(), json: false };
+  const args: StatusArgs = { encoding: UTF8, expandRanges: false, concurrency: DEFAULT_CONCURRENCY, retries: DEFAULT_RETRIES, resultColumns: "last", silentAfter: SILENT_AFTER_BUSINESS_DAYS, ...options, ...connectionArgs(), json: false };
   const result = await statusCommand(args, commandIO(output), client);
   if (result.kind !== "status") throw new Error(`portin status ended as ${result.kind}`);
   return { report: result.report, exitCode: exitCodeOf(result) };

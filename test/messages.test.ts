@@ -33,6 +33,7 @@ const DOCUMENTS = new Set([
   "letters/wording.ts",
   "report/page.ts",
   "report/page-script.ts",
+  "report/calendar.ts",
   "results/xlsx-parts.ts",
   "commands/template-workbook.ts",
 ]);

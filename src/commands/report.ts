@@ -10,7 +10,8 @@ import * as notices from "../messages/notices.js";
 import type { CommandResult } from "../exit-codes.js";
 import type { CommandIO } from "../io.js";
 import { journalService } from "../journal/read.js";
-import { besideInput, defaultStatePath } from "../paths.js";
+import { basename } from "node:path";
+import { besideInput, defaultStatePath, defaultStatusPath } from "../paths.js";
 import { runReport } from "../report/report.js";
 import type { PortinCommand } from "./command.js";
 import { COMMAND_LINES } from "./names.js";
@@ -18,6 +19,7 @@ import { defaultsPath, refuseSamePaths, sharedJournal } from "./run-paths.js";
 import { JOURNAL_OPTION } from "./journal-option.js";
 import { openCommandSheet, SHEET_INPUT, withSheetOptions } from "./sheet-input.js";
 import { nonEmptyPath } from "./values.js";
+import { SILENT_AFTER_OPTION } from "./silent-after.js";
 
 interface ReportArgs {
   input: string;
@@ -29,6 +31,7 @@ interface ReportArgs {
   defaults?: string;
   state?: string;
   journal?: string;
+  silentAfter: number;
 }
 
 function reportOptions(yargs: Argv): Argv<ReportArgs> {
@@ -45,7 +48,9 @@ function reportOptions(yargs: Argv): Argv<ReportArgs> {
       defaults: { type: "string", requiresArg: true, coerce: nonEmptyPath("defaults"), describe: "the --defaults submit was given [default: <input without .csv>.defaults.json, if it exists]" },
       state: { type: "string", requiresArg: true, coerce: nonEmptyPath("state"), describe: "the run journal submit and status wrote [default: <input without .csv>.state.jsonl]" },
       journal: JOURNAL_OPTION,
-    });
+      "silent-after": SILENT_AFTER_OPTION,
+      // yargs types `silent-after` by its dashed name; argv also holds it camel-cased.
+    }) as unknown as Argv<ReportArgs>;
 }
 
 async function run(args: ReportArgs, io: CommandIO): Promise<CommandResult> {
@@ -63,7 +68,7 @@ async function run(args: ReportArgs, io: CommandIO): Promise<CommandResult> {
   if (defaults !== null && args.defaults === undefined) io.stderr.write(notices.usingDefaults(defaults));
   const opened = await openCommandSheet(args, io);
   try {
-    const result = await runReport({ sheet: opened.sheet, defaults: opened.defaults, state: shared ?? state, output, calendar, now: new Date() });
+    const result = await runReport({ sheet: opened.sheet, defaults: opened.defaults, state: shared ?? state, output, calendar, now: new Date(), silentAfter: args.silentAfter, rowsFile: await rowsFile(args.input, state) });
     const kb = Math.ceil(result.bytes / 1024);
     io.stderr.write(notices.reportWritten(result.model.rows.length, result.model.ported, output, kb));
     if (calendar !== null) io.stderr.write(notices.calendarWritten(result.events ?? 0, calendar));
@@ -71,6 +76,13 @@ async function run(args: ReportArgs, io: CommandIO): Promise<CommandResult> {
   } finally {
     await opened.sheet.close();
   }
+}
+
+/** The status report `portin status` writes beside the sheet, by name: what a bounded page points to for every row. */
+async function rowsFile(input: string, state: string | null): Promise<string> {
+  if (input === "-") return notices.STATUS_REPORT_BY_NAME;
+  const sandbox = state !== null && (await journalService(state))?.kind === "sandbox";
+  return basename(defaultStatusPath(input, sandbox));
 }
 
 /** Beside the sheet; a journal of the built-in sandbox gets its own name, so it cannot overwrite a real migration's page. */

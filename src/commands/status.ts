@@ -27,6 +27,7 @@ import { MAX_CONCURRENCY, MAX_RETRIES, nonEmptyPath, resultsPath, wholeNumber } 
 import type { ResultColumnsAt } from "../results/encoder.js";
 import { terminalSafe } from "../terminal-text.js";
 import { JOURNAL_OPTION } from "./journal-option.js";
+import { SILENT_AFTER_OPTION } from "./silent-after.js";
 
 export interface StatusArgs extends ConnectionArgs {
   input: string;
@@ -40,6 +41,7 @@ export interface StatusArgs extends ConnectionArgs {
   journal?: string;
   concurrency: number;
   retries: number;
+  silentAfter: number;
   json: boolean;
 }
 
@@ -88,6 +90,7 @@ function statusOptions(yargs: Argv): Argv<StatusArgs> {
           coerce: wholeNumber("retries", 0, MAX_RETRIES),
           describe: "retries of a PortInStatus request that failed: 429, 5xx, timeout, connection refused [number]",
         },
+        "silent-after": SILENT_AFTER_OPTION,
         json: { type: "boolean", default: false, describe: "print a machine-readable summary on stdout at the end" },
       }),
     // yargs types `result-columns` by its dashed name; argv also holds it camel-cased.
@@ -114,7 +117,7 @@ async function runOn({ sheet, defaults }: CommandSheet, args: StatusArgs, io: Co
   try {
     const paths = await resolveStatusPaths(args, connection.service.kind === "sandbox", io);
     const identity = { service: connection.service, user: connection.user, version: VERSION };
-    const report = await runStatus({ sheet, ...paths, defaults, concurrency: args.concurrency, expandRanges: args.expandRanges, resultColumns: args.resultColumns }, { client: connection.client, identity }, io);
+    const report = await runStatus({ sheet, ...paths, defaults, concurrency: args.concurrency, silentAfter: args.silentAfter, expandRanges: args.expandRanges, resultColumns: args.resultColumns }, { client: connection.client, identity }, io);
     noticeLeftOut(sheet, io);
     // A number that completed off its trunk or without 9-1-1 comes before anything else (docs/contract.md §2).
     const trunkProblems = report.trunkProblems ?? [];
@@ -123,7 +126,7 @@ async function runOn({ sheet, defaults }: CommandSheet, args: StatusArgs, io: Co
     const changes = report.changes === null ? null : formatChanges(report.changes);
     if (changes !== null) io.stderr.write(terminalSafe(changes) + "\n");
     io.stderr.write(terminalSafe(formatStatusSummary(report.summary)) + "\n");
-    if (args.json) io.stdout.write(statusSummaryJson(report.summary, exitCodeOfStatus(report), report.changes) + "\n");
+    if (args.json) io.stdout.write(statusSummaryJson(report.summary, exitCodeOfStatus(report), report.changes, report.history) + "\n");
     return { kind: "status", report };
   } finally {
     if (given === undefined) await connection.close();

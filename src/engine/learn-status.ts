@@ -5,6 +5,7 @@
  * learned is recorded in the journal (status-journal.ts), and each row gets its order's
  * status, or why it has none (status-words.ts).
  */
+import { stateOf } from "../journal/prior.js";
 import type { KnownStatus, PriorState } from "../journal/prior.js";
 import type { OrderStatus } from "../results/order-status.js";
 import type { ServiceClient } from "../service/client.js";
@@ -14,6 +15,7 @@ import { beyondJournal, recordAnswers } from "./status-journal.js";
 import type { StatusJournal } from "./status-journal.js";
 import { questionsFor, rowStatus, sourceOf } from "./status-source.js";
 import type { Source } from "./status-source.js";
+import { withAccountFacts } from "./status-words.js";
 import { AS_SENT, rowNowOf } from "./verdict.js";
 import type { AccountHold, RowNow } from "./verdict.js";
 
@@ -55,7 +57,17 @@ export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorSta
     if (row.number === "") return rowStatus(row, null, { byTicket, byNumber, known });
     // An invalid row is taken as sent: the row as it stands changes nothing the order holds.
     const source = sourceFor(row.number, row.valid ? rowNowOf(row) : AS_SENT);
-    return rowStatus(row, source, { byTicket, byNumber, known });
+    const status = rowStatus(row, source, { byTicket, byNumber, known });
+    if (!row.valid) return status;
+    const requested = row.portForm["RequestedPortDate"];
+    return withAccountFacts(status, placedOutside(row.number, status.ticket), typeof requested === "string" ? requested : "");
+  };
+  /** Whether `ticket`, which holds `number`, is an order placed outside this journal: recorded so, or found on the account for a number no run of it sent. */
+  const placedOutside = (number: string, ticket: string): boolean => {
+    if (ticket === "") return false;
+    const state = stateOf(prior, number);
+    if (state.kind === "submitted") return state.outside === true && state.ticket === ticket;
+    return state.kind === "none" && options.account?.get(number)?.ticket === ticket;
   };
   return { statusOf, requests: asker.requests };
 }

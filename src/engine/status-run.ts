@@ -7,11 +7,12 @@
 import type { Sheet } from "../input/reader.js";
 import type { DefaultsFile } from "../validate/defaults.js";
 import type { CommandIO } from "../io.js";
-import { changesFold } from "../journal/history.js";
-import type { StatusChanges } from "../journal/history.js";
 import { journalExists, openJournalAt } from "../journal/open.js";
 import { journalLabel } from "../journal/place.js";
 import type { JournalPlace } from "../journal/place.js";
+import { changesFold, rejectHistoryFold } from "../journal/history.js";
+import type { NumberHistory, StatusChanges } from "../journal/history.js";
+import type { StatusRecord } from "../journal/records.js";
 import type { Journal } from "../journal/journal.js";
 import { STATUS_COLUMN_SET, TRUNK_STATUS_COLUMN_SET } from "../results/order-status.js";
 import type { CheckedOrderStatus } from "../results/order-status.js";
@@ -46,12 +47,16 @@ export interface StatusOptions {
   readonly concurrency: number;
   /** `--expand-ranges`, as the submit that sent the sheet read it. */
   readonly expandRanges: boolean;
+  /** `--silent-after`: business days with no change after which an open order is silent (journal/history.ts). */
+  readonly silentAfter?: number;
 }
 
 export interface StatusReport {
   readonly summary: StatusSummary;
   /** What changed since the last check (journal/history.ts); null without a journal. */
   readonly changes: StatusChanges | null;
+  /** Every number a check ever read as rejected, with its orders' changes; null without a journal. */
+  readonly history: readonly NumberHistory[] | null;
   /** Set when a signal stopped the questions: the rows not asked about are `unchecked`. */
   readonly stopped: { readonly kind: "signal"; readonly signal: string } | null;
   /** Completed trunk numbers off their trunk or without a 9-1-1 record (trunk-check.ts): said first, and exit 1. */
@@ -67,8 +72,16 @@ async function statusRun(options: StatusOptions, link: ServiceLink, io: CommandI
   // Readings at or after this instant are this check's: the changes compare them with the ones before.
   const since = new Date().toISOString();
   // What changed since the check before: the journal's readings folded as it opens and as this check appends its own.
-  const changes = changesFold(since);
-  const journalOptions = { runRecord: false, onStatusReading: changes.take };
+  const changes = changesFold(since, options.silentAfter);
+  // Every number ever rejected and what became of it, read from the same readings (docs/contract.md §6).
+  const history = rejectHistoryFold();
+  const journalOptions = {
+    runRecord: false,
+    onStatusReading: (reading: StatusRecord): void => {
+      changes.take(reading);
+      history.take(reading);
+    },
+  };
   // Validated as submit would, so that a row never sent can say why.
   const copy = new InputCopy(options.expandRanges ? withRangesExpanded(options.sheet) : options.sheet, options.output, options.resultColumns);
   let journal: Journal | null = null;
@@ -121,7 +134,13 @@ async function statusRun(options: StatusOptions, link: ServiceLink, io: CommandI
       output: options.output,
       service: link.identity.service,
     });
-    return { summary, changes: journal === null ? null : changes.changes(), stopped: io.signal.aborted ? { kind: "signal", signal: String(io.signal.reason) } : null, trunkProblems };
+    return {
+      summary,
+      changes: journal === null ? null : changes.changes(),
+      history: journal === null ? null : history.histories(),
+      stopped: io.signal.aborted ? { kind: "signal", signal: String(io.signal.reason) } : null,
+      trunkProblems,
+    };
   } finally {
     await journal?.close();
     // Already closed by the write stage, unless the run stopped before it.

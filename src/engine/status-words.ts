@@ -143,3 +143,18 @@ export function fromService(status: PortInStatus, at: string, unsure: boolean): 
 
   }
 }
+
+/**
+ * What the account holds of a row that its sheet does not say (docs/contract.md §6): an order
+ * placed outside this journal (the web portal, another sheet, a lost journal), and a port date
+ * other than the row's RequestedPortDate, on which the numbers move. Added to the row's message.
+ */
+export function withAccountFacts(status: OrderStatus, outside: boolean, requestedDate: string): OrderStatus {
+  const notes: string[] = [];
+  if (outside && status.ticket !== "") notes.push(statusWords.placedOutside(status.ticket));
+  const held = status.portDate.slice(0, 10);
+  if (requestedDate !== "" && /^\d{4}-\d{2}-\d{2}$/.test(held) && held !== requestedDate && (status.state === "open" || status.state === "completed")) {
+    notes.push(statusWords.otherPortDate(held, requestedDate));
+  }
+  return notes.length === 0 ? status : { ...status, message: `${status.message}; ${notes.join("; ")}` };
+}

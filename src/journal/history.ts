@@ -4,6 +4,7 @@
  * one check and the one before. Pure: no I/O, nothing of the sheet.
  */
 import { portInPhase } from "../catalog/account.js";
+import type { KnownStatus } from "./prior.js";
 import type { JournalRecord, StatusRecord } from "./records.js";
 
 /** The `status` records, in file order. */
@@ -54,18 +55,42 @@ export interface StatusChanges {
 }
 
 /**
- * An order that stays SUBMITTED (or any open status) this many business days is "silent":
- * the sandbox's and most carriers' confirmations come within two (docs/contract.md §8).
+ * An open order whose Status and port date have not changed for more than this many business
+ * days is "silent" (docs/contract.md §6): carriers answer within a day or two, and a week of
+ * nothing is worth a question. `status --silent-after` and `report --silent-after` change it.
  */
-export const SILENT_AFTER_BUSINESS_DAYS = 3;
+export const SILENT_AFTER_BUSINESS_DAYS = 5;
+
+/** How long an open order has waited since its last change, and whether that is silence. */
+export interface Wait {
+  readonly businessDays: number;
+  /** What it waits for: its confirmed port date, or the losing carrier's (or the service's) answer. */
+  readonly waitingFor: "port date" | "answer";
+  readonly silent: boolean;
+}
+
+/**
+ * The wait of an open order read with `status` and `portDate` since `steady` (docs/contract.md
+ * §6): a CONFIRMED order before its port date waits for that date, which is no silence however
+ * far off it is; any other open order (or a CONFIRMED one whose date has passed without a
+ * completion) is silent after `silentAfter` business days with no change.
+ */
+export function waitOf(status: string, portDate: string, steady: string, now: Date, silentAfter: number): Wait {
+  const businessDays = businessDaysBetween(new Date(steady), now);
+  const date = portDate.slice(0, 10);
+  if (status.trim().toUpperCase() === "CONFIRMED" && /^\d{4}-\d{2}-\d{2}$/.test(date) && date >= now.toISOString().slice(0, 10)) {
+    return { businessDays, waitingFor: "port date", silent: false };
+  }
+  return { businessDays, waitingFor: "answer", silent: businessDays > silentAfter };
+}
 
 /**
  * Compares each order's readings of this check (those at or after `since`) with its reading
  * before; an order first read in this check counts as moved from nothing, so a first check
  * lists what it found. Only a move into CONFIRMED, COMPLETED or an ended status is a change.
  */
-export function changesSince(readings: Iterable<StatusRecord>, since: string, now: Date = new Date()): StatusChanges {
-  const fold = changesFold(since);
+export function changesSince(readings: Iterable<StatusRecord>, since: string, now: Date = new Date(), silentAfter = SILENT_AFTER_BUSINESS_DAYS): StatusChanges {
+  const fold = changesFold(since, silentAfter);
   for (const reading of readings) fold.take(reading);
   return fold.changes(now);
 }
@@ -91,7 +116,7 @@ interface Kept {
  * but those a change may list: a journal of many nights holds a million numbers a night
  * (docs/architecture.md, Memory).
  */
-export function changesFold(since: string): ChangesFold {
+export function changesFold(since: string, silentAfter = SILENT_AFTER_BUSINESS_DAYS): ChangesFold {
   const before = new Map<string, Kept>();
   const current = new Map<string, Kept>();
   /** When each ticket was first read with the status it has in its latest reading. */
@@ -100,7 +125,7 @@ export function changesFold(since: string): ChangesFold {
 
   const take = (reading: StatusRecord): void => {
     const earlier = current.get(reading.ticket) ?? before.get(reading.ticket);
-    if (earlier === undefined || earlier.status.toUpperCase() !== reading.status.toUpperCase()) steadySince.set(reading.ticket, reading.at);
+    if (earlier === undefined || movedFrom(earlier, reading)) steadySince.set(reading.ticket, reading.at);
     const listed = reading.at >= since && mayBeListed(reading.status);
     const kept: Kept = {
       status: reading.status,
@@ -135,8 +160,8 @@ export function changesFold(since: string): ChangesFold {
       }
       if (phase !== "open") continue;
       const steady = steadySince.get(ticket) ?? reading.at;
-      const days = businessDaysBetween(new Date(steady), now);
-      if (days > SILENT_AFTER_BUSINESS_DAYS) silent.push({ ticket, status: reading.status, since: steady, businessDays: days, numbers: reading.count });
+      const wait = waitOf(reading.status, reading.portDate, steady, now, silentAfter);
+      if (wait.silent) silent.push({ ticket, status: reading.status, since: steady, businessDays: wait.businessDays, numbers: reading.count });
     }
     const byNumber = (a: NumberChange, b: NumberChange): number => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0);
     return {
@@ -148,6 +173,11 @@ export function changesFold(since: string): ChangesFold {
     };
   };
   return { take, changes };
+}
+
+/** A change of an order: its Status word, or the port date it holds. */
+function movedFrom(earlier: { readonly status: string; readonly portDate: string }, reading: StatusRecord): boolean {
+  return earlier.status.toUpperCase() !== reading.status.toUpperCase() || earlier.portDate !== (reading.portDate ?? "");
 }
 
 /** A status whose reading may list its numbers as a change: CONFIRMED, completed or ended. */
@@ -167,4 +197,46 @@ export function businessDaysBetween(from: Date, to: Date): number {
     if (weekday !== 0 && weekday !== 6) days++;
   }
   return days;
+}
+
+/** One change of one order, as a number's history shows it: the order's status as a check learned it. */
+export type OrderEvent = KnownStatus;
+
+/** Every order a number was in since its first reject, each change read (docs/contract.md §6). */
+export interface NumberHistory {
+  readonly number: string;
+  readonly events: readonly OrderEvent[];
+}
+
+/**
+ * The history of every number any check ever read as rejected (or otherwise ended): each of
+ * its orders' changes, the rejected one and the ones it was sent again in, so a reject that
+ * was fixed and resent stays on the record (docs/contract.md §6). Holds each ticket's changes
+ * (a few per order) and the numbers of ended orders only, not every reading's numbers: a
+ * journal of many nights holds a million numbers a night (docs/architecture.md, Memory).
+ */
+export function rejectHistoryFold(): { readonly take: (reading: StatusRecord) => void; readonly histories: () => NumberHistory[] } {
+  const changesOf = new Map<string, OrderEvent[]>();
+  /** Each ever-rejected number's tickets, in the order they were read. */
+  const ticketsOf = new Map<string, string[]>();
+  const take = (reading: StatusRecord): void => {
+    const events = changesOf.get(reading.ticket) ?? [];
+    const last = events[events.length - 1];
+    if (last === undefined || movedFrom(last, reading)) {
+      events.push({ ticket: reading.ticket, status: reading.status, portDate: reading.portDate ?? "", reason: reading.reason, summary: reading.summary, details: reading.details, at: reading.at });
+      changesOf.set(reading.ticket, events);
+    }
+    const ended = portInPhase(reading.status) === "ended";
+    for (const number of reading.numbers) {
+      const tickets = ticketsOf.get(number);
+      if (tickets === undefined) {
+        if (ended) ticketsOf.set(number, [reading.ticket]);
+      } else if (!tickets.includes(reading.ticket)) tickets.push(reading.ticket);
+    }
+  };
+  const histories = (): NumberHistory[] =>
+    [...ticketsOf]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([number, tickets]) => ({ number, events: tickets.flatMap((ticket) => changesOf.get(ticket) ?? []) }));
+  return { take, histories };
 }

@@ -11,7 +11,7 @@ import { openJournal, readJournal } from "./journal.js";
 import type { Journal, JournalOptions } from "./journal.js";
 import type { JournalPlace } from "./place.js";
 import type { PriorState } from "./prior.js";
-import { readJournalFile } from "./read.js";
+import { readJournalFile, scanJournalFile } from "./read.js";
 import type { HeaderRecord, JournalRecord } from "./records.js";
 
 const postgres = () => import("./postgres.js");
@@ -44,6 +44,17 @@ export async function readJournalRecordsAt(place: JournalPlace, version: string)
   const key = await pg.onlyJournalIn(place, version);
   if (key === null) return { header: null, records: [] };
   return pg.readPostgresRecords(place, key, version);
+}
+
+/**
+ * Each record of the journal handed to `take` as it is read, holding none (a report of a
+ * million-row migration; docs/architecture.md, Memory); its header, null when there is none.
+ */
+export async function scanJournalAt(place: JournalPlace, version: string, take: (record: JournalRecord) => void): Promise<{ header: HeaderRecord | null }> {
+  if (typeof place === "string") return scanJournalFile(place, take);
+  const read = await readJournalRecordsAt(place, version);
+  for (const record of read.records) take(record);
+  return { header: read.header };
 }
 
 /** A run holding a journal's lock, as `plan` finds it: who (null while it has not named itself), and the journal's records. */

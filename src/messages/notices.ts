@@ -149,3 +149,6 @@ export const progressSending = (sent: string, requests: string, inFlight: string
 
 /** Rows written so far. Next: nothing; wait. */
 export const progressWriting = (rows: string): string => `${rows} rows`;
+
+/** What a bounded report page names as holding every row when the sheet came on standard input. Next: run portin status to write it. */
+export const STATUS_REPORT_BY_NAME = "the status report portin status writes";

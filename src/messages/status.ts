@@ -85,11 +85,13 @@ export const changesHeader = (previousCheck: string | null): string =>
 export const newly = (count: number, label: string, shown: string): string => `  ${count} newly ${label}: ${shown}`;
 
 /** Numbers newly REJECTED since the last check, by order with its reason. Next: fix what the carrier disputes (the summary's next: line). */
-export const newlyRejected = (count: number, said: string): string => `  ${count} newly REJECTED: ${said}`;
+export const newlyRejected = (count: number, said: string, numbersLeft = 0, ordersLeft = 0): string =>
+  `  ${count} newly REJECTED: ${said}` +
+  (ordersLeft === 0 ? "" : `; and ${numbersLeft} more number${numbersLeft === 1 ? "" : "s"} in ${ordersLeft} more order${ordersLeft === 1 ? "" : "s"}`);
 
 /** An order with no news for many business days. Next: ask the service or the losing carrier. */
 export const silentOrder = (ticket: string, numbers: number, status: string, since: string, businessDays: number): string =>
-  `  silent: ${ticket} (${numbers} number${numbers === 1 ? "" : "s"}) ${status} since ${since}, ${businessDays} business days: ask the service or the losing carrier`;
+  `  silent: ${ticket} (${numbers} number${numbers === 1 ? "" : "s"}) ${status} since ${since}, ${businessDays} business days with no change: ask the service or the losing carrier`;
 
 /** Nothing moved since the last check. Next: nothing. */
 export const NOTHING_CHANGED = "  nothing changed";
@@ -131,3 +133,9 @@ export const nextOpen = (n: string): string => `${n}: still open: run portin sta
 
 /** Where the status report went when written to standard output, in next: lines. Next: (part of them). */
 export const REPORT_ON_STDOUT = "the report on standard output";
+
+/** The order holding the row was placed outside this journal (the web portal, another sheet, a lost journal). Next: nothing; check its port date. */
+export const placedOutside = (ticket: string): string => `order ${ticket} was placed outside this journal (web portal, another sheet)`;
+
+/** The account holds a port date other than the sheet's RequestedPortDate: the numbers move on the account's. Next: change the order with the service, or the sheet, so they agree. */
+export const otherPortDate = (held: string, requested: string): string => `the account holds ${held}, not the sheet's RequestedPortDate ${requested}: the numbers move on ${held}`;

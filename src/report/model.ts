@@ -4,18 +4,23 @@
  * learned it (the engine's own row outcome, engine/status-source.ts), the nights the journal
  * recorded, the port dates, and the problems grouped by cause. Pure: no I/O.
  */
-import * as e911Words from "../messages/e911.js";
 import { portInPhase } from "../catalog/account.js";
 import { sourceOf } from "../engine/status-source.js";
 import { fromService } from "../engine/status-words.js";
-import { latestByTicket, nightsOf, statusReadings } from "../journal/history.js";
-import { derivePriorState } from "../journal/prior.js";
-import type { PriorState } from "../journal/prior.js";
-import type { JournalRecord, StatusRecord, TrunkCheckRecord } from "../journal/records.js";
+import { rejectHistoryFold, SILENT_AFTER_BUSINESS_DAYS, waitOf } from "../journal/history.js";
+import type { NumberHistory, OrderEvent } from "../journal/history.js";
+import { priorStateFold } from "../journal/prior.js";
+import type { KnownStatus, PriorState } from "../journal/prior.js";
+import type { JournalRecord } from "../journal/records.js";
+import * as e911Words from "../messages/e911.js";
+import * as reportWords from "../messages/report.js";
 import { noOrder } from "../results/order-status.js";
 import type { OrderStatus } from "../results/order-status.js";
 import { parseNanp } from "../validate/nanp.js";
-import * as reportWords from "../messages/report.js";
+import { readDate } from "../validate/writings.js";
+import { CustomerBook } from "./customers.js";
+import type { Customer } from "./customers.js";
+import { easternTime } from "./eastern.js";
 
 /** What the report needs of one sheet row. */
 export interface SheetFacts {
@@ -29,17 +34,29 @@ export interface SheetFacts {
   readonly window: string;
   /** Whether the row names a SIP trunk (pilot_number): a regular number there takes a 9-1-1 record. */
   readonly onTrunk?: boolean;
+  /** PortForm CustomerAccountNumber as written, "" or absent when none: with the provider, who the customer is. */
+  readonly account?: string;
+  /** PortForm CurrentProvider as written. */
+  readonly provider?: string;
+  /** PortForm RequestedPortDate as written, "" or absent when none. */
+  readonly requestedDate?: string;
 }
 
 export interface ReportRow {
   readonly line: number;
   /** 10 digits, or the cell as written when it is not a number. */
   readonly number: string;
+  /** The customer's label (customers.ts): one per account at the losing carrier. */
   readonly customer: string;
   readonly window: string;
   readonly status: OrderStatus;
   /** Why the row is invalid as far as the sheet alone can tell (its number), or null. */
   readonly invalid: string | null;
+  readonly who: Customer;
+  /** Its order was placed outside this journal (the web portal, another sheet, a lost journal), adopted from the account. */
+  readonly outside: boolean;
+  /** The sheet's RequestedPortDate as YYYY-MM-DD, "" when none or not a date. */
+  readonly requestedDate: string;
 }
 
 /** The four states the progress bars draw (docs/contract.md §2 `report`). */
@@ -59,6 +76,12 @@ export interface PortDay {
   readonly window: string;
   readonly status: string;
   readonly numbers: readonly string[];
+  /** The customer's account, provider and every name it went by (customers.ts). */
+  readonly who: Customer;
+  /** Tickets of orders placed outside this journal among the day's. */
+  readonly outside: readonly string[];
+  /** The sheet's RequestedPortDate of numbers the account holds for another day, each once. */
+  readonly sheetDates: readonly string[];
 }
 
 export interface ProblemGroup {
@@ -79,6 +102,22 @@ export interface ReportModel {
   readonly checkedAt: string | null;
   /** 9-1-1 coverage of the trunk numbers (docs/e911.md), and those not safe to use. */
   readonly e911: E911Coverage;
+  /** Every customer, by account at the losing carrier, with the names it went by. */
+  readonly customers: readonly Customer[];
+  /** Numbers of the sheet any check ever read as rejected (or otherwise ended), fixed and resent or not. */
+  readonly rejectedEver: number;
+  /** Of those, numbers now in a later order (resent after the reject). */
+  readonly resentAfterReject: number;
+  /** Each ever-rejected number's history as one line, for the row table. */
+  readonly histories: ReadonlyMap<string, string>;
+  /** Every open order, with how long it has waited since its last change. */
+  readonly waiting: readonly WaitingOrder[];
+  /** Tickets of the orders placed outside this journal that hold the sheet's numbers. */
+  readonly outsideTickets: ReadonlySet<string>;
+  /** Rows of those orders. */
+  readonly outsideRows: number;
+  /** Rows whose order holds a port date other than the sheet's RequestedPortDate. */
+  readonly datesDiffer: readonly DateDiffers[];
 }
 
 /** docs/contract.md §2 "9-1-1 addresses": per customer, the trunk numbers and how many have their 9-1-1 record. */
@@ -88,57 +127,251 @@ export interface E911Coverage {
   readonly unsafe: readonly { readonly line: number; readonly number: string; readonly customer: string; readonly why: string }[];
 }
 
-export function buildReport(sheetRows: readonly SheetFacts[], records: readonly JournalRecord[], noJournal: string | null): ReportModel {
-  const prior = noJournal === null ? derivePriorState(records) : null;
-  const readings = statusReadings(records);
-  const latest = latestByTicket(readings);
-  const latestOfNumber = new Map<string, StatusRecord>();
-  for (const reading of readings) for (const number of reading.numbers) latestOfNumber.set(number, reading);
+/** A row the account holds for another day than the sheet asked (docs/contract.md §2 `report`). */
+export interface DateDiffers {
+  readonly line: number;
+  readonly number: string;
+  readonly customer: string;
+  readonly ticket: string;
+  readonly outside: boolean;
+  readonly sheetDate: string;
+  readonly portDate: string;
+}
 
-  const firstLine = new Map<string, number>();
-  const rows = sheetRows.map((facts): ReportRow => {
-    const parsed = parseNanp(facts.numberCell);
-    if (!parsed.ok) return reportRow(facts, facts.numberCell, parsed.reason, neverSent(reportWords.rowInvalid(parsed.reason)));
-    // As `status` reports it: a number the journal holds has its order's status, on every row
-    // that names it; a later row of a number the journal does not hold is a duplicate.
-    const earlier = firstLine.get(parsed.digits);
-    if (earlier === undefined) firstLine.set(parsed.digits, facts.line);
-    const status = statusOf(parsed.digits);
-    if (earlier === undefined || status.state !== "not-submitted") return reportRow(facts, parsed.digits, null, status);
-    const reason = reportWords.duplicateOfLine(earlier, parsed.digits);
-    return reportRow(facts, parsed.digits, reason, neverSent(reportWords.rowInvalid(reason)));
+/** An open order and its wait (journal/history.ts waitOf). */
+export interface WaitingOrder {
+  readonly ticket: string;
+  readonly status: string;
+  readonly portDate: string;
+  readonly customers: readonly string[];
+  readonly numbers: number;
+  /** When it was first read as it stands (Status and port date). */
+  readonly since: string;
+  readonly businessDays: number;
+  readonly waitingFor: "port date" | "answer";
+  readonly silent: boolean;
+}
+
+export interface ReportOptions {
+  /** When the report is made: waits are counted to it. */
+  readonly now: Date;
+  /** `--silent-after`: business days with no change after which an open order is silent. */
+  readonly silentAfter: number;
+}
+
+export function buildReport(
+  sheetRows: readonly SheetFacts[],
+  records: Iterable<JournalRecord>,
+  noJournal: string | null,
+  options: ReportOptions = { now: new Date(), silentAfter: SILENT_AFTER_BUSINESS_DAYS },
+): ReportModel {
+  const fold = reportFold([...sheetRows], options);
+  for (const record of records) fold.take(record);
+  return fold.model(noJournal);
+}
+
+/**
+ * buildReport one journal record at a time, as the journal is read (read.ts scanJournalFile):
+ * no record is held, and what the night-by-night progress and the orders' waits need is kept
+ * by row and by ticket, not by reading. A 1,000,000-row migration's journal holds a million
+ * numbers a check (docs/architecture.md, Memory).
+ */
+export interface ReportFold {
+  readonly take: (record: JournalRecord) => void;
+  readonly model: (noJournal: string | null) => ReportModel;
+}
+
+/** An order as the waits need it: its latest Status and port date, since when, how many numbers, whose. */
+interface OrderWait {
+  status: string;
+  portDate: string;
+  since: string;
+  count: number;
+  customers: Set<number>;
+}
+
+const STATE_CODE: Readonly<Record<ProgressState, number>> = { SUBMITTED: 1, CONFIRMED: 2, COMPLETED: 3, REJECTED: 4 };
+
+/** `sheetRows` is the fold's own: each row's facts are let go once its report row is made. */
+export function reportFold(sheetRows: (SheetFacts | undefined)[], options: ReportOptions): ReportFold {
+  const book = new CustomerBook();
+  for (const facts of sheetRows) book.add(cellsOf(facts as SheetFacts));
+  // Each row's customer as an index into `labels`, and each number's first row: what a reading's numbers are counted by.
+  const labels: string[] = [];
+  const labelIndex = new Map<string, number>();
+  const customerAt = new Uint32Array(sheetRows.length);
+  sheetRows.forEach((facts, i) => {
+    const label = book.customerOf(cellsOf(facts as SheetFacts)).label;
+    let k = labelIndex.get(label);
+    if (k === undefined) labelIndex.set(label, (k = labels.push(label) - 1));
+    customerAt[i] = k;
   });
+  // Each row's 10 digits, "" when its number does not parse (`unparsed` says why): one string a row, not a parse result.
+  const unparsed = new Map<number, string>();
+  const digitsAt = sheetRows.map((facts, i) => {
+    const result = parseNanp((facts as SheetFacts).numberCell);
+    if (result.ok) return result.digits;
+    unparsed.set(i, result.reason);
+    return "";
+  });
+  const firstIndex = new Map<string, number>();
+  digitsAt.forEach((digits, i) => {
+    if (digits !== "" && !firstIndex.has(digits)) firstIndex.set(digits, i);
+  });
+  const onTrunkAt = Uint8Array.from(sheetRows, (facts) => (facts?.onTrunk === true ? 1 : 0));
+  // What `status` last found of each completed trunk number (records.ts `trunk-check`).
+  const trunkChecks = new Map<string, { readonly onTrunk: boolean; readonly e911: boolean }>();
+  const shown = [...new Set(digitsAt.flatMap((digits, i) => (digits !== "" ? [customerAt[i] as number] : [])))].sort((a, b) => (labels[a] as string).localeCompare(labels[b] as string));
 
-  function statusOf(number: string): OrderStatus {
-    const source = sourceOf(number, prior, undefined, noJournal ?? "");
-    switch (source.kind) {
-      case "none":
-        return noOrder("not-submitted", "", "", source.why);
-      case "ticket":
-        return fromReading(latest.get(source.ticket)) ?? unchecked(source.ticket, reportWords.notCheckedYet(source.ticket));
-      case "number":
-        return fromReading(latestOfNumber.get(number)) ?? unchecked("", reportWords.OUTCOME_NOT_KNOWN);
-      case "ended": {
-        const { order } = source;
-        const reading = latest.get(order.ticket);
-        return fromReading(reading) ?? fromReading({ type: "status", ticket: order.ticket, status: order.status, portDate: null, reason: order.reason, summary: order.summary, details: order.details, numbers: [], at: order.at }) as OrderStatus;
-      }
+  const priorFold = priorStateFold();
+  const history = rejectHistoryFold();
+  // Orders placed outside this journal, as `status` and `submit` recorded them when the account showed them (records.ts `confirmed`).
+  const outsideTickets = new Set<string>();
+  const waits = new Map<string, OrderWait>();
+  const stateAt = new Uint8Array(sheetRows.length);
+  const counts = labels.map(() => [0, 0, 0, 0, 0]);
+  const nights: NightProgress[] = [];
+  let night: string | null = null;
+  let checkedAt: string | null = null;
+
+  const snapshot = (): void => {
+    if (night === null) return;
+    nights.push({
+      night,
+      customers: shown.map((k) => {
+        const c = counts[k] as number[];
+        return { customer: labels[k] as string, counts: { SUBMITTED: c[1] as number, CONFIRMED: c[2] as number, COMPLETED: c[3] as number, REJECTED: c[4] as number } };
+      }),
+    });
+  };
+
+  const take = (record: JournalRecord): void => {
+    priorFold.take(record);
+    if (record.type === "confirmed" && record.outside === true) outsideTickets.add(record.ticket);
+    if (record.type === "trunk-check") trunkChecks.set(record.number, { onTrunk: record.onTrunk, e911: record.e911 });
+    if (record.type !== "status") return;
+    history.take(record);
+    if (checkedAt === null || record.at > checkedAt) checkedAt = record.at;
+    // Each night the journal recorded: every order's latest reading by the end of it (readings come in the order checks wrote them).
+    const day = record.at.slice(0, 10);
+    if (night === null) night = day;
+    else if (day > night) {
+      snapshot();
+      night = day;
     }
+    const code = STATE_CODE[progressState(record.status)];
+    const portDate = record.portDate ?? "";
+    const before = waits.get(record.ticket);
+    const wait: OrderWait =
+      before === undefined || before.status.toUpperCase() !== record.status.toUpperCase() || before.portDate !== portDate
+        ? { status: record.status, portDate, since: record.at, count: 0, customers: new Set() }
+        : before;
+    wait.status = record.status;
+    wait.count = record.numbers.length;
+    wait.customers.clear();
+    for (const number of record.numbers) {
+      const i = firstIndex.get(number);
+      if (i === undefined) continue;
+      const k = customerAt[i] as number;
+      wait.customers.add(k);
+      const old = stateAt[i] as number;
+      if (old === code) continue;
+      const c = counts[k] as number[];
+      if (old !== 0) c[old] = (c[old] as number) - 1;
+      c[code] = (c[code] as number) + 1;
+      stateAt[i] = code;
+    }
+    waits.set(record.ticket, wait);
+  };
+
+  const model = (noJournal: string | null): ReportModel => {
+    snapshot();
+    const prior = noJournal === null ? priorFold.state() : null;
+    // One status per reading, shared by its order's rows: a 1,000,000-row sheet's rows would
+    // otherwise each hold a copy of their order's words (docs/architecture.md, Memory).
+    const ofReading = new Map<KnownStatus, OrderStatus>();
+    const shared = (known: KnownStatus): OrderStatus => {
+      let status = ofReading.get(known);
+      if (status === undefined) ofReading.set(known, (status = fromReading(known)));
+      return status;
+    };
+    const statusOf = (number: string): OrderStatus => {
+      const source = sourceOf(number, prior, undefined, noJournal ?? "");
+      const known = prior?.lastStatus.get(number);
+      switch (source.kind) {
+        case "none":
+          return noOrder("not-submitted", "", "", source.why);
+        case "ticket":
+          return known !== undefined && known.ticket === source.ticket ? shared(known) : unchecked(source.ticket, reportWords.notCheckedYet(source.ticket));
+        case "number":
+          return known !== undefined ? shared(known) : unchecked("", reportWords.OUTCOME_NOT_KNOWN);
+        case "ended": {
+          const { order } = source;
+          return known !== undefined && known.ticket === order.ticket ? shared(known) : fromReading({ ticket: order.ticket, status: order.status, portDate: "", reason: order.reason, summary: order.summary, details: order.details, at: order.at });
+        }
+      }
+    };
+
+    // Each row's facts are let go as its report row is made: the two are never all held at once (docs/architecture.md, Memory).
+    const rows: ReportRow[] = [];
+    for (let i = 0; i < sheetRows.length; i++) {
+      rows.push(rowAt(sheetRows[i] as SheetFacts, i));
+      sheetRows[i] = undefined;
+    }
+    function rowAt(facts: SheetFacts, i: number): ReportRow {
+      const digits = digitsAt[i] as string;
+      const why = unparsed.get(i);
+      if (why !== undefined) return reportRow(facts, facts.numberCell, why, neverSent(reportWords.rowInvalid(why)));
+      // As `status` reports it: a number the journal holds has its order's status, on every row
+      // that names it; a later row of a number the journal does not hold is a duplicate.
+      const first = firstIndex.get(digits) as number;
+      const status = statusOf(digits);
+      if (first === i || status.state !== "not-submitted") return reportRow(facts, digits, null, status);
+      const reason = reportWords.duplicateOfLine((rows[first] as ReportRow).line, digits);
+      return reportRow(facts, digits, reason, neverSent(reportWords.rowInvalid(reason)));
+    }
+
+    const byStatus = new Map<string, number>();
+    for (const row of rows) byStatus.set(row.status.status, (byStatus.get(row.status.status) ?? 0) + 1);
+    const everRejected = history.histories();
+    const rejectedNumbers = new Set(everRejected.map((h) => h.number));
+    const lineOf = new Map<string, ReportRow[]>();
+    for (const row of rows) if (row.invalid === null && rejectedNumbers.has(row.number)) lineOf.set(row.number, [...(lineOf.get(row.number) ?? []), row]);
+    const histories = everRejected.filter((h) => lineOf.has(h.number));
+    return {
+      rows,
+      byStatus: [...byStatus].map(([status, n]) => ({ status, rows: n })).sort((a, b) => b.rows - a.rows || a.status.localeCompare(b.status)),
+      ported: rows.filter((row) => row.status.state === "completed").length,
+      nights,
+      calendar: calendarOf(rows),
+      invalid: invalidGroups(rows),
+      rejects: rejectGroups(histories, lineOf),
+      checkedAt,
+      customers: book.customers(),
+      e911: e911Coverage(onTrunkAt, rows, trunkChecks, prior),
+      rejectedEver: histories.length,
+      resentAfterReject: histories.filter((h) => new Set(h.events.map((e) => e.ticket)).size > 1).length,
+      histories: new Map(histories.map((h) => [h.number, historyLine(h.events)])),
+      waiting: waitingOrders(waits, labels, options),
+      outsideTickets,
+      outsideRows: rows.filter((row) => row.outside).length,
+      datesDiffer: rows.flatMap((row): DateDiffers[] => {
+        const held = row.status.portDate.slice(0, 10);
+        if (row.requestedDate === "" || !/^\d{4}-\d{2}-\d{2}$/.test(held) || held === row.requestedDate || (row.status.state !== "open" && row.status.state !== "completed")) return [];
+        return [{ line: row.line, number: row.number, customer: row.customer, ticket: row.status.ticket, outside: row.outside, sheetDate: row.requestedDate, portDate: held }];
+      }),
+    };
+  };
+
+  /** One literal, no spread: one hidden class for every row (results/row-outcome.ts rowOutcome). */
+  function reportRow(facts: SheetFacts, number: string, invalid: string | null, status: OrderStatus): ReportRow {
+    const who = book.customerOf(cellsOf(facts));
+    const requested = facts.requestedDate === undefined || facts.requestedDate === "" ? null : readDate(facts.requestedDate);
+    const requestedDate = requested?.ok === true ? requested.value : "";
+    return { line: facts.line, number, customer: who.label, window: facts.window, status, invalid, who, outside: status.ticket !== "" && outsideTickets.has(status.ticket), requestedDate };
   }
 
-  const counts = new Map<string, number>();
-  for (const row of rows) counts.set(row.status.status, (counts.get(row.status.status) ?? 0) + 1);
-  return {
-    rows,
-    byStatus: [...counts].map(([status, n]) => ({ status, rows: n })).sort((a, b) => b.rows - a.rows || a.status.localeCompare(b.status)),
-    ported: rows.filter((row) => row.status.state === "completed").length,
-    nights: progress(rows, readings),
-    calendar: calendarOf(rows),
-    invalid: invalidGroups(rows),
-    rejects: rejectGroups(rows),
-    checkedAt: readings.reduce<string | null>((last, r) => (last === null || r.at > last ? r.at : last), null),
-    e911: e911Coverage(sheetRows, rows, records, prior),
-  };
+  return { take, model };
 }
 
 /**
@@ -146,14 +379,13 @@ export function buildReport(sheetRows: readonly SheetFacts[], records: readonly 
  * found by `status`), and the completed ones that are off their trunk or have none, from the
  * latest `trunk-check` `status` recorded of each, else from the journal's registrations.
  */
-function e911Coverage(sheetRows: readonly SheetFacts[], rows: readonly ReportRow[], records: readonly JournalRecord[], prior: PriorState | null): E911Coverage {
-  const checked = new Map<string, TrunkCheckRecord>();
-  for (const record of records) if (record.type === "trunk-check") checked.set(record.number, record);
+function e911Coverage(onTrunkAt: Uint8Array, rows: readonly ReportRow[], checked: ReadonlyMap<string, { readonly onTrunk: boolean; readonly e911: boolean }>, prior: PriorState | null): E911Coverage {
   const customers = new Map<string, { customer: string; trunkNumbers: number; registered: number }>();
   const unsafe: { line: number; number: string; customer: string; why: string }[] = [];
   rows.forEach((row, i) => {
+    if (onTrunkAt[i] !== 1 || row.invalid !== null) return;
     const parsed = parseNanp(row.number);
-    if (sheetRows[i]?.onTrunk !== true || row.invalid !== null || !parsed.ok || parsed.kind !== "regular") return;
+    if (!parsed.ok || parsed.kind !== "regular") return;
     const check = checked.get(row.number);
     const registered = check?.e911 ?? prior?.e911.get(row.number)?.kind === "registered";
     const entry = customers.get(row.customer) ?? { customer: row.customer, trunkNumbers: 0, registered: 0 };
@@ -167,10 +399,40 @@ function e911Coverage(sheetRows: readonly SheetFacts[], rows: readonly ReportRow
   return { customers: [...customers.values()].sort((a, b) => a.customer.localeCompare(b.customer)), unsafe };
 }
 
+function cellsOf(facts: SheetFacts): { name: string; account: string; provider: string } {
+  return { name: facts.customer, account: facts.account ?? "", provider: facts.provider ?? "" };
+}
 
-/** One literal, no spread: one hidden class for every row (results/row-outcome.ts rowOutcome). */
-function reportRow(facts: SheetFacts, number: string, invalid: string | null, status: OrderStatus): ReportRow {
-  return { line: facts.line, number, customer: facts.customer, window: facts.window, status, invalid };
+/** `PI-000001 REJECTED 2026-12-01 01:30 EST (6P NAME); PI-000120 SUBMITTED …; CONFIRMED … for 2026-12-04`. */
+function historyLine(events: readonly OrderEvent[]): string {
+  return events
+    .map((e, i) => {
+      const ticket = i === 0 || events[i - 1]?.ticket !== e.ticket ? `${e.ticket} ` : "";
+      const detail = portInPhase(e.status) === "ended" ? ` (${codesOf(e) || e.reason || "no reason given"})` : e.portDate === "" ? "" : ` for ${e.portDate.slice(0, 10)}`;
+      return `${ticket}${e.status} ${easternTime(e.at)}${detail}`;
+    })
+    .join("; ");
+}
+
+/** `6P NAME, 1P AN`: the reject codes and fields of a reading's RejectDetails. */
+function codesOf(event: OrderEvent): string {
+  if (event.details === "") return "";
+  return event.details
+    .split("; ")
+    .map((entry) => (entry.indexOf(": ") === -1 ? entry : entry.slice(0, entry.indexOf(": "))))
+    .join(", ");
+}
+
+/** Every order whose latest reading is open, with its wait; the silent ones first, the longest first. */
+function waitingOrders(waits: ReadonlyMap<string, OrderWait>, labels: readonly string[], options: ReportOptions): WaitingOrder[] {
+  const waiting: WaitingOrder[] = [];
+  for (const [ticket, order] of waits) {
+    if (portInPhase(order.status) !== "open") continue;
+    const wait = waitOf(order.status, order.portDate, order.since, options.now, options.silentAfter);
+    const customers = [...order.customers].map((k) => labels[k] as string).sort();
+    waiting.push({ ticket, status: order.status, portDate: order.portDate, customers, numbers: order.count, since: order.since, ...wait });
+  }
+  return waiting.sort((a, b) => Number(b.silent) - Number(a.silent) || b.businessDays - a.businessDays || a.ticket.localeCompare(b.ticket));
 }
 
 function neverSent(why: string): OrderStatus {
@@ -182,9 +444,8 @@ function unchecked(ticket: string, message: string): OrderStatus {
 }
 
 /** A recorded reading, read as `status` reads the service's answer. */
-function fromReading(reading: StatusRecord | undefined): OrderStatus | null {
-  if (reading === undefined) return null;
-  const answer = { ticketId: reading.ticket, status: reading.status, portDate: reading.portDate ?? "", rejectReason: reading.reason, rejectSummary: reading.summary, rejectDetails: [], numbersToPort: [], accountNumber: "", endUserName: "" };
+function fromReading(reading: KnownStatus): OrderStatus {
+  const answer = { ticketId: reading.ticket, status: reading.status, portDate: reading.portDate, rejectReason: reading.reason, rejectSummary: reading.summary, rejectDetails: [], numbersToPort: [], accountNumber: "", endUserName: "" };
   // The record keeps RejectDetails as the status report writes them.
   return { ...fromService(answer, reading.at, false), rejectDetails: reading.details };
 }
@@ -196,41 +457,19 @@ function progressState(status: string): ProgressState {
   return /^confirmed$/i.test(status.trim()) ? "CONFIRMED" : "SUBMITTED";
 }
 
-/** Each night the journal recorded: every order's latest reading by the end of it, counted per customer. */
-function progress(rows: readonly ReportRow[], readings: readonly StatusRecord[]): NightProgress[] {
-  const customerOf = new Map<string, string>();
-  for (const row of rows) if (row.invalid === null) customerOf.set(row.number, row.customer);
-  const customers = [...new Set(rows.filter((row) => row.invalid === null).map((row) => row.customer))].sort();
-  const stateOf = new Map<string, ProgressState>();
-  const nights: NightProgress[] = [];
-  let next = 0;
-  for (const night of nightsOf(readings)) {
-    for (; next < readings.length && (readings[next] as StatusRecord).at.slice(0, 10) <= night; next++) {
-      const reading = readings[next] as StatusRecord;
-      const state = progressState(reading.status);
-      for (const number of reading.numbers) if (customerOf.has(number)) stateOf.set(number, state);
-    }
-    const table = new Map(customers.map((customer) => [customer, { SUBMITTED: 0, CONFIRMED: 0, COMPLETED: 0, REJECTED: 0 }]));
-    for (const [number, state] of stateOf) {
-      const counts = table.get(customerOf.get(number) as string);
-      if (counts) counts[state]++;
-    }
-    nights.push({ night, customers: [...table].map(([customer, counts]) => ({ customer, counts })) });
-  }
-  return nights;
-}
-
 /** Numbers with a port date, confirmed or ported, by day, customer and time window. */
 function calendarOf(rows: readonly ReportRow[]): PortDay[] {
-  const days = new Map<string, { date: string; customer: string; window: string; status: string; numbers: string[] }>();
+  const days = new Map<string, { date: string; customer: string; window: string; status: string; numbers: string[]; who: Customer; outside: string[]; sheetDates: string[] }>();
   for (const row of rows) {
     const { status } = row;
     const date = status.portDate.slice(0, 10);
     // A date the service wrote some other way cannot be placed on a calendar; the row table still shows it.
     if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || (status.state !== "open" && status.state !== "completed")) continue;
     const key = JSON.stringify([date, row.customer, row.window, status.state]);
-    const day = days.get(key) ?? { date, customer: row.customer, window: row.window, status: status.state === "completed" ? "COMPLETED" : status.status, numbers: [] };
+    const day = days.get(key) ?? { date, customer: row.customer, window: row.window, status: status.state === "completed" ? "COMPLETED" : status.status, numbers: [], who: row.who, outside: [], sheetDates: [] };
     day.numbers.push(row.number);
+    if (row.outside && !day.outside.includes(status.ticket)) day.outside.push(status.ticket);
+    if (row.requestedDate !== "" && row.requestedDate !== date && !day.sheetDates.includes(row.requestedDate)) day.sheetDates.push(row.requestedDate);
     days.set(key, day);
   }
   return [...days.values()].sort((a, b) => a.date.localeCompare(b.date) || a.customer.localeCompare(b.customer) || a.window.localeCompare(b.window));
@@ -265,20 +504,28 @@ function causeOf(reason: string): { cause: string; fix: string } {
   return { cause, fix: semicolon === -1 ? reportWords.CORRECT_THE_NUMBER : reason.slice(semicolon + 2) };
 }
 
-/** Carrier rejects grouped by reject code and field (`6P NAME: …`), each with its remarks as the fix. */
-function rejectGroups(rows: readonly ReportRow[]): ProblemGroup[] {
+/**
+ * Every carrier reject any check ever read, grouped by reject code and field (`6P NAME: …`),
+ * each with its remarks as the fix and what became of the number since: a reject fixed and
+ * resent stays counted (docs/contract.md §2 `report`).
+ */
+function rejectGroups(histories: readonly NumberHistory[], rowsOf: ReadonlyMap<string, readonly ReportRow[]>): ProblemGroup[] {
   const groups = new Map<string, { cause: string; fix: string; rows: { line: number; number: string; detail: string }[] }>();
-  for (const row of rows) {
-    if (row.status.state !== "ended") continue;
-    const entries = row.status.rejectDetails === "" ? [row.status.rejectReason || row.status.status] : row.status.rejectDetails.split("; ");
-    for (const entry of entries) {
-      const colon = entry.indexOf(": ");
-      const cause = colon === -1 ? entry : entry.slice(0, colon);
-      const remarks = colon === -1 ? "" : entry.slice(colon + 2);
-      const group = groups.get(cause) ?? { cause, fix: remarks === "" ? reportWords.CORRECT_THE_DISPUTE : reportWords.carrierSays(remarks), rows: [] };
-
-      group.rows.push({ line: row.line, number: row.number, detail: `${row.status.ticket} ${row.status.rejectSummary || row.status.rejectReason}`.trim() });
-      groups.set(cause, group);
+  for (const { number, events } of histories) {
+    const rows = rowsOf.get(number) ?? [];
+    const row = rows[0] as ReportRow;
+    const now = row.status.state === "ended" ? "not sent again yet" : `now ${row.status.ticket} ${row.status.status}${row.status.portDate === "" ? "" : ` for ${row.status.portDate.slice(0, 10)}`}`.replace(/\s+/g, " ");
+    const rejected = events.filter((e, i) => portInPhase(e.status) === "ended" && events.findIndex((o) => o.ticket === e.ticket && portInPhase(o.status) === "ended") === i);
+    for (const event of rejected) {
+      const entries = event.details === "" ? [event.reason || event.status] : event.details.split("; ");
+      for (const entry of entries) {
+        const colon = entry.indexOf(": ");
+        const cause = colon === -1 ? entry : entry.slice(0, colon);
+        const remarks = colon === -1 ? "" : entry.slice(colon + 2);
+        const group = groups.get(cause) ?? { cause, fix: remarks === "" ? reportWords.CORRECT_THE_DISPUTE : reportWords.carrierSays(remarks), rows: [] };
+        for (const { line } of rows) group.rows.push({ line, number, detail: `${event.ticket} ${event.status} ${easternTime(event.at)}: ${event.summary || event.reason}; ${now}` });
+        groups.set(cause, group);
+      }
     }
   }
   return [...groups.values()].sort((a, b) => b.rows.length - a.rows.length || a.cause.localeCompare(b.cause));

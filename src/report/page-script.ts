@@ -34,6 +34,8 @@ export const PAGE_SCRIPT = `
     var status = statusSelect.value;
     var customer = customerSelect.value === "" ? -1 : Number(customerSelect.value);
     var digits = search.value.replace(/[^0-9]/g, "");
+    // Any NANP writing finds the number: +1 416 555 1100 and 1-416-555-1100 carry the country code 1.
+    if (digits.length === 11 && digits.charAt(0) === "1") digits = digits.slice(1);
     var text = search.value.trim().toLowerCase();
     matching = [];
     for (var i = 0; i < rows.length; i++) {
@@ -70,12 +72,13 @@ export const PAGE_SCRIPT = `
       cell(tr, r[4]);
       cell(tr, r[5]);
       cell(tr, r[6]);
+      cell(tr, r[7]);
       fragment.appendChild(tr);
     }
     body.replaceChildren(fragment);
     shown.textContent = matching.length === 0
       ? "no row matches"
-      : "rows " + (from + 1) + " to " + to + " of " + matching.length + " matching (" + rows.length + " in the sheet)";
+      : "rows " + (from + 1) + " to " + to + " of " + matching.length + " matching (" + rows.length + (data.sheetRows === rows.length ? " in the sheet)" : " in this table, " + data.sheetRows + " in the sheet)");
     prev.disabled = page === 0;
     next.disabled = page >= pages - 1;
   }

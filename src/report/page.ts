@@ -7,8 +7,10 @@
  * `escape`, or into the JSON data block with `<` written as `\u003c`.
  */
 import { createHash } from "node:crypto";
+import type { Customer } from "./customers.js";
+import { easternDate, easternTime, SERVICE_TIME_ZONE } from "./eastern.js";
 import { PROGRESS_STATES } from "./model.js";
-import type { NightProgress, PortDay, ProblemGroup, ReportModel } from "./model.js";
+import type { DateDiffers, NightProgress, PortDay, ProblemGroup, ReportModel, ReportRow, WaitingOrder } from "./model.js";
 import { PAGE_SCRIPT } from "./page-script.js";
 
 export interface PageOptions {
@@ -16,7 +18,21 @@ export interface PageOptions {
   readonly title: string;
   /** When the page was made: "next port dates" start on its day. */
   readonly now: Date;
+  /** `--silent-after`, as the waiting orders were judged. */
+  readonly silentAfter: number;
+  /** The status report `portin status` writes for the sheet, which holds every row: named where the page shows a bounded part. */
+  readonly rowsFile: string;
 }
+
+/**
+ * Rows the page's table carries at most (docs/contract.md §2 `report`): some 6 MB of page, which
+ * a browser opens in a second or two; a 1,000,000-row sheet's whole table was 119 MiB, which
+ * none opens. Past it, the rows needing a person come first, and the status report has them all.
+ */
+export const TABLE_ROWS_AT_MOST = 50_000;
+
+/** Numbers or rows a list or a group's table names at most; the rest are counted. */
+const LISTED_AT_MOST = 200;
 
 const STYLE = `
 :root { color-scheme: light dark; --bg: #fff; --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --card: #f6f8fa;
@@ -46,14 +62,15 @@ svg text { fill: var(--fg); font-size: 12px; }
 .controls { display: flex; flex-wrap: wrap; gap: 0.75rem; align-items: end; margin: 0.5rem 0; }
 .controls label { display: flex; flex-direction: column; font-size: 0.85rem; }
 select, input, button { font: inherit; color: inherit; background: var(--card); border: 1px solid var(--line); border-radius: 4px; padding: 0.2rem 0.4rem; }
-.fix { margin: 0.2rem 0 0.4rem; }
+.fix { margin: 0.2rem 0 0.4rem; } .who { margin: 0; font-size: 0.85rem; } tr.silent td { color: var(--rejected); } .outside { font-size: 0.85rem; font-weight: 600; }
 #rows-body td:nth-child(2), #rows-body td:nth-child(5), #rows-body td:nth-child(6), #calendar td:first-child { white-space: nowrap; }
 @media print { body { max-width: none; padding: 0; font-size: 11px; } .controls, .pager { display: none; }
   h2 { break-after: avoid; } tr, svg, .cards li { break-inside: avoid; } details > * { display: block; } }
 `;
 
 export function renderPage(model: ReportModel, options: PageOptions): string {
-  const data = jsonBlock(tableData(model));
+  const table = tableRows(model.rows);
+  const data = jsonBlock(tableData(model, table));
   const script = PAGE_SCRIPT;
   const csp = [
     "default-src 'none'",
@@ -77,16 +94,18 @@ export function renderPage(model: ReportModel, options: PageOptions): string {
 <body>
 <header>
 <h1>${escape(title)}</h1>
-<p class="muted">Made ${escape(options.now.toISOString())} from the sheet and its journal; ${model.checkedAt === null ? "no status check recorded yet (run portin status)" : `latest status check ${escape(model.checkedAt)}`}.</p>
+<p class="muted">Made ${escape(easternTime(options.now.toISOString()))} from the sheet and its journal; ${model.checkedAt === null ? "no status check recorded yet (run portin status)" : `latest status check ${escape(easternTime(model.checkedAt))}`}. Times are Eastern (${SERVICE_TIME_ZONE}), the zone the service schedules ports in.</p>
 </header>
 <main>
-${headline(model, options.now)}
-${progressSection(model.nights)}
+${headline(model, options)}
+${datesSection(model.datesDiffer)}
+${waitingSection(model.waiting, options.silentAfter, model.outsideTickets)}
+${progressSection(model.nights, model.customers)}
 ${calendarSection(model.calendar)}
 ${e911Section(model.e911)}
-${problemSection("invalid", "Invalid rows, by cause", "No row is invalid.", model.invalid, "row")}
-${problemSection("rejects", "Carrier rejects, by reject code and field", "No order was rejected by the carrier.", model.rejects, "number")}
-${rowsSection()}
+${problemSection("invalid", "Invalid rows, by cause", "No row is invalid.", model.invalid, "row", options.rowsFile)}
+${problemSection("rejects", "Carrier rejects, every one any check read, by reject code and field", "No order was rejected by the carrier.", model.rejects, "number", options.rowsFile)}
+${rowsSection(table.length, model.rows.length, options.rowsFile)}
 </main>
 <script type="application/json" id="report-data">${data}</script>
 <script>${script}</script>
@@ -95,8 +114,9 @@ ${rowsSection()}
 `;
 }
 
-function headline(model: ReportModel, now: Date): string {
-  const today = now.toISOString().slice(0, 10);
+function headline(model: ReportModel, options: PageOptions): string {
+  const today = easternDate(options.now);
+  const silent = model.waiting.filter((order) => order.silent).length;
   const upcoming = new Map<string, number>();
   for (const day of model.calendar) if (day.date >= today && day.status !== "COMPLETED") upcoming.set(day.date, (upcoming.get(day.date) ?? 0) + day.numbers.length);
   const next = [...upcoming].sort(([a], [b]) => a.localeCompare(b)).slice(0, 5);
@@ -105,6 +125,10 @@ function headline(model: ReportModel, now: Date): string {
 <ul class="cards">
 <li><span class="figure" data-figure="rows">${model.rows.length}</span> rows in the sheet</li>
 <li><span class="figure" data-figure="ported">${model.ported}</span> numbers ported so far</li>
+<li><span class="figure" data-figure="rejected-ever">${model.rejectedEver}</span> numbers the carrier rejected, ever (<span data-figure="resent">${model.resentAfterReject}</span> sent again since)</li>
+<li><span class="figure" data-figure="outside">${model.outsideRows}</span> rows in orders placed outside this journal (web portal, another sheet)</li>
+<li><span class="figure" data-figure="dates-differ">${model.datesDiffer.length}</span> rows the account holds for another day than the sheet's RequestedPortDate</li>
+<li><span class="figure" data-figure="silent">${silent}</span> open order${silent === 1 ? "" : "s"} with no change for more than ${options.silentAfter} business days</li>
 ${model.byStatus.map((s) => `<li><span class="figure" data-status="${escape(s.status)}">${s.rows}</span> ${escape(s.status)}</li>`).join("\n")}
 </ul>
 <h3>Next port dates</h3>
@@ -113,7 +137,8 @@ ${next.length === 0 ? `<p class="muted">No confirmed port date to come.</p>` : `
 }
 
 /** One stacked bar per night for each customer, the four states in a row, and the same as a table. */
-function progressSection(nights: readonly NightProgress[]): string {
+function progressSection(nights: readonly NightProgress[], known: readonly Customer[]): string {
+  const byLabel = new Map(known.map((c) => [c.label, c]));
   if (nights.length === 0) return `<section id="progress"><h2>Progress per customer</h2><p class="muted">No status check recorded yet: portin status records one each time it runs.</p></section>`;
   const customers = nights[nights.length - 1]?.customers.map((c) => c.customer) ?? [];
   const key = PROGRESS_STATES.map((state, i) => `<rect x="${i * 120}" y="2" width="10" height="10" class="key-${state}"/><text x="${i * 120 + 14}" y="11">${state}</text>`).join("");
@@ -139,7 +164,7 @@ function progressSection(nights: readonly NightProgress[]): string {
     const table = `<details><summary>Table</summary><table><thead><tr><th>night</th>${PROGRESS_STATES.map((s) => `<th class="n">${s}</th>`).join("")}</tr></thead><tbody>${rows
       .map((row) => `<tr><td>${escape(row.night)}</td>${PROGRESS_STATES.map((s) => `<td class="n">${row.counts[s]}</td>`).join("")}</tr>`)
       .join("")}</tbody></table></details>`;
-    return `<h3>${escape(customer)}</h3><svg role="img" aria-label="${escape(`numbers of ${customer} by state, one bar per night`)}" viewBox="0 0 ${width} ${rows.length * 22}" width="${width}">${bars}</svg>${table}`;
+    return `<h3>${escape(customer)}</h3>${whoLine(byLabel.get(customer))}<svg role="img" aria-label="${escape(`numbers of ${customer} by state, one bar per night`)}" viewBox="0 0 ${width} ${rows.length * 22}" width="${width}">${bars}</svg>${table}`;
   });
   return `<section id="progress" aria-labelledby="progress-title">
 <h2 id="progress-title">Progress per customer, night by night</h2>
@@ -165,7 +190,7 @@ function calendarSection(days: readonly PortDay[]): string {
   const rows = days
     .map(
       (day) =>
-        `<tr><td>${escape(day.date)}</td><td>${escape(day.customer)}</td><td>${day.window === "" ? "all day" : escape(day.window)}</td><td>${escape(day.status)}</td><td class="n">${day.numbers.length}</td><td>${numberList(day.numbers)}</td></tr>`,
+        `<tr><td>${escape(day.date)}</td><td>${escape(day.customer)}${whoLine(day.who)}</td><td>${day.window === "" ? "all day" : escape(day.window)}</td><td>${escape(day.status)}${day.outside.length === 0 ? "" : `<br><span class="outside">${escape(day.outside.join(", "))} placed outside this journal</span>`}${day.sheetDates.length === 0 ? "" : `<br><span class="outside">the sheet asked for ${escape(day.sheetDates.join(", "))}</span>`}</td><td class="n">${day.numbers.length}</td><td>${numberList(day.numbers)}</td></tr>`,
     )
     .join("\n");
   return `<section id="calendar" aria-labelledby="calendar-title">
@@ -177,13 +202,60 @@ ${rows}
 </section>`;
 }
 
+/** A customer's account at the losing carrier and the other names its rows went by. */
+function whoLine(who: Customer | undefined): string {
+  if (who === undefined || (who.account === "" && who.names.length < 2)) return "";
+  const account = who.account === "" ? "" : `account ${who.account}${who.provider === "" ? "" : ` at ${who.provider}`}`;
+  const others = who.names.filter((name) => name !== who.names[0] || who.label !== name);
+  const also = others.length === 0 ? "" : `also written ${others.map((name) => `“${name}”`).join(", ")}`;
+  return `<p class="muted who">${escape([account, also].filter((part) => part !== "").join("; "))}</p>`;
+}
+
+/** Each row whose order holds a port date other than the sheet's RequestedPortDate: a number that moves on another day than planned. */
+function datesSection(rows: readonly DateDiffers[]): string {
+  if (rows.length === 0) return "";
+  const body = rows
+    .map(
+      (row) =>
+        `<tr><td class="n">${row.line}</td><td>${escape(row.number)}</td><td>${escape(row.customer)}</td><td>${escape(row.ticket)}${row.outside ? `<br><span class="outside">placed outside this journal</span>` : ""}</td><td>${escape(row.sheetDate)}</td><td><strong>${escape(row.portDate)}</strong></td></tr>`,
+    )
+    .join("\n");
+  return `<section id="dates-differ" aria-labelledby="dates-differ-title">
+<h2 id="dates-differ-title">Port dates that differ from the sheet</h2>
+<p>The account's orders port these numbers on another day than the sheet's RequestedPortDate: the numbers move on the account's date.</p>
+<table><thead><tr><th class="n">line</th><th>number</th><th>customer</th><th>ticket</th><th>sheet's date</th><th>account's date</th></tr></thead><tbody>
+${body}
+</tbody></table>
+</section>`;
+}
+
+/** Every open order with how long it has waited since its last change; the silent ones first. */
+function waitingSection(orders: readonly WaitingOrder[], silentAfter: number, outside: ReadonlySet<string>): string {
+  const heading = `<h2 id="waiting-title">Open orders: how long each has waited</h2>`;
+  if (orders.length === 0) return `<section id="waiting" aria-labelledby="waiting-title">${heading}<p class="muted">No open order.</p></section>`;
+  const rows = orders
+    .map((order) => {
+      const what = order.waitingFor === "port date" ? `waiting for its port date ${order.portDate.slice(0, 10)}` : order.silent ? `silent: no change for more than ${silentAfter} business days; ask the service or the losing carrier` : "waiting for the losing carrier's answer";
+      return `<tr${order.silent ? ' class="silent"' : ""}><td>${escape(order.ticket)}${outside.has(order.ticket) ? `<br><span class="outside">placed outside this journal</span>` : ""}</td><td>${escape(order.status)}</td><td>${escape(order.customers.join(", "))}</td><td class="n">${order.numbers}</td><td>${escape(easternTime(order.since))}</td><td class="n">${order.businessDays}</td><td>${escape(what)}</td></tr>`;
+    })
+    .join("\n");
+  return `<section id="waiting" aria-labelledby="waiting-title">${heading}
+<p class="muted">A CONFIRMED order before its port date waits for that date; any other open order with no change (Status or port date) for more than ${silentAfter} business days (--silent-after) is silent.</p>
+<table><thead><tr><th>ticket</th><th>status</th><th>customer</th><th class="n">numbers</th><th>as it stands since</th><th class="n">business days</th><th>what it waits for</th></tr></thead><tbody>
+${rows}
+</tbody></table>
+</section>`;
+}
+
 function numberList(numbers: readonly string[]): string {
   const shown = numbers.slice(0, 5).map(escape).join(", ");
   if (numbers.length <= 5) return shown;
-  return `<details><summary>${shown}, and ${numbers.length - 5} more</summary>${numbers.slice(5).map(escape).join(", ")}</details>`;
+  const listed = numbers.slice(5, LISTED_AT_MOST).map(escape).join(", ");
+  const rest = numbers.length > LISTED_AT_MOST ? `, and ${numbers.length - LISTED_AT_MOST} more` : "";
+  return `<details><summary>${shown}, and ${numbers.length - 5} more</summary>${listed}${rest}</details>`;
 }
 
-function problemSection(id: string, heading: string, none: string, groups: readonly ProblemGroup[], unit: string): string {
+function problemSection(id: string, heading: string, none: string, groups: readonly ProblemGroup[], unit: string, rowsFile: string): string {
   const body =
     groups.length === 0
       ? `<p class="muted">${none}</p>`
@@ -191,8 +263,9 @@ function problemSection(id: string, heading: string, none: string, groups: reado
           .map(
             (group) =>
               `<details><summary><strong>${group.rows.length}</strong> ${unit}${group.rows.length === 1 ? "" : "s"}: ${escape(group.cause)}</summary><p class="fix">Fix: ${escape(group.fix)}</p><table><thead><tr><th class="n">line</th><th>number</th><th>detail</th></tr></thead><tbody>${group.rows
+                .slice(0, LISTED_AT_MOST)
                 .map((row) => `<tr><td class="n">${row.line}</td><td>${escape(row.number)}</td><td>${escape(row.detail)}</td></tr>`)
-                .join("")}</tbody></table></details>`,
+                .join("")}</tbody></table>${group.rows.length > LISTED_AT_MOST ? `<p class="muted">and ${group.rows.length - LISTED_AT_MOST} more: every row is in ${escape(rowsFile)}</p>` : ""}</details>`,
           )
           .join("\n");
   return `<section id="${id}" aria-labelledby="${id}-title"><h2 id="${id}-title">${heading}</h2>${body}</section>`;
@@ -214,35 +287,52 @@ ${unsafe}
     .join("")}</tbody></table></section>`;
 }
 
-function rowsSection(): string {
+function rowsSection(shown: number, rows: number, rowsFile: string): string {
+  const bounded =
+    shown === rows
+      ? ""
+      : `<p id="rows-bounded">The table holds ${shown} of the sheet's ${rows} rows: every row that needs a person (invalid, rejected, not found, not checked) first, then the others in the sheet's order. Every row is in ${escape(rowsFile)}, the status report portin status writes beside the sheet.</p>`;
   return `<section id="rows" aria-labelledby="rows-title">
-<h2 id="rows-title">Every row</h2>
+<h2 id="rows-title">${shown === rows ? "Every row" : "Rows"}</h2>
+${bounded}
 <div class="controls">
 <label>Status <select id="filter-status"><option value="">all</option></select></label>
 <label>Customer <select id="filter-customer"><option value="">all</option></select></label>
 <label>Number <input id="filter-number" type="search" placeholder="digits" autocomplete="off"></label>
 </div>
 <p id="rows-shown" aria-live="polite" class="muted"></p>
-<table><thead><tr><th class="n">line</th><th>number</th><th>customer</th><th>status</th><th>ticket</th><th>port date</th><th>message</th></tr></thead><tbody id="rows-body"></tbody></table>
+<table><thead><tr><th class="n">line</th><th>number</th><th>customer</th><th>status</th><th>ticket</th><th>port date</th><th>message</th><th>history</th></tr></thead><tbody id="rows-body"></tbody></table>
 <p class="pager"><button id="rows-prev" type="button">previous</button> <button id="rows-next" type="button">next</button></p>
 </section>`;
 }
 
-/** The rows as compact arrays for the script: [line, number, customer index, status, ticket, port date, message]. */
-function tableData(model: ReportModel): unknown {
+/** The rows the table carries, in the sheet's order: all of them, or TABLE_ROWS_AT_MOST with the ones needing a person first. */
+function tableRows(rows: readonly ReportRow[]): readonly ReportRow[] {
+  if (rows.length <= TABLE_ROWS_AT_MOST) return rows;
+  const needsPerson = (row: ReportRow): boolean => row.invalid !== null || row.status.state === "ended" || row.status.state === "not-found" || row.status.state === "unchecked";
+  const chosen = rows.filter(needsPerson).slice(0, TABLE_ROWS_AT_MOST);
+  for (const row of rows) {
+    if (chosen.length >= TABLE_ROWS_AT_MOST) break;
+    if (!needsPerson(row)) chosen.push(row);
+  }
+  return chosen.sort((a, b) => a.line - b.line);
+}
+
+/** The rows as compact arrays for the script: [line, number, customer index, status, ticket, port date, message, history]. */
+function tableData(model: ReportModel, table: readonly ReportRow[]): unknown {
   const customers: string[] = [];
   const customerIndex = new Map<string, number>();
   const kinds: Record<string, string> = {};
-  const rows = model.rows.map((row) => {
+  const rows = table.map((row) => {
     let index = customerIndex.get(row.customer);
     if (index === undefined) {
       index = customers.push(row.customer) - 1;
       customerIndex.set(row.customer, index);
     }
     kinds[row.status.status] = row.status.state;
-    return [row.line, row.number, index, row.status.status, row.status.ticket, row.status.portDate, row.status.message];
+    return [row.line, row.number, index, row.status.status, row.outside ? `${row.status.ticket} (placed outside this journal)` : row.status.ticket, row.status.portDate, row.status.message, model.histories.get(row.number) ?? ""];
   });
-  return { rows, customers, statuses: model.byStatus.map((s) => s.status), kinds };
+  return { rows, customers, statuses: model.byStatus.map((s) => s.status), kinds, sheetRows: model.rows.length };
 }
 
 /** JSON inside a script element: `<` escaped so no value can close the element or open a comment. */

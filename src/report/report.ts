@@ -6,14 +6,14 @@
 import { basename } from "node:path";
 import type { Column } from "../input/types.js";
 import type { Sheet } from "../input/reader.js";
-import { readJournalRecordsAt } from "../journal/open.js";
+import { scanJournalAt } from "../journal/open.js";
 import { journalLabel } from "../journal/place.js";
 import type { JournalPlace } from "../journal/place.js";
 import { VERSION } from "../version.js";
 import { writeWholeFile } from "../results/sink.js";
 import type { DefaultsFile } from "../validate/defaults.js";
 import { renderCalendar } from "./calendar.js";
-import { buildReport } from "./model.js";
+import { reportFold } from "./model.js";
 import type { ReportModel, SheetFacts } from "./model.js";
 import { renderPage } from "./page.js";
 import * as statusWords from "../messages/status.js";
@@ -26,6 +26,10 @@ export interface ReportOptions {
   readonly output: string;
   readonly calendar: string | null;
   readonly now: Date;
+  /** `--silent-after`: business days with no change after which an open order is silent. */
+  readonly silentAfter: number;
+  /** The status report's name beside the sheet, which a bounded page points to for every row. */
+  readonly rowsFile: string;
 }
 
 export interface ReportResult {
@@ -37,17 +41,9 @@ export interface ReportResult {
 }
 
 export async function runReport(options: ReportOptions): Promise<ReportResult> {
-  const facts = await readFacts(options.sheet, options.defaults);
-  const journal = options.state === null ? null : await readJournalRecordsAt(options.state, VERSION);
-  const noJournal =
-    options.state === null
-      ? statusWords.NO_JOURNAL_TO_READ
-      : journal?.header === null
-        ? statusWords.noJournalYet(journalLabel(options.state))
-        : null;
-  const model = buildReport(facts, journal?.records ?? [], noJournal);
+  const model = await modelOf(options);
   const title = options.sheet.layout.source === "<stdin>" ? "standard input" : basename(options.sheet.layout.source);
-  const page = renderPage(model, { title, now: options.now });
+  const page = renderPage(model, { title, now: options.now, silentAfter: options.silentAfter, rowsFile: options.rowsFile });
   await writeWholeFile(options.output, page);
   let events: number | null = null;
   if (options.calendar !== null) {
@@ -57,7 +53,25 @@ export async function runReport(options: ReportOptions): Promise<ReportResult> {
   return { model, bytes: Buffer.byteLength(page), events };
 }
 
-/** Each row's number cell, customer and time window: CustomerName, else `group`, else the target; the --defaults file fills a column the sheet lacks. */
+/**
+ * The sheet's facts and the journal, folded into the model; the facts and the journal's state
+ * go with this function's frame, before the page is made (docs/architecture.md, Memory).
+ */
+async function modelOf(options: ReportOptions): Promise<ReportModel> {
+  const facts = await readFacts(options.sheet, options.defaults);
+  // The journal read one record at a time into the report (model.ts reportFold), holding none.
+  const fold = reportFold(facts, { now: options.now, silentAfter: options.silentAfter });
+  const journal = options.state === null ? null : await scanJournalAt(options.state, VERSION, fold.take);
+  const noJournal =
+    options.state === null
+      ? statusWords.NO_JOURNAL_TO_READ
+      : journal?.header === null
+        ? statusWords.noJournalYet(journalLabel(options.state))
+        : null;
+  return fold.model(noJournal);
+}
+
+/** Each row's number cell, customer (with its account and provider) and time window: CustomerName, else `group`, else the target; the --defaults file fills a column the sheet lacks. */
 async function readFacts(sheet: Sheet, defaults: DefaultsFile | null): Promise<SheetFacts[]> {
   const columns = sheet.layout.columns;
   const at = (test: (column: Column) => boolean): number => columns.find(test)?.index ?? -1;
@@ -65,16 +79,40 @@ async function readFacts(sheet: Sheet, defaults: DefaultsFile | null): Promise<S
   const numberAt = at((c) => c.role.kind === "number");
   const customerAt = at(member("CustomerName"));
   const windowAt = at(member("RequestedPortTime"));
+  const accountAt = at(member("CustomerAccountNumber"));
+  const providerAt = at(member("CurrentProvider"));
+  const requestedAt = at(member("RequestedPortDate"));
   const groupAt = at((c) => c.role.kind === "group");
   const pilotAt = at((c) => c.role.kind === "pilot");
   const offeringAt = at((c) => c.role.kind === "offering");
   const defaultCustomer = portFormDefault(defaults, "customername");
   const defaultWindow = portFormDefault(defaults, "requestedporttime");
+  const defaultAccount = portFormDefault(defaults, "customeraccountnumber");
+  const defaultProvider = portFormDefault(defaults, "currentprovider");
+  const defaultDate = portFormDefault(defaults, "requestedportdate");
   const facts: SheetFacts[] = [];
-  const cell = (cells: readonly string[], index: number): string => (index === -1 ? "" : (cells[index] ?? "").trim());
+  // Customers, windows, accounts and providers repeat down a sheet: each kept once, not once a row
+  // (a 1,000,000-row sheet's facts are the report's memory; docs/architecture.md, Memory).
+  const kept = new Map<string, string>();
+  const once = (text: string): string => {
+    const known = kept.get(text);
+    if (known !== undefined) return known;
+    if (kept.size < 100_000) kept.set(text, text);
+    return text;
+  };
+  const cell = (cells: readonly string[], index: number): string => (index === -1 ? "" : once((cells[index] ?? "").trim()));
   for await (const row of sheet.rows) {
     const customer = cell(row.cells, customerAt) || defaultCustomer || cell(row.cells, groupAt) || cell(row.cells, pilotAt) || cell(row.cells, offeringAt) || "(no customer)";
-    facts.push({ line: row.line, numberCell: cell(row.cells, numberAt), customer, window: cell(row.cells, windowAt) || defaultWindow, onTrunk: cell(row.cells, pilotAt) !== "" });
+    facts.push({
+      line: row.line,
+      numberCell: numberAt === -1 ? "" : (row.cells[numberAt] ?? "").trim(),
+      customer,
+      window: cell(row.cells, windowAt) || defaultWindow,
+      account: cell(row.cells, accountAt) || defaultAccount,
+      provider: cell(row.cells, providerAt) || defaultProvider,
+      requestedDate: cell(row.cells, requestedAt) || defaultDate,
+      onTrunk: cell(row.cells, pilotAt) !== "",
+    });
   }
   return facts;
 }

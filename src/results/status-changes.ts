@@ -19,16 +19,27 @@ export function formatChanges(changes: StatusChanges): string | null {
   };
   list("CONFIRMED", changes.confirmed, (c) => (c.portDate === "" ? "" : ` for ${c.portDate}`));
   list("COMPLETED", changes.completed, () => "");
-  // An order's numbers share its reason: said once per order.
+  // An order's numbers share its reason: said once per order. Ten numbers are named in all,
+  // as on the other lines; the orders past them are counted (docs/contract.md §6).
   const orders = new Map<string, NumberChange[]>();
   for (const change of changes.rejected) orders.set(change.ticket, [...(orders.get(change.ticket) ?? []), change]);
   if (orders.size > 0) {
-    const said = [...orders].map(([ticket, items]) => {
-      const shown = items.slice(0, LISTED_AT_MOST).map((c) => c.number).join(", ");
-      const more = items.length > LISTED_AT_MOST ? `, and ${items.length - LISTED_AT_MOST} more` : "";
-      return `${ticket} (${shown}${more})${items[0]?.reason ? `: ${items[0].reason}` : ""}`;
-    });
-    lines.push(statusWords.newlyRejected(changes.rejected.length, said.join("; ")));
+    const said: string[] = [];
+    let named = 0;
+    let left = 0;
+    let ordersLeft = 0;
+    for (const [ticket, items] of orders) {
+      if (named >= LISTED_AT_MOST) {
+        left += items.length;
+        ordersLeft++;
+        continue;
+      }
+      const shown = items.slice(0, LISTED_AT_MOST - named);
+      named += shown.length;
+      const more = items.length > shown.length ? `, and ${items.length - shown.length} more` : "";
+      said.push(`${ticket} (${shown.map((c) => c.number).join(", ")}${more})${items[0]?.reason ? `: ${items[0].reason}` : ""}`);
+    }
+    lines.push(statusWords.newlyRejected(changes.rejected.length, said.join("; "), left, ordersLeft));
   }
   for (const order of changes.silent) {
     lines.push(statusWords.silentOrder(order.ticket, order.numbers, order.status, order.since.slice(0, 10), order.businessDays));

@@ -3,7 +3,7 @@
  * next, how many orders were asked about; as text for stderr, or one JSON document for
  * stdout with --json.
  */
-import type { StatusChanges } from "../journal/history.js";
+import type { NumberHistory, StatusChanges } from "../journal/history.js";
 import type { Service } from "../service/service.js";
 import type { OrderState, OrderStatus } from "./order-status.js";
 import { formatElapsed, serviceJson, serviceLine } from "./summary.js";
@@ -88,13 +88,16 @@ export function formatStatusSummary(s: StatusSummary): string {
 }
 
 /** One JSON document for stdout (--json), with the exit code. */
-export function statusSummaryJson(s: StatusSummary, exitCode: number, changes: StatusChanges | null = null): string {
+export function statusSummaryJson(s: StatusSummary, exitCode: number, changes: StatusChanges | null = null, history: readonly NumberHistory[] | null = null): string {
   const where = s.output === "-" ? "the report" : s.output;
   return JSON.stringify({
     command: "status",
     counts: Object.fromEntries(s.counts.map((c) => [c.status, c.rows])),
     states: s.states,
     changes,
+    // Every number ever rejected, with each of its orders' changes: a reject fixed and resent stays on the record.
+    rejectedEver: history === null ? null : history.length,
+    history,
     next: s.counts.map((c) => ({ status: c.status, state: c.state, rows: c.rows, advice: adviceFor(c.status, c.state, c.rows, where) })),
     orders: s.orders,
     requests: s.requests,

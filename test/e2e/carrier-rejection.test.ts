@@ -236,7 +236,7 @@ describe("a lost journal rebuilt from the account", () => {
     expect(status.code).toBe(1);
     expect(await statusesIn(join(dir, "acme.status.csv"), "status", "status_ticket")).toEqual(thrice("REJECTED"));
     const said = (await readResults(join(dir, "acme.status.csv")))[0]!.status_message;
-    expect(said).toMatch(/^ticket PI-000001 ended as REJECTED without porting: .+; fix what the carrier disputes in the sheet, then portin submit sends it again \(as it is, only with --retry-rejected\)$/);
+    expect(said).toMatch(/^ticket PI-000001 ended as REJECTED without porting: .+; fix what the carrier disputes in the sheet, then portin submit sends it again \(as it is, only with --retry-rejected\); order PI-000001 was placed outside this journal \(web portal, another sheet\)$/);
     expect(await readFile(join(dir, "acme.state.jsonl"), "utf8")).toContain(`"type":"ended","ticket":"PI-000001","status":"REJECTED"`);
 
     // Unchanged: not sent again, however often cron runs it.

@@ -5,15 +5,16 @@
  * package, so `npm install` is all this test needs: no system browser, no apt, no root.
  */
 import sparticuz from "@sparticuz/chromium";
-import { readFile, writeFile } from "node:fs/promises";
+import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.js";
-import { against, readResults, runCli, tempDir } from "./harness.js";
-import { bigMigration, migrationSheet, statusCounts } from "./report-page.js";
+import { fixture } from "./fixtures.js";
+import { against, readResults, runCli, tempDir, writeSheet } from "./harness.js";
+import { bigMigration, earlierReading, migrationSheet, nextMonday, rejectsWaveSheet, statusCounts, WAVE_PORTAL_ORDERS } from "./report-page.js";
 
 const ROWS = 20_000;
 /** Generous beside a busy CPU; the page aims at 2 s, and the first test prints the time it took. */
@@ -148,6 +149,99 @@ describe("the report of a sandbox migration, in headless Chromium", () => {
       expect(await opened.page.textContent('[data-figure="rows"]')).toBe("7");
       expect([...opened.outside, ...opened.errors]).toEqual([]);
       await opened.page.close();
+    } finally {
+      await s.close();
+    }
+  });
+});
+
+describe("the record of a migration whose rejects were fixed and resent, in headless Chromium", () => {
+  it("keeps every reject and what became of it, one customer per account, Eastern times, silent orders only when silent, and finds any NANP writing", async () => {
+    const start = nextMonday();
+    // A week after the day the sandbox's carrier gives the CONFIRMED portal order.
+    const asked = new Date(Date.parse(`${start}T12:00:00Z`) + 10 * 86_400_000).toISOString().slice(0, 10);
+    const dir = await tempDir();
+    const account = JSON.parse(await readFile(fixture("sandbox-account.json"), "utf8")) as Record<string, unknown>;
+    const accountFile = join(dir, "account.json");
+    await writeFile(accountFile, JSON.stringify({ ...account, orders: WAVE_PORTAL_ORDERS }));
+    // Seed 23: the carrier rejects the first order for 6P NAME.
+    const s = await startSandbox({ startDate: start, rejectRate: 1, seed: 23, accountFile });
+    try {
+      const sheet = await writeSheet(dir, "wave.csv", rejectsWaveSheet(false, asked));
+      const state = join(dir, "wave.state.jsonl");
+      const cli = (...args: string[]) => runCli([...args, sheet, "--state", state, ...against(s)]);
+      const sent = await cli("submit");
+      expect(sent.stderr).toMatch(/portin submit: 6 rows: 3 submitted, 3 skipped/);
+      // The portal orders were read by a check twelve days ago, as they stand now.
+      const longAgo = new Date(Date.now() - 12 * 86_400_000);
+      await appendFile(state, earlierReading("PI-P00001", ["4165553000", "4165553001"], "SUBMITTED", longAgo));
+      await appendFile(state, earlierReading("PI-P00002", ["4165553002"], "CONFIRMED", longAgo, "2099-01-05"));
+      const first = await cli("status");
+      // Waiting for a confirmed date is no silence; eight and more business days with no change is.
+      expect(first.stderr).toMatch(/silent: PI-P00001 \(2 numbers\) SUBMITTED since \d{4}-\d{2}-\d{2}, (8|9|10) business days with no change/);
+      expect(first.stderr).not.toContain("silent: PI-P00002");
+      s.advanceDays(1);
+      expect((await cli("status")).stderr).toContain("newly REJECTED: PI-000001 (4165552000, 4165552001, 4165552002)");
+      await writeFile(sheet, rejectsWaveSheet(true, asked));
+      expect((await cli("submit")).stderr).toMatch(/2 submitted/);
+      await cli("status");
+      s.advanceDays(1);
+      const last = await cli("status", "--json");
+      const json = JSON.parse(last.stdout) as { rejectedEver: number; history: { number: string; events: { ticket: string; status: string; details: string; portDate: string }[] }[] };
+      expect(json.rejectedEver).toBe(3);
+      const story = json.history.find((h) => h.number === "4165552000")?.events.map((e) => [e.ticket, e.status]);
+      expect(story).toEqual([
+        ["PI-000001", "SUBMITTED"],
+        ["PI-000001", "REJECTED"],
+        ["PI-000002", "SUBMITTED"],
+        ["PI-000002", "CONFIRMED"],
+      ]);
+      expect(json.history[0]?.events[1]?.details).toMatch(/^6P NAME: /);
+
+      const calendar = join(dir, "wave.ics");
+      expect((await runCli(["report", sheet, "--state", state, "--calendar", calendar])).code).toBe(0);
+      const ics = await readFile(calendar, "utf8");
+      // Unfolded and unescaped as RFC 5545 §3.1 and §3.3.11 say.
+      const text = ics.replace(/\r\n /g, "").replace(/\\n/gi, "\n").replace(/\\([;,\\])/g, "$1");
+      const portalRow = (await readResults(join(dir, "wave.status.csv"))).find((r) => r.number === "416-555-3002");
+      const portalDate = portalRow?.status_port_date ?? "";
+      // status says it too, row by row.
+      expect(portalRow?.status_message).toContain(`; order PI-P00002 was placed outside this journal (web portal, another sheet); the account holds ${portalDate}, not the sheet's RequestedPortDate ${asked}`);
+      expect(portalDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(portalDate).not.toBe(asked);
+      expect(text).toContain(`Placed outside this journal (web portal, another sheet): PI-P00002.\nThe sheet asked for ${asked}; the account holds ${portalDate}.`);
+      const portDate = (json.history[0]?.events[3]?.portDate ?? "").replace(/-/g, "");
+      expect(ics).toContain(`DTSTART;TZID=America/Toronto:${portDate}T093000`);
+      expect(ics).toMatch(/BEGIN:VTIMEZONE\r\nTZID:America\/Toronto\r\n/);
+      expect(text).toContain("Names on its rows: Credit Valley Accounting L.L.P.; Credit Valley Accounting LLP.");
+
+      const opened = await open(join(dir, "wave.report.html"));
+      const { page } = opened;
+      expect(await page.textContent('[data-figure="rejected-ever"]')).toBe("3");
+      // The portal's orders are marked, and the one date the account holds apart from the sheet's is named.
+      expect(await page.textContent('[data-figure="outside"]')).toBe("3");
+      expect(await page.locator("#dates-differ tbody tr td").allTextContents()).toEqual(["7", "4165553002", "Harbourfront Logistics Inc.", "PI-P00002placed outside this journal", asked, portalDate]);
+      expect(await page.textContent('[data-figure="resent"]')).toBe("2");
+      expect(await page.textContent("#rejects")).not.toContain("No order was rejected by the carrier");
+      expect(await page.textContent("#rejects summary")).toBe("3 numbers: 6P NAME");
+      // One customer per account, each with the names it went by.
+      expect(await page.locator("#progress h3").allTextContents()).toEqual(["Credit Valley Accounting L.L.P.", "Harbourfront Logistics Inc."]);
+      expect(await page.locator("#progress .who").allTextContents()).toEqual([
+        "account CV-77 at Bell Canada; also written “Credit Valley Accounting LLP”",
+        "account HL-9 at Bell Canada; also written “Harbourfront Logistics Incorporated”",
+      ]);
+      expect(await page.textContent("header p")).toMatch(/^Made \d{4}-\d{2}-\d{2} \d{2}:\d{2} E[SD]T .*latest status check \d{4}-\d{2}-\d{2} \d{2}:\d{2} E[SD]T\. Times are Eastern \(America\/Toronto\)/);
+      const silent = await page.locator("#waiting tr.silent td:first-child").allTextContents();
+      expect(silent).toEqual(["PI-P00001placed outside this journal"]);
+      expect(await page.textContent("#waiting")).toContain("waiting for its port date");
+      for (const writing of ["+1 416 555 2000", "(416) 555-2000", "416.555.2000", "1-416-555-2000"]) {
+        await page.fill("#filter-number", writing);
+        expect(await page.locator("#rows-body tr td:nth-child(2)").allTextContents()).toEqual(["4165552000"]);
+      }
+      const history = await page.textContent("#rows-body tr td:nth-child(8)");
+      expect(history).toMatch(/^PI-000001 SUBMITTED \d{4}-\d{2}-\d{2} \d{2}:\d{2} E[SD]T; REJECTED \S+ \S+ E[SD]T \(6P NAME\); PI-000002 SUBMITTED \S+ \S+ E[SD]T; CONFIRMED \S+ \S+ E[SD]T for \d{4}-\d{2}-\d{2}$/);
+      expect([...opened.outside, ...opened.errors]).toEqual([]);
+      await page.close();
     } finally {
       await s.close();
     }

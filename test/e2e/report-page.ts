@@ -91,11 +91,58 @@ export async function bigMigration(dir: string, rows: number): Promise<{ sheet: 
 export async function migrationSheet(dir: string): Promise<string> {
   const list = numbers(6);
   const header = `number,pilot_number,portform.RequestedPortTime,${FORM_HEADER}`;
-  const hostile = FORM_CELLS.replace("Acme Plumbing", '"<img src=x onerror=alert(1)> & Sons"');
+  // Another customer: another account at the losing carrier.
+  const hostile = FORM_CELLS.replace("ACME-1,Acme Plumbing", 'SONS-2,"<img src=x onerror=alert(1)> & Sons"');
   const rows = [
     ...list.slice(0, 3).map((n) => `${n},4165550100,09:30,${FORM_CELLS}`),
     ...list.slice(3).map((n) => `${n},4165550100,,${hostile}`),
     `416-555-2O99,4165550100,,${FORM_CELLS}`,
   ];
   return writeSheet(dir, "wave.csv", `${header}\n${rows.join("\n")}\n`);
+}
+
+/** The first Monday after today (UTC), as YYYY-MM-DD: a sandbox calendar whose port dates lie ahead of the machine's. */
+export function nextMonday(from: Date = new Date()): string {
+  const day = new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate()));
+  do day.setUTCDate(day.getUTCDate() + 1);
+  while (day.getUTCDay() !== 1);
+  return day.toISOString().slice(0, 10);
+}
+
+const WAVE_HEADER = `number,pilot_number,portform.RequestedPortTime,portform.RequestedPortDate,${FORM_HEADER}`;
+
+/** A row of the rejects wave: one customer's account, name and provider, the rest of the form as FORM_CELLS. */
+function waveRow(number: string, window: string, account: string, name: string, date = ""): string {
+  const rest = FORM_CELLS.split(",").slice(2).join(",");
+  return `${number},4165550100,${window},${date},${account},"${name}",${rest}`;
+}
+
+/**
+ * The rejects wave's sheet: Credit Valley's three numbers on one account, two of them with
+ * the name corrected after the carrier's 6P NAME (`corrected`), and Harbourfront's three,
+ * held by portal orders, written under two names of one account, the CONFIRMED one's row asking
+ * for `portalDate`.
+ */
+export function rejectsWaveSheet(corrected: boolean, portalDate: string): string {
+  const fixed = corrected ? "Credit Valley Accounting L.L.P." : "Credit Valley Accounting LLP";
+  return [
+    WAVE_HEADER,
+    waveRow("416-555-2000", "09:30", "CV-77", fixed),
+    waveRow("416-555-2001", "09:30", "CV-77", fixed),
+    waveRow("416-555-2002", "09:30", "CV-77", "Credit Valley Accounting LLP"),
+    waveRow("416-555-3000", "", "HL-9", "Harbourfront Logistics Inc."),
+    waveRow("416-555-3001", "", "HL-9", "Harbourfront Logistics Inc."),
+    waveRow("416-555-3002", "", "HL-9", "Harbourfront Logistics Incorporated", portalDate),
+  ].join("\n") + "\n";
+}
+
+/** The two portal orders of the rejects wave: one waiting on the carrier, one CONFIRMED. */
+export const WAVE_PORTAL_ORDERS = [
+  { ticket: "PI-P00001", numbers: ["4165553000", "4165553001"], status: "SUBMITTED" },
+  { ticket: "PI-P00002", numbers: ["4165553002"], status: "CONFIRMED" },
+] as const;
+
+/** A `status` record as a check some days ago wrote it (records.ts), for a wait longer than a test can spend. */
+export function earlierReading(ticket: string, numbers: readonly string[], status: string, at: Date, portDate: string | null = null): string {
+  return JSON.stringify({ type: "status", ticket, status, portDate, reason: "", summary: "", details: "", numbers, at: at.toISOString() }) + "\n";
 }

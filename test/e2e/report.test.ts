@@ -59,6 +59,9 @@ describe("portin report after two nights", () => {
     expect(listed.sort()).toEqual(confirmed.map((r) => [r.number!.replace(/\D/g, ""), r.status_port_date]).sort());
     const windowed = events.find((e) => !e.startDate.isDate);
     expect(windowed?.startDate.toString()).toBe(`${confirmed[0]!.status_port_date}T09:30:00`);
+    // RequestedPortTime is Eastern: the event says so, and a calendar in another zone moves it.
+    expect(windowed?.component.getFirstProperty("dtstart")?.getParameter("tzid")).toBe("America/Toronto");
+    expect(calendar.getFirstSubcomponent("vtimezone")?.getFirstPropertyValue("tzid")).toBe("America/Toronto");
     expect(windowed?.summary).toBe("Port-in: 3 numbers for Acme Plumbing");
     expect(events.find((e) => e.startDate.isDate)?.summary).toBe("Port-in: 3 numbers for <img src=x onerror=alert(1)> & Sons");
   });

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.js";
-import { against, runCli, tempDir } from "./harness.js";
+import { against, FORM_CELLS, FORM_HEADER, runCli, tempDir, writeSheet } from "./harness.js";
 import { numbers, trunkSheetOf } from "./ledger.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -43,5 +43,23 @@ describe("portin status: what changed since the last check", () => {
     const third = await runCli(["status", sheet, "--state", state, "--json", ...against(s)]);
     expect(third.stderr).toContain(`  3 newly COMPLETED: ${list.join(", ")}`);
     expect((JSON.parse(third.stdout) as { changes: { completed: { number: string }[] } }).changes.completed.map((c) => c.number)).toEqual(list);
+  });
+
+  it("names ten newly REJECTED numbers in all, as the other lines do, and counts the numbers and orders past them", async () => {
+    const s = await startSandbox({ startDate: "2026-03-02", rejectRate: 1, seed: 11 });
+    cleanups.push(() => s.close());
+    const dir = await tempDir();
+    const list = numbers(30);
+    // Fifteen orders of two numbers: group labels never share a request.
+    const rows = list.map((n, i) => `g${Math.floor(i / 2)},${n},4165550100,${FORM_CELLS}`);
+    const sheet = await writeSheet(dir, "drill.csv", `group,number,pilot_number,${FORM_HEADER}\n${rows.join("\n")}\n`);
+    const state = `${dir}/drill.state.jsonl`;
+    expect((await runCli(["submit", sheet, "--state", state, ...against(s)])).stderr).toContain("30 submitted");
+    await runCli(["status", sheet, "--state", state, ...against(s)]);
+    s.advanceDays(1);
+    const run = await runCli(["status", sheet, "--state", state, ...against(s)]);
+    const line = run.stderr.split("\n").find((l) => l.startsWith("  30 newly REJECTED: "));
+    expect(line?.match(/\b416555\d{4}\b/g)).toHaveLength(10);
+    expect(line).toMatch(/; and 20 more numbers in 10 more orders$/);
   });
 });

@@ -27,8 +27,19 @@ describe("what changed since the last check", () => {
     expect(changes.rejected).toEqual([{ number: B[0], ticket: "PI-2", portDate: "", reason: "name does not match" }]);
   });
 
-  it("lists an order whose status has not moved for more than three business days as silent", () => {
-    expect(changes.silent).toEqual([{ ticket: "PI-4", status: "SUBMITTED", since: "2026-03-02T06:00:00.000Z", businessDays: 5, numbers: 1 }]);
+  it("lists an order whose status has not moved for more than --silent-after business days as silent, five by default", () => {
+    expect(changes.silent).toEqual([]);
+    const sooner = changesSince(readings, "2026-03-09T06:00:00.000Z", new Date("2026-03-09T06:01:00.000Z"), 3);
+    expect(sooner.silent).toEqual([{ ticket: "PI-4", status: "SUBMITTED", since: "2026-03-02T06:00:00.000Z", businessDays: 5, numbers: 1 }]);
+  });
+
+  it("never calls a CONFIRMED order waiting for its port date silent, and calls one whose date passed without a change silent", () => {
+    const waiting = [reading("PI-5", A, "CONFIRMED", "2026-03-02T06:00:00.000Z", { portDate: "2026-04-30" }), reading("PI-5", A, "CONFIRMED", "2026-03-16T06:00:00.000Z", { portDate: "2026-04-30" })];
+    expect(changesSince(waiting, "2026-03-16T00:00:00.000Z", new Date("2026-03-16T06:01:00.000Z")).silent).toEqual([]);
+    const passed = [reading("PI-6", A, "CONFIRMED", "2026-03-02T06:00:00.000Z", { portDate: "2026-03-04" }), reading("PI-6", A, "CONFIRMED", "2026-03-16T06:00:00.000Z", { portDate: "2026-03-04" })];
+    expect(changesSince(passed, "2026-03-16T00:00:00.000Z", new Date("2026-03-16T06:01:00.000Z")).silent).toEqual([
+      { ticket: "PI-6", status: "CONFIRMED", since: "2026-03-02T06:00:00.000Z", businessDays: 10, numbers: 2 },
+    ]);
   });
 
   it("lists nothing for an order read the same twice, and nothing silent after two business days", () => {

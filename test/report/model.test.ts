@@ -66,7 +66,9 @@ describe("the report's model, from the sheet's rows and the journal", () => {
   });
 
   it("puts the port dates on a calendar by day, customer and time window", () => {
-    expect(model.calendar).toEqual([{ date: "2026-03-06", customer: "Maple", window: "09:30", status: "COMPLETED", numbers: ["4165550101", "4165550102"] }]);
+    expect(model.calendar).toEqual([
+      { date: "2026-03-06", customer: "Maple", window: "09:30", status: "COMPLETED", numbers: ["4165550101", "4165550102"], who: { label: "Maple", account: "", provider: "", names: ["Maple"] }, outside: [], sheetDates: [] },
+    ]);
   });
 
   it("groups invalid rows by cause, whatever the cell, and carrier rejects by code and field, each with a fix", () => {

@@ -13,7 +13,7 @@ function row(status: string, state: OrderState, ticket = "PI-1"): OrderStatus {
 }
 
 function report(rows: OrderStatus[], stopped: StatusReport["stopped"] = null): StatusReport {
-  return { summary: summarizeStatus({ statuses: rows, requests: 1, elapsedMs: 5, output: "acme.status.csv", service: { kind: "remote", baseUrl: "https://api.example/" } }), changes: null, stopped };
+  return { summary: summarizeStatus({ statuses: rows, requests: 1, elapsedMs: 5, output: "acme.status.csv", service: { kind: "remote", baseUrl: "https://api.example/" } }), changes: null, history: null, stopped };
 }
 
 describe("the status columns", () => {
