@@ -22,7 +22,7 @@ import { describe, scanJournalFile } from "./read.js";
 import { JOURNAL_FORMAT_VERSION, serializeRecord } from "./records.js";
 import * as entries from "./entries.js";
 import * as journalWords from "../messages/journal.js";
-import type { E911OutcomeStatus, HeaderRecord, JournalOutcomeStatus, JournalRecord, RejectedNumber, StatusRecord } from "./records.js";
+import type { E911OutcomeStatus, HeaderRecord, JournalRecord, StatusRecord } from "./records.js";
 
 export type { EarlierRejection, EndedOrder, KnownStatus, PriorState } from "./prior.js";
 export type { AppendTarget } from "./group-commit.js";
@@ -150,13 +150,7 @@ export function newRequestId(): string {
 function createJournal(writer: GroupCommitWriter, lock: JournalLock, prior: PriorState, onStatusReading: ((reading: StatusRecord) => void) | undefined): Journal {
   let closing: Promise<void> | null = null;
   // A record the caller got wrong is a rejected promise, as an append that failed is.
-  const append = (build: () => JournalRecord): Promise<void> => {
-    try {
-      return writer.append(serializeRecord(build()));
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
-  };
+  const append = async (build: () => JournalRecord): Promise<void> => writer.append(serializeRecord(build()));
   return {
     prior,
     intent: (requestId, operation, numbers, fingerprints) => append(() => entries.intentRecord(requestId, operation, numbers, fingerprints)),

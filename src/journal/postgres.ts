@@ -38,6 +38,8 @@ import type { EndedEntry, Journal, JournalOptions, JournalOutcome, StatusEntry }
  */
 const BUSY_ATTEMPTS = 6;
 const BUSY_PAUSE_MS = 100;
+/** Tries after BUSY_ATTEMPTS whose look-up found the lock freed, or its holder not yet named (lockJournal). */
+const UNSETTLED_RETRIES = 3;
 /** Rows read at a time: a million-number journal is never held whole. */
 const PAGE_ROWS = 5_000;
 
@@ -182,15 +184,29 @@ async function lockJournal(client: ClientBase, journal: string, place: PostgresP
       [LOCK_SPACE, journal, process.pid, hostname(), new Date().toISOString()],
     );
     if (taken.rows[0]?.taken === true) return;
-    if (attempt === BUSY_ATTEMPTS) throw await refusal(client, journal, place);
+    if (attempt >= BUSY_ATTEMPTS) {
+      const holder = await holderOf(client, journal);
+      // A holder names itself in the statement that takes the lock, so one found nameless is an
+      // instant from naming itself, and none found has just let go (the next try may take it):
+      // look again a few times rather than name a run that is gone or not yet named.
+      if (holder?.pid != null || attempt === BUSY_ATTEMPTS + UNSETTLED_RETRIES) throw refusal(holder, place);
+    }
     await new Promise((resolve) => setTimeout(resolve, BUSY_PAUSE_MS));
   }
 }
 
-async function refusal(client: ClientBase, journal: string, place: PostgresPlace): Promise<StateError> {
-  // The holder's own row, if its session is the one holding the lock now; the server's view of that session otherwise.
+interface Holder {
+  readonly pid: number | null;
+  readonly hostname: string | null;
+  readonly started_at: string | null;
+  readonly application_name: string | null;
+  readonly client_addr: string | null;
+}
+
+/** The session holding the journal's lock now, with the holder's own row if it has named itself; undefined when none holds it. */
+async function holderOf(client: ClientBase, journal: string): Promise<Holder | undefined> {
   // Advisory locks are per database, but pg_locks lists the whole server's: another database's journal may share this one's id.
-  const held = await client.query<{ pid: number | null; hostname: string | null; started_at: string | null; application_name: string | null; client_addr: string | null }>(
+  const held = await client.query<Holder>(
     `SELECT h.pid, h.hostname, h.started_at, a.application_name, a.client_addr::text AS client_addr
        FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
        LEFT JOIN portin_holders h ON h.journal = $2 AND h.backend_pid = l.pid
@@ -198,7 +214,11 @@ async function refusal(client: ClientBase, journal: string, place: PostgresPlace
       LIMIT 1`,
     [LOCK_SPACE, journal],
   );
-  const row = held.rows[0];
+  return held.rows[0];
+}
+
+/** The refusal naming the run that holds the journal: by its own row, else by the server's view of its session. */
+function refusal(row: Holder | undefined, place: PostgresPlace): StateError {
   const next = journalWords.WAIT_FOR_HOLDER;
   const journalNamed = journalWords.databaseJournal(place.label);
   if (row?.pid != null) {
@@ -420,7 +440,6 @@ function createPostgresJournal(writer: PostgresWriter, prior: PriorState, onStat
   const open = new Map<string, readonly string[]>();
   const replaces = (number: string): string => claims.get(number) ?? prior.states.get(number)?.requestId ?? "";
   let closing: Promise<void> | null = null;
-  const at = () => new Date().toISOString();
   return {
     prior,
     async intent(requestId, operation, numbers, fingerprints) {
