@@ -7,6 +7,7 @@ import type { CommandIO } from "../io.js";
 import { copyJournal } from "../journal/copy.js";
 import { isPostgresUrl, journalLabel, postgresPlace } from "../journal/place.js";
 import type { JournalPlace } from "../journal/place.js";
+import * as journalWords from "../messages/journal.js";
 import { terminalSafe } from "../terminal-text.js";
 import { VERSION } from "../version.js";
 import type { PortinCommand } from "./command.js";
@@ -37,7 +38,7 @@ export const journalCommand: PortinCommand<JournalArgs> = {
     const to = placeOf(args.to, "TO");
     const copied = await copyJournal(from, to, VERSION);
     io.stderr.write(
-      terminalSafe(`portin journal copy: ${copied.records.toLocaleString("en-US")} records of ${copied.key.user} at ${copied.key.baseUrl} from ${journalLabel(from)} to ${journalLabel(to)}`) + "\n",
+      terminalSafe(journalWords.copied(copied.records.toLocaleString("en-US"), copied.key.user, copied.key.baseUrl, journalLabel(from), journalLabel(to))) + "\n",
     );
     return { kind: "done" };
   },

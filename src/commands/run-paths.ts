@@ -101,7 +101,7 @@ async function besideTheSheet(
  */
 export function sharedJournal(args: Pick<RunPathArgs, "state" | "journal">): JournalPlace | null {
   if (args.journal === undefined) return null;
-  if (args.state !== undefined) throw new UsageError("--state and --journal (or PORTIN_JOURNAL) both name the run journal: give one (unset PORTIN_JOURNAL to use a file)");
+  if (args.state !== undefined) throw new UsageError(commandLine.STATE_AND_JOURNAL);
   return postgresPlace(args.journal, "--journal");
 }
 

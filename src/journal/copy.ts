@@ -6,6 +6,7 @@
 import { constants } from "node:fs";
 import { open, readFile, stat } from "node:fs/promises";
 import { StateError } from "../errors.js";
+import * as journalWords from "../messages/journal.js";
 import { PRIVATE_FILE_MODE } from "../private-files.js";
 import { describeSystemError } from "../system-error.js";
 import { journalLabel } from "./place.js";
@@ -35,7 +36,7 @@ export async function copyJournal(from: JournalPlace, to: JournalPlace, version:
 /** The file's records, verbatim, as a run would read them: a torn tail left out, an edited file refused (read.ts). */
 async function fileLines(path: string): Promise<{ lines: string[]; key: JournalKey }> {
   const scan = await scanJournalFile(path, () => undefined);
-  if (scan.header === null) throw new StateError(`journal ${path} holds no journal to copy`);
+  if (scan.header === null) throw new StateError(journalWords.nothingToCopy(path));
   const text = (await readFile(path)).subarray(0, scan.soundLength).toString("utf8");
   const lines = text.split("\n").filter((line) => line.trim() !== "");
   // Keyed as a run for the header's service and user would key it (postgres.ts keyOf).
@@ -45,11 +46,11 @@ async function fileLines(path: string): Promise<{ lines: string[]; key: JournalK
 async function databaseLines(place: PostgresPlace, version: string): Promise<{ lines: string[]; key: JournalKey }> {
   const pg = await postgres();
   const key = await pg.onlyJournalIn(place, version);
-  if (key === null) throw new StateError(`journal ${place.label} holds no journal to copy`);
+  if (key === null) throw new StateError(journalWords.nothingToCopy(place.label));
   const lines = await pg.readPostgresLines(place, version, key);
   // Read back as a run reads it: a row that is not a record would be refused there, so it is here.
   const bad = lines.findIndex((line) => parseRecord(line) === null);
-  if (bad !== -1) throw new StateError(`journal ${place.label} record ${bad + 1} is not a journal record; it may have been edited: restore it from a backup`);
+  if (bad !== -1) throw new StateError(journalWords.editedDatabaseJournal(place.label, "record", bad + 1));
   return { lines, key };
 }
 
@@ -59,14 +60,14 @@ async function writeFileLines(path: string, lines: readonly string[]): Promise<v
     (found) => found.size,
     () => 0,
   );
-  if (size > 0) throw new StateError(`${journalLabel(path)} already holds ${size.toLocaleString("en-US")} bytes: journal copy never writes over a journal; copy to a new path`);
+  if (size > 0) throw new StateError(journalWords.copyTargetFileNotEmpty(journalLabel(path), size.toLocaleString("en-US")));
   let handle;
   try {
     handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_APPEND, PRIVATE_FILE_MODE);
     await handle.writeFile(lines.map((line) => `${line}\n`).join(""), "utf8");
     await handle.sync();
   } catch (cause) {
-    throw new StateError(`cannot write journal ${path} (${describeSystemError(cause)}); check its folder's permissions and run again`, { cause });
+    throw new StateError(journalWords.cannotWriteCopy(path, describeSystemError(cause)), { cause });
   } finally {
     await handle?.close();
   }

@@ -37,7 +37,7 @@ export class GroupCommitWriter {
   append(line: string): Promise<void> {
     if (this.failure !== null) {
       return Promise.reject(
-        new OutputError(journalWords.stateFileFailedEarlier(this.path, this.failure.message), {
+        new OutputError(journalWords.failedEarlier(journalWords.stateFile(this.path), this.failure.message), {
           cause: this.failure,
         }),
       );

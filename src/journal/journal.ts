@@ -175,7 +175,7 @@ function createJournal(writer: GroupCommitWriter, lock: JournalLock, prior: Prio
 
 function checkHeader(path: string, header: HeaderRecord, identity: JournalIdentity): void {
   if (header.version > JOURNAL_FORMAT_VERSION) {
-    throw new StateError(journalWords.newerJournalFormat(path, header.tool, header.version, identity.version));
+    throw new StateError(journalWords.newerJournalFormat(journalWords.stateFile(path), header.tool, header.version, identity.version, true));
   }
   const written = serviceOfHeader(header.baseUrl);
   if (!sameService(written, identity.service) || header.user !== identity.user) {

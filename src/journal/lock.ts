@@ -279,7 +279,7 @@ function refusal(journalPath: string): StateError {
   const holder = namePath === null ? null : readOwner(namePath);
   // Nothing to delete: a lock is held only by a live process, and is free the moment it ends.
   const next = journalWords.WAIT_FOR_HOLDER;
-  if (holder === null) return new StateError(journalWords.heldByUnnamedRun(journalPath, otherNames(journalPath), next));
+  if (holder === null) return new StateError(journalWords.heldByUnnamedRun("", journalPath, otherNames(journalPath), next));
   const where = holder.hostname === hostname() ? "" : ` on host ${holder.hostname}`;
   return new StateError(journalWords.heldByRun(holder.pid, where, holder.startedAt, journalPath, next));
 }

@@ -3,6 +3,7 @@
  * a team shares (`--journal postgres://…` or PORTIN_JOURNAL; docs/shared-journal.md). Pure, no I/O.
  */
 import { UsageError } from "../errors.js";
+import * as commandLine from "../messages/command-line.js";
 
 /** A journal in a PostgreSQL database. */
 export interface PostgresPlace {
@@ -32,10 +33,10 @@ export function postgresPlace(url: string, option: string): PostgresPlace {
   try {
     parsed = new URL(url);
   } catch {
-    throw new UsageError(`${option} must be a postgres://user@host/database URL, got '${maskPassword(url)}'`);
+    throw new UsageError(commandLine.notAPostgresUrl(option, maskPassword(url)));
   }
   if (!POSTGRES_SCHEMES.has(parsed.protocol.toLowerCase()) || parsed.pathname.length <= 1) {
-    throw new UsageError(`${option} must be a postgres://user@host/database URL naming a database, got '${maskPassword(url)}'`);
+    throw new UsageError(commandLine.notAPostgresDatabase(option, maskPassword(url)));
   }
   return { kind: "postgres", url, label: maskPassword(url) };
 }

@@ -5,6 +5,7 @@
  */
 import type { ClientBase } from "pg";
 import { StateError } from "../errors.js";
+import * as journalWords from "../messages/journal.js";
 
 /**
  * The first key of every advisory lock portin takes (two-key form): 'port' in ASCII. The second
@@ -89,5 +90,5 @@ async function schemaVersion(client: ClientBase): Promise<number> {
 }
 
 function newerSchema(label: string, found: number, version: string): StateError {
-  return new StateError(`journal ${label} was set up by a newer portin (schema version ${found}; portin ${version} knows up to ${SCHEMA_VERSION}): upgrade portin and run again`);
+  return new StateError(journalWords.newerDatabaseSchema(label, found, version, SCHEMA_VERSION));
 }

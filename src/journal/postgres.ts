@@ -17,6 +17,7 @@
 import { hostname } from "node:os";
 import type { Client, ClientBase } from "pg";
 import { OutputError, StateError } from "../errors.js";
+import * as journalWords from "../messages/journal.js";
 import { serviceKey } from "../service/base-url.js";
 import { headerBaseUrl, serviceOfHeader } from "./identity.js";
 import type { JournalIdentity } from "./identity.js";
@@ -37,6 +38,8 @@ import type { EndedEntry, Journal, JournalOptions, JournalOutcome, StatusEntry }
  */
 const BUSY_ATTEMPTS = 6;
 const BUSY_PAUSE_MS = 100;
+/** Tries after BUSY_ATTEMPTS whose look-up found the lock freed, or its holder not yet named (lockJournal). */
+const UNSETTLED_RETRIES = 3;
 /** Rows read at a time: a million-number journal is never held whole. */
 const PAGE_ROWS = 5_000;
 
@@ -70,7 +73,7 @@ export async function connectTo(place: PostgresPlace): Promise<Client> {
     await client.connect();
   } catch (cause) {
     await client.end().catch(() => undefined);
-    throw new StateError(`cannot reach journal ${place.label} (${safeDescribe(cause, place)}); check the URL, the server and the credentials, and run again`, { cause });
+    throw new StateError(journalWords.cannotReachDatabase(place.label, safeDescribe(cause, place)), { cause });
   }
   return client;
 }
@@ -181,15 +184,29 @@ async function lockJournal(client: ClientBase, journal: string, place: PostgresP
       [LOCK_SPACE, journal, process.pid, hostname(), new Date().toISOString()],
     );
     if (taken.rows[0]?.taken === true) return;
-    if (attempt === BUSY_ATTEMPTS) throw await refusal(client, journal, place);
+    if (attempt >= BUSY_ATTEMPTS) {
+      const holder = await holderOf(client, journal);
+      // A holder names itself in the statement that takes the lock, so one found nameless is an
+      // instant from naming itself, and none found has just let go (the next try may take it):
+      // look again a few times rather than name a run that is gone or not yet named.
+      if (holder?.pid != null || attempt === BUSY_ATTEMPTS + UNSETTLED_RETRIES) throw refusal(holder, place);
+    }
     await new Promise((resolve) => setTimeout(resolve, BUSY_PAUSE_MS));
   }
 }
 
-async function refusal(client: ClientBase, journal: string, place: PostgresPlace): Promise<StateError> {
-  // The holder's own row, if its session is the one holding the lock now; the server's view of that session otherwise.
+interface Holder {
+  readonly pid: number | null;
+  readonly hostname: string | null;
+  readonly started_at: string | null;
+  readonly application_name: string | null;
+  readonly client_addr: string | null;
+}
+
+/** The session holding the journal's lock now, with the holder's own row if it has named itself; undefined when none holds it. */
+async function holderOf(client: ClientBase, journal: string): Promise<Holder | undefined> {
   // Advisory locks are per database, but pg_locks lists the whole server's: another database's journal may share this one's id.
-  const held = await client.query<{ pid: number | null; hostname: string | null; started_at: string | null; application_name: string | null; client_addr: string | null }>(
+  const held = await client.query<Holder>(
     `SELECT h.pid, h.hostname, h.started_at, a.application_name, a.client_addr::text AS client_addr
        FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
        LEFT JOIN portin_holders h ON h.journal = $2 AND h.backend_pid = l.pid
@@ -197,14 +214,19 @@ async function refusal(client: ClientBase, journal: string, place: PostgresPlace
       LIMIT 1`,
     [LOCK_SPACE, journal],
   );
-  const row = held.rows[0];
-  const next = "wait for it to finish, then run again (a run that has ended holds no lock, so there is nothing to delete)";
+  return held.rows[0];
+}
+
+/** The refusal naming the run that holds the journal: by its own row, else by the server's view of its session. */
+function refusal(row: Holder | undefined, place: PostgresPlace): StateError {
+  const next = journalWords.WAIT_FOR_HOLDER;
+  const journalNamed = journalWords.databaseJournal(place.label);
   if (row?.pid != null) {
     const where = row.hostname === hostname() ? "" : ` on host ${row.hostname}`;
-    return new StateError(`another portin run (pid ${row.pid}${where}, started ${row.started_at}) holds journal ${place.label}; ${next}`);
+    return new StateError(journalWords.heldByRun(row.pid, where, String(row.started_at), journalNamed, next));
   }
-  const who = row?.application_name ? ` (${row.application_name}${row.client_addr ? ` from ${row.client_addr}` : ""})` : "";
-  return new StateError(`another portin run${who} holds journal ${place.label}; ${next}`);
+  const session = row?.application_name ? journalWords.holderSession(row.application_name, row.client_addr) : "";
+  return new StateError(journalWords.heldByUnnamedRun(session, journalNamed, "", next));
 }
 
 /**
@@ -218,15 +240,15 @@ async function scanRows(client: ClientBase, journal: string, place: PostgresPlac
     const page = await client.query<{ seq: string; line: string }>("SELECT seq, line FROM portin_records WHERE journal = $1 AND seq > $2 ORDER BY seq LIMIT $3", [journal, after, PAGE_ROWS]);
     for (const { seq, line } of page.rows) {
       const record = parseRecord(line);
-      if (record === null) throw new StateError(`journal ${place.label} row ${seq} is not a journal record; it may have been edited: restore it from a backup`);
+      if (record === null) throw new StateError(journalWords.editedDatabaseJournal(place.label, "row", seq));
       if (header === null) {
-        if (record.type !== "header") throw new StateError(`journal ${place.label} row ${seq} comes before the journal's header: restore it from a backup`);
+        if (record.type !== "header") throw new StateError(journalWords.rowBeforeHeader(place.label, seq));
         if (record.version > JOURNAL_FORMAT_VERSION) {
-          throw new StateError(`journal ${place.label} was written by ${record.tool} in journal format ${record.version}, which portin ${version} cannot read; upgrade portin and run again`);
+          throw new StateError(journalWords.newerJournalFormat(journalWords.databaseJournal(place.label), record.tool, record.version, version, false));
         }
         header = record;
       } else if (record.type === "header") {
-        throw new StateError(`journal ${place.label} row ${seq} is a second header: restore it from a backup`);
+        throw new StateError(journalWords.secondHeaderRow(place.label, seq));
       } else {
         take(record);
       }
@@ -264,7 +286,7 @@ class PostgresWriter {
 
   append(line: string, extra: Pick<Write, "claim" | "release"> = {}): Promise<void> {
     if (this.#failure !== null) {
-      return Promise.reject(new OutputError(`journal ${this.place.label} accepts no more records after an earlier write failed: ${this.#failure.message}`, { cause: this.#failure }));
+      return Promise.reject(new OutputError(journalWords.failedEarlier(journalWords.databaseJournal(this.place.label), this.#failure.message), { cause: this.#failure }));
     }
     if (this.#closed) return Promise.reject(new Error(`journal ${this.place.label} is closed`));
     return new Promise<void>((resolve, reject) => {
@@ -296,7 +318,7 @@ class PostgresWriter {
       } catch (cause) {
         await this.client.query("ROLLBACK").catch(() => undefined);
         this.#failure = new OutputError(
-          `cannot write journal ${this.place.label} (${safeDescribe(cause, this.place)}); nothing more is sent: check the database, then run again with the same journal`,
+          journalWords.cannotWriteDatabase(this.place.label, safeDescribe(cause, this.place)),
           { cause },
         );
         for (const write of [...group, ...this.#queue]) write.reject(this.#failure);
@@ -407,10 +429,8 @@ async function claimWithIntent(client: ClientBase, journal: string, claimed: Non
 async function claimRefusal(client: ClientBase, journal: string, number: string, place: PostgresPlace): Promise<StateError> {
   const held = await client.query<{ request_id: string; claimed_at: Date }>("SELECT request_id, claimed_at FROM portin_claims WHERE journal = $1 AND number = $2", [journal, number]);
   const row = held.rows[0];
-  const by = row === undefined ? "" : ` by request ${row.request_id} at ${row.claimed_at.toISOString()}`;
-  return new StateError(
-    `number ${number} was claimed in journal ${place.label}${by}, which this run did not know of when it read the journal: it is not sent, and this run stops sending; run again to read the journal afresh`,
-  );
+  const by = row === undefined ? "" : journalWords.claimedBy(row.request_id, row.claimed_at.toISOString());
+  return new StateError(journalWords.claimedElsewhere(number, place.label, by));
 }
 
 function createPostgresJournal(writer: PostgresWriter, prior: PriorState, onStatusReading: ((reading: StatusRecord) => void) | undefined): Journal {
@@ -486,8 +506,8 @@ export async function journalsIn(place: PostgresPlace, version: string): Promise
 export async function onlyJournalIn(place: PostgresPlace, version: string): Promise<JournalKey | null> {
   const keys = await journalsIn(place, version);
   if (keys.length <= 1) return keys[0] ?? null;
-  const named = keys.map((key) => `${key.user} at ${key.baseUrl}`).join("; ");
-  throw new StateError(`journal ${place.label} holds the journals of ${keys.length} services or users (${named}); keep one migration a database (or a schema, with ?options=-c%20search_path%3D<name> in the URL) and run again`);
+  const named = keys.map((key) => journalWords.journalOf(key.user, key.baseUrl)).join("; ");
+  throw new StateError(journalWords.severalJournalsInDatabase(place.label, keys.length, named));
 }
 
 /** The journal of `key`'s lines, verbatim, header first: for `journal copy`. */
@@ -519,7 +539,7 @@ export async function writePostgresLines(place: PostgresPlace, version: string, 
     const held = await client.query("SELECT 1 FROM portin_records WHERE journal = $1 LIMIT 1", [journal]);
     if (held.rowCount !== 0) {
       await client.query("ROLLBACK");
-      throw new StateError(`journal ${place.label} already holds records for ${key.user} at ${key.baseUrl}: journal copy never writes over a journal; copy into an empty database`);
+      throw new StateError(journalWords.copyTargetDatabaseNotEmpty(place.label, key.user, key.baseUrl));
     }
     for (let start = 0; start < lines.length; start += PAGE_ROWS) {
       await client.query("INSERT INTO portin_records (journal, line) SELECT $1, line FROM unnest($2::text[]) WITH ORDINALITY AS t (line, n) ORDER BY n", [journal, lines.slice(start, start + PAGE_ROWS)]);

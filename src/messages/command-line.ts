@@ -90,3 +90,13 @@ export const unknownArguments = (count: number, hinted: string): string => `${co
 
 /** The nearest known option of one unknown, within unknownArguments. Next: (part of unknownArguments). */
 export const didYouMeanOption = (name: string, near: string): string => `${name} (did you mean --${near}?)`;
+
+/** --journal (or PORTIN_JOURNAL, or journal copy's FROM or TO) is not a URL at all; its password masked. Next: give postgres://user@host/database. */
+export const notAPostgresUrl = (option: string, masked: string): string => `${option} must be a postgres://user@host/database URL, got '${masked}'`;
+
+/** --journal (or its kin) is a URL, but not a postgres:// one naming a database; its password masked. Next: give postgres://user@host/database. */
+export const notAPostgresDatabase = (option: string, masked: string): string =>
+  `${option} must be a postgres://user@host/database URL naming a database, got '${masked}'`;
+
+/** --state and --journal (or PORTIN_JOURNAL) both name the run's journal; one run keeps one. Next: give one, or unset PORTIN_JOURNAL to use a file. */
+export const STATE_AND_JOURNAL = "--state and --journal (or PORTIN_JOURNAL) both name the run journal: give one (unset PORTIN_JOURNAL to use a file)";

@@ -11,21 +11,29 @@
  */
 export const FRESH_JOURNAL_SENDS_AGAIN = "a new --state path would start a fresh journal and send every number again";
 
+/** A file journal, as the refusals both journals share name it. Next: (part of those messages). */
+export const stateFile = (path: string): string => `state file ${path}`;
+
+/** A database journal (--journal, docs/shared-journal.md), its URL's password masked, as the refusals name it. Next: (part of those messages). */
+export const databaseJournal = (label: string): string => `journal ${label}`;
+
 /** Writing the journal failed; the run stops sending (docs/contract.md §4). Next: free the space or fix the permissions, then run again with the same --state. */
 export const cannotWriteStateFile = (path: string, reason: string): string =>
   `cannot write state file ${path} (${reason}); nothing more is sent: free the space or fix the permissions, ` + "then run again with the same --state";
 
-/** A record came after an earlier write of the journal failed. Next: what the earlier failure says. */
-export const stateFileFailedEarlier = (path: string, failure: string): string =>
-  `state file ${path} accepts no more records after an earlier write failed: ${failure}`;
+/** A record came after an earlier write of the journal (stateFile or databaseJournal) failed. Next: what the earlier failure says. */
+export const failedEarlier = (journal: string, failure: string): string => `${journal} accepts no more records after an earlier write failed: ${failure}`;
 
 /** Writing the journal failed in a way of no file system's. Next: what the reason says. */
 export const cannotWriteJournal = (reason: string): string => `cannot write the run journal: ${reason}`;
 
-/** A newer portin wrote the journal. Next: upgrade portin and run again. */
-export const newerJournalFormat = (path: string, tool: string, format: number, version: string): string =>
-  `state file ${path} was written by ${tool} in journal format ${format}, which portin ${version} cannot read; ` +
-  `upgrade portin and run again (${FRESH_JOURNAL_SENDS_AGAIN})`;
+/**
+ * A newer portin wrote the journal (stateFile or databaseJournal); a file's refusal also says
+ * what a new --state path would cost, as no --journal can lead to one. Next: upgrade portin and run again.
+ */
+export const newerJournalFormat = (journal: string, tool: string, format: number, version: string, costOfNewPath: boolean): string =>
+  `${journal} was written by ${tool} in journal format ${format}, which portin ${version} cannot read; ` +
+  `upgrade portin and run again${costOfNewPath ? ` (${FRESH_JOURNAL_SENDS_AGAIN})` : ""}`;
 
 /** The journal belongs to another service or user (docs/contract.md §5). Next: run against the service it was written for, as the hint says. */
 export const journalOfAnotherService = (path: string, written: string, writtenUser: string, running: string, runningUser: string, hint: string): string =>
@@ -72,10 +80,17 @@ export const cannotLock = (path: string, detail: string): string => `cannot lock
 /** What to do about a journal another run holds. Next: wait for it to finish; there is nothing to delete. */
 export const WAIT_FOR_HOLDER = "wait for it to finish, then run again (a run that has ended holds no lock, so there is nothing to delete)";
 
-/** Another run holds the journal and has not named itself. Next: WAIT_FOR_HOLDER. */
-export const heldByUnnamedRun = (path: string, otherNames: string, next: string): string => `another portin run holds ${path}${otherNames}; ${next}`;
+/**
+ * Another run holds the journal and has not named itself: what the database knows of its
+ * session (`session`, "" for a file), and for a file why it may name nobody. Next: WAIT_FOR_HOLDER.
+ */
+export const heldByUnnamedRun = (session: string, journal: string, otherNames: string, next: string): string =>
+  `another portin run${session} holds ${journal}${otherNames}; ${next}`;
 
-/** Another run holds the journal: its pid, host and start. Next: WAIT_FOR_HOLDER. */
+/** The database session of a run holding a database journal, as heldByUnnamedRun names it. Next: (part of that message). */
+export const holderSession = (application: string, clientAddress: string | null): string => ` (${application}${clientAddress ? ` from ${clientAddress}` : ""})`;
+
+/** Another run holds the journal (a file, or databaseJournal): its pid, host and start. Next: WAIT_FOR_HOLDER. */
 export const heldByRun = (pid: number, where: string, startedAt: string, path: string, next: string): string =>
   `another portin run (pid ${pid}${where}, started ${startedAt}) holds ${path}; ${next}`;
 
@@ -115,3 +130,66 @@ export const lockCannotLoad = (part: string, where: string, why: string): string
 
 /** The journal lock's native addon, as the install refusals name it. Next: (part of them). */
 export const lockPart = (addon: string): string => `the journal lock's native part (${addon})`;
+
+/** The database journal cannot be reached: a wrong URL, a server down, refused credentials. Next: check those, and run again. */
+export const cannotReachDatabase = (label: string, reason: string): string =>
+  `cannot reach journal ${label} (${reason}); check the URL, the server and the credentials, and run again`;
+
+/** Writing to the database journal failed; the run stops sending (docs/contract.md §4). Next: check the database, then run again with the same --journal. */
+export const cannotWriteDatabase = (label: string, reason: string): string =>
+  `cannot write journal ${label} (${reason}); nothing more is sent: check the database, then run again with the same journal`;
+
+/** A newer portin set up the database's tables. Next: upgrade portin and run again. */
+export const newerDatabaseSchema = (label: string, found: number, version: string, known: number): string =>
+  `journal ${label} was set up by a newer portin (schema version ${found}; portin ${version} knows up to ${known}): upgrade portin and run again`;
+
+/**
+ * A row of a database journal (`unit` "row" as a run reads it, "record" as journal copy counts)
+ * is not a record: edited by hand. Next: restore the journal from a backup.
+ */
+export const editedDatabaseJournal = (label: string, unit: "row" | "record", at: string | number): string =>
+  `journal ${label} ${unit} ${at} is not a journal record; it may have been edited: restore it from a backup`;
+
+/** A database journal's first row is not its header. Next: restore the journal from a backup. */
+export const rowBeforeHeader = (label: string, row: string): string => `journal ${label} row ${row} comes before the journal's header: restore it from a backup`;
+
+/** A database journal holds a second header. Next: restore the journal from a backup. */
+export const secondHeaderRow = (label: string, row: string): string => `journal ${label} row ${row} is a second header: restore it from a backup`;
+
+/**
+ * Another run claimed a number after this run read the database journal (docs/shared-journal.md):
+ * it is not sent, and this run stops sending. Next: run again, to read the journal afresh.
+ */
+export const claimedElsewhere = (number: string, label: string, by: string): string =>
+  `number ${number} was claimed in journal ${label}${by}, which this run did not know of when it read the journal: it is not sent, and this run stops sending; run again to read the journal afresh`;
+
+/** Which request claimed a number, and when, as claimedElsewhere names it. Next: (part of that message). */
+export const claimedBy = (requestId: string, at: string): string => ` by request ${requestId} at ${at}`;
+
+/**
+ * A database holds the journals of several services or users, so a command naming none (report,
+ * journal copy) cannot tell which. Next: keep one migration a database or a schema, and run again.
+ */
+export const severalJournalsInDatabase = (label: string, count: number, named: string): string =>
+  `journal ${label} holds the journals of ${count} services or users (${named}); keep one migration a database (or a schema, with ?options=-c%20search_path%3D<name> in the URL) and run again`;
+
+/** One journal a database holds, by its user and service, as severalJournalsInDatabase lists them. Next: (part of that message). */
+export const journalOf = (user: string, baseUrl: string): string => `${user} at ${baseUrl}`;
+
+/** journal copy's source holds no journal. Next: name the journal to copy. */
+export const nothingToCopy = (journal: string): string => `journal ${journal} holds no journal to copy`;
+
+/** journal copy's file destination is not empty: it never writes over a journal. Next: copy to a new path. */
+export const copyTargetFileNotEmpty = (label: string, bytes: string): string =>
+  `${label} already holds ${bytes} bytes: journal copy never writes over a journal; copy to a new path`;
+
+/** journal copy's database destination holds that journal already: it never writes over one. Next: copy into an empty database. */
+export const copyTargetDatabaseNotEmpty = (label: string, user: string, baseUrl: string): string =>
+  `journal ${label} already holds records for ${user} at ${baseUrl}: journal copy never writes over a journal; copy into an empty database`;
+
+/** journal copy could not write its file destination. Next: check the folder's permissions and run again. */
+export const cannotWriteCopy = (path: string, reason: string): string => `cannot write journal ${path} (${reason}); check its folder's permissions and run again`;
+
+/** What journal copy did: how many records, whose, from where to where. Next: nothing; the copy is done. */
+export const copied = (records: string, user: string, baseUrl: string, from: string, to: string): string =>
+  `portin journal copy: ${records} records of ${user} at ${baseUrl} from ${from} to ${to}`;
