@@ -142,6 +142,18 @@ describe("--expand-ranges", () => {
     ]);
   });
 
+  it("makes a trunk's own pilot number, taken in by a range, invalid: it is on the service already", async () => {
+    const sheet = await writeSheet(dir, "pilot.csv", `${HEADER}\n416-555-0099 to 0101,4165550100,,${FORM}\n`);
+    const run = await runCli(["plan", sheet, "--expand-ranges"]);
+    const results = parseResults(await readFile(join(dir, "pilot.plan.csv"), "utf8"));
+    expect(run.code).toBe(1);
+    expect(results.map((r) => [r.result_number, r.result_status, r.result_message])).toEqual([
+      ["4165550099", "planned", ""],
+      ["4165550100", "invalid", "4165550100 is the pilot number of one of the account's SIP trunks, already on the service: leave it out of the sheet"],
+      ["4165550101", "planned", ""],
+    ]);
+  });
+
   it("refuses a range that ends before it starts", async () => {
     const sheet = await writeSheet(dir, "ranges.csv", `${HEADER}\n416-555-3729 - 3720,4165550100,,${FORM}\n`);
     const run = await runCli(["plan", sheet, "--expand-ranges"]);
