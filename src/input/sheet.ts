@@ -18,7 +18,8 @@ import type { RecordScanner } from "./records.js";
 import { describeSystemError } from "../system-error.js";
 import type { ReadSheet, Sheet, TextFormat } from "./reader.js";
 import type { SheetLayout, SheetRow } from "./types.js";
-import { Utf8Check } from "./utf8.js";
+import { firstInvalid, Utf8Check } from "./utf8.js";
+import { guessEncoding } from "./encoding-guess.js";
 import { decodeInput, UTF8 } from "./decode.js";
 import { isWorkbookPath } from "../paths.js";
 import { withoutTotalsRows } from "./totals-row.js";
@@ -74,11 +75,26 @@ async function readHead(source: string, chunks: AsyncIterator<Buffer>): Promise<
   return { head, sniffer };
 }
 
-/** docs/contract.md §3: the sheet is UTF-8; a chunk that is not stops the stream before the parser sees it. */
-function notUtf8(source: string, line: number): InputError {
+/**
+ * docs/contract.md §3: the sheet is UTF-8; a chunk that is not stops the stream before the parser sees it.
+ * `chunk` and `at`, when known, are the bytes and the offset that are not: the message then
+ * names the encoding that reads them as letters, and shows the line as it would read
+ * (encoding-guess.ts), so that following its hint does not garble the sheet.
+ */
+function notUtf8(source: string, line: number, chunk?: Uint8Array): InputError {
+  const guess = chunk === undefined ? null : guessEncoding(chunk, firstNonUtf8(chunk));
+  if (guess === null) {
+    return new InputError(`${source}: line ${line}: not UTF-8 text (save the sheet as "CSV UTF-8", or give --encoding with the encoding it was saved in); nothing was sent`);
+  }
   return new InputError(
-    `${source}: line ${line}: not UTF-8 text (save the sheet as "CSV UTF-8", or give --encoding windows-1252 for Excel's plain "CSV"); nothing was sent`,
+    `${source}: line ${line}: not UTF-8 text; read as ${guess.encoding} (${guess.knownAs}) it says "${guess.line}" (save the sheet as "CSV UTF-8", or give --encoding ${guess.encoding}); nothing was sent`,
   );
+}
+
+/** The first byte of `chunk` that is not UTF-8; the first outside ASCII when the sequence began in the chunk before. */
+function firstNonUtf8(chunk: Uint8Array): number {
+  const at = firstInvalid(chunk);
+  return at >= 0 ? at : Math.max(0, chunk.findIndex((byte) => byte >= 0x80));
 }
 
 /** The sheet's bytes for csv-parse, checked, and seen by `scanner` first (records.ts). */
@@ -91,7 +107,7 @@ async function* replay(source: string, head: readonly Buffer[], rest: AsyncItera
       throw new LimitExceeded(`the sheet passes ${(maxBytes / 1024 / 1024).toLocaleString("en-US")} MiB, the most portin reads in one sheet: split the sheet`);
     }
     const bad = utf8.feed(chunk);
-    if (bad > 0) throw notUtf8(source, bad);
+    if (bad > 0) throw notUtf8(source, bad, chunk);
     for (let at = 0; at < chunk.length; at += MAX_PARSER_CHUNK) {
       const piece = chunk.subarray(at, at + MAX_PARSER_CHUNK);
       scanner.feed(piece);
