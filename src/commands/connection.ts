@@ -12,6 +12,7 @@ import type { Service } from "../service/service.js";
 import { USER_AGENT } from "../version.js";
 import type { CommandIO } from "../io.js";
 import { wholeNumber } from "./values.js";
+import { printedPath } from "../terminal-text.js";
 
 export interface ConnectionArgs {
   baseUrl?: string;
@@ -95,7 +96,7 @@ export async function connect(args: ConnectionArgs, io: CommandIO, extra: Connec
     const sandbox = await startSandbox({ port: 0, ...(kept === undefined ? {} : { keepOrdersIn: kept }) });
     io.stderr.write(`portin: no --base-url given: using the built-in sandbox at ${sandbox.url}; nothing real is ported\n`);
     // Its orders outlive the run, so that status and a re-run see what an earlier run sent (docs/contract.md §2).
-    if (kept !== undefined) io.stderr.write(`portin: the built-in sandbox keeps its orders in ${kept}; delete it to start the sandbox afresh\n`);
+    if (kept !== undefined) io.stderr.write(`portin: the built-in sandbox keeps its orders in ${printedPath(kept)}; delete it to start the sandbox afresh\n`);
     const close = async (): Promise<void> => {
       try {
         await sandbox.close();

@@ -11,7 +11,7 @@ import { runLetters } from "../engine/letters.js";
 import { UsageError } from "../errors.js";
 import type { CommandResult } from "../exit-codes.js";
 import type { CommandIO } from "../io.js";
-import { terminalSafe } from "../terminal-text.js";
+import { printedPath, terminalSafe } from "../terminal-text.js";
 import { VERSION } from "../version.js";
 import type { PortinCommand } from "./command.js";
 import { connect, withConnectionOptions, type ConnectionArgs } from "./connection.js";
@@ -49,7 +49,7 @@ function loaOptions(yargs: Argv): Argv<LoaArgs> {
 async function run(args: LoaArgs, io: CommandIO): Promise<CommandResult> {
   const output = args.output ?? defaultOutput(args.input);
   const defaults = defaultsPath(args);
-  if (defaults !== null && args.defaults === undefined) io.stderr.write(`portin: using defaults from ${defaults}\n`);
+  if (defaults !== null && args.defaults === undefined) io.stderr.write(`portin: using defaults from ${printedPath(defaults)}\n`);
   const opened = await openCommandSheet(args, io);
   try {
     const connection = await connect(args, io);
@@ -65,10 +65,10 @@ async function run(args: LoaArgs, io: CommandIO): Promise<CommandResult> {
       }
       for (const letter of report.letters) {
         const { numbers, customer } = letter.content;
-        io.stderr.write(terminalSafe(`portin loa: ${letter.path}: ${customer}, ${numbers.length} number${numbers.length === 1 ? "" : "s"}${letter.language === "fr" ? ", in French" : ""}`) + "\n");
+        io.stderr.write(`portin loa: ${printedPath(letter.path)}: ` + terminalSafe(`${customer}, ${numbers.length} number${numbers.length === 1 ? "" : "s"}${letter.language === "fr" ? ", in French" : ""}`) + "\n");
       }
       const invalid = report.invalid.length === 0 ? "" : `; ${report.invalid.length} invalid row${report.invalid.length === 1 ? "" : "s"} in none (listed above)`;
-      io.stderr.write(`portin loa: ${report.letters.length} letter${report.letters.length === 1 ? "" : "s"} of authorization in ${output}${invalid}; sign each, then name it in the rows' portform.FileLetterOfAuthorization\n`);
+      io.stderr.write(`portin loa: ${report.letters.length} letter${report.letters.length === 1 ? "" : "s"} of authorization in ${printedPath(output)}${invalid}; sign each, then name it in the rows' portform.FileLetterOfAuthorization\n`);
       return { kind: "letters", report };
     } finally {
       await connection.close();

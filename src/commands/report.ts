@@ -15,6 +15,7 @@ import { COMMAND_LINES } from "./names.js";
 import { defaultsPath, refuseSamePaths } from "./run-paths.js";
 import { openCommandSheet, SHEET_INPUT, withSheetOptions } from "./sheet-input.js";
 import { nonEmptyPath } from "./values.js";
+import { printedPath } from "../terminal-text.js";
 
 interface ReportArgs {
   input: string;
@@ -54,13 +55,13 @@ async function run(args: ReportArgs, io: CommandIO): Promise<CommandResult> {
     ["--calendar", calendar],
   ]);
   const defaults = defaultsPath(args);
-  if (defaults !== null && args.defaults === undefined) io.stderr.write(`portin: using defaults from ${defaults}\n`);
+  if (defaults !== null && args.defaults === undefined) io.stderr.write(`portin: using defaults from ${printedPath(defaults)}\n`);
   const opened = await openCommandSheet(args, io);
   try {
     const result = await runReport({ sheet: opened.sheet, defaults: opened.defaults, state, output, calendar, now: new Date() });
     const kb = Math.ceil(result.bytes / 1024);
-    io.stderr.write(`portin report: ${result.model.rows.length} rows, ${result.model.ported} numbers ported; wrote ${output} (${kb} KB)\n`);
-    if (calendar !== null) io.stderr.write(`portin report: ${result.events ?? 0} port-date events in ${calendar}\n`);
+    io.stderr.write(`portin report: ${result.model.rows.length} rows, ${result.model.ported} numbers ported; wrote ${printedPath(output)} (${kb} KB)\n`);
+    if (calendar !== null) io.stderr.write(`portin report: ${result.events ?? 0} port-date events in ${printedPath(calendar)}\n`);
     return { kind: "done" };
   } finally {
     await opened.sheet.close();

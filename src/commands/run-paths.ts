@@ -9,7 +9,7 @@ import { UsageError } from "../errors.js";
 import type { CommandIO } from "../io.js";
 import { journalService } from "../journal/read.js";
 import { besideInput, defaultResultsPath, defaultStatePath, defaultStatusPath } from "../paths.js";
-import { terminalSafe } from "../terminal-text.js";
+import { printedPath, terminalSafe } from "../terminal-text.js";
 
 export interface RunPathArgs {
   readonly input: string;
@@ -83,7 +83,7 @@ async function besideTheSheet(
   const defaults = defaultsPath(args);
   refuseOverwrites(args.input, output, state, outputOption);
   if (sandbox) await noticeRealJournal(args.input, output, io);
-  if (defaults !== null && args.defaults === undefined) io.stderr.write(`portin: using defaults from ${terminalSafe(defaults)}\n`);
+  if (defaults !== null && args.defaults === undefined) io.stderr.write(`portin: using defaults from ${printedPath(defaults)}\n`);
   return { defaults, state };
 }
 
@@ -104,10 +104,10 @@ function defaultsBeside(input: string): string | null {
 async function noticeRealJournal(input: string, results: string, io: CommandIO): Promise<void> {
   const journal = defaultStatePath(input);
   const service = journal === null ? null : await journalService(journal);
-  if (service === null || service.kind === "sandbox") return;
+  if (journal === null || service === null || service.kind === "sandbox") return;
   io.stderr.write(
-    `portin: this sheet has a journal for ${service.baseUrl} (${journal}): did you mean to set PORTIN_BASE_URL? ` +
-      `This sandbox run leaves it and the real results untouched and writes ${results === "-" ? "standard output" : results}\n`,
+    `portin: this sheet has a journal for ${terminalSafe(service.baseUrl)} (${printedPath(journal)}): did you mean to set PORTIN_BASE_URL? ` +
+      `This sandbox run leaves it and the real results untouched and writes ${results === "-" ? "standard output" : printedPath(results)}\n`,
   );
 }
 

@@ -6,13 +6,13 @@
 import type { CommandIO } from "../io.js";
 import { unsentColumns } from "../input/likely-column.js";
 import type { SheetLayout } from "../input/types.js";
-import { terminalSafe } from "../terminal-text.js";
+import { printedPath, terminalSafe } from "../terminal-text.js";
 
 export function noticeSheet(layout: SheetLayout, io: CommandIO): void {
   const headerLine = layout.headerLine ?? 1;
   if (headerLine > 1) {
     const above = headerLine === 2 ? "line 1" : `lines 1-${headerLine - 1}`;
-    io.stderr.write(`portin: ${terminalSafe(layout.source)}: the header is on line ${headerLine}; ${above} above it, a title, are not read as rows\n`);
+    io.stderr.write(`portin: ${printedPath(layout.source)}: the header is on line ${headerLine}; ${above} above it, a title, are not read as rows\n`);
   }
   const unsent = unsentColumns(layout);
   if (unsent.length === 0) return;

@@ -19,6 +19,7 @@ import type { PortinCommand } from "./command.js";
 import { COMMAND_LINES } from "./names.js";
 import { connect, withConnectionOptions, type ConnectionArgs } from "./connection.js";
 import { dashMeansStdio, wholeNumber } from "./values.js";
+import { printedPath } from "../terminal-text.js";
 
 interface TemplateArgs extends ConnectionArgs {
   type?: number;
@@ -90,7 +91,7 @@ async function run(args: TemplateArgs, io: CommandIO): Promise<CommandResult> {
   }
   const what = target.kind === "trunk" ? "a SIP trunk" : `Type ${target.type} (${OFFERING_TYPES[target.type]})`;
   const required = template.example.filter((cell) => cell !== "").length;
-  const where = args.output === "-" ? "standard output" : args.output;
+  const where = args.output === "-" ? "standard output" : printedPath(args.output);
   io.stderr.write(
     `portin: wrote the template for ${args.tollFree ? "toll-free" : "regular"} numbers onto ${what}, ${describeOperation(op)}, to ${where}: ` +
       `${template.header.length} columns, the first ${required} required; replace the example row with one row per number, then run portin plan\n`,

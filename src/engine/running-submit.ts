@@ -8,7 +8,7 @@ import type { CommandIO } from "../io.js";
 import { inFlight } from "../journal/in-flight.js";
 import { lockHolder } from "../journal/lock.js";
 import { readJournalFile } from "../journal/read.js";
-import { terminalSafe } from "../terminal-text.js";
+import { printedPath, terminalSafe } from "../terminal-text.js";
 
 export interface RunningSubmit {
   /** "pid 4242", or "pid 4242 on host build-2". */
@@ -26,11 +26,11 @@ export async function runningSubmit(state: string, io: CommandIO): Promise<Runni
   const running = owner === null ? null : inFlight((await readJournalFile(state)).records, owner.pid);
   if (running?.submit !== true) {
     // A `status` run, or a run that has not named itself yet: it has recorded nothing in flight.
-    io.stderr.write(`portin: another portin run${who === "" ? "" : ` (${terminalSafe(who)})`} holds ${terminalSafe(state)}; it has no request in flight recorded there, so rows it may be about to send show as planned\n`);
+    io.stderr.write(`portin: another portin run${who === "" ? "" : ` (${terminalSafe(who)})`} holds ${printedPath(state)}; it has no request in flight recorded there, so rows it may be about to send show as planned\n`);
     return null;
   }
   io.stderr.write(
-    `portin: a submit run (${terminalSafe(who)}) holds ${terminalSafe(state)}: the numbers it has in flight are shown as in flight, not planned; rows it has not sent yet still show as planned\n`,
+    `portin: a submit run (${terminalSafe(who)}) holds ${printedPath(state)}: the numbers it has in flight are shown as in flight, not planned; rows it has not sent yet still show as planned\n`,
   );
   return { who, numbers: running.numbers };
 }

@@ -7,6 +7,7 @@ import type { StatusChanges } from "../journal/history.js";
 import type { Service } from "../service/service.js";
 import type { OrderState, OrderStatus } from "./order-status.js";
 import { formatElapsed, serviceJson, serviceLine } from "./summary.js";
+import { printedPath } from "../terminal-text.js";
 
 export interface StatusSummary {
   /** Rows per `status` cell, in STATE_ORDER then first-seen order. */
@@ -78,18 +79,18 @@ function adviceFor(status: string, state: OrderState, rows: number, where: strin
 export function formatStatusSummary(s: StatusSummary): string {
   const rows = s.counts.reduce((total, c) => total + c.rows, 0);
   const byStatus = s.counts.map((c) => `${c.rows} ${c.status}`);
-  const where = s.output === "-" ? "the report on standard output" : s.output;
+  const where = s.output === "-" ? "the report on standard output" : printedPath(s.output);
   const lines = [`portin status: ${rows} ${rows === 1 ? "row" : "rows"}${byStatus.length > 0 ? `: ${byStatus.join(", ")}` : ""}`];
   lines.push(`asked about ${s.orders} ${s.orders === 1 ? "order" : "orders"} with ${s.requests} PortInStatus ${s.requests === 1 ? "request" : "requests"} in ${formatElapsed(s.elapsedMs)}`);
   lines.push(serviceLine(s.service));
-  lines.push(`output: ${s.output === "-" ? "standard output" : s.output}`);
+  lines.push(`output: ${s.output === "-" ? "standard output" : printedPath(s.output)}`);
   for (const c of s.counts) lines.push(`next: ${adviceFor(c.status, c.state, c.rows, where)}`);
   return lines.join("\n");
 }
 
 /** One JSON document for stdout (--json), with the exit code. */
 export function statusSummaryJson(s: StatusSummary, exitCode: number, changes: StatusChanges | null = null): string {
-  const where = s.output === "-" ? "the report" : s.output;
+  const where = s.output === "-" ? "the report" : printedPath(s.output);
   return JSON.stringify({
     command: "status",
     counts: Object.fromEntries(s.counts.map((c) => [c.status, c.rows])),

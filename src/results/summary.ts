@@ -8,6 +8,7 @@ import { serviceLabel } from "../service/service.js";
 import type { Service } from "../service/service.js";
 import { ROW_STATUSES, USUAL_NEXT_STEP } from "./row-outcome.js";
 import type { NextStep, RowOutcome, RowStatus } from "./row-outcome.js";
+import { printedPath } from "../terminal-text.js";
 
 export interface RunSummary {
   readonly command: "submit" | "plan";
@@ -99,9 +100,9 @@ export function formatSummary(s: RunSummary): string {
   }
   lines.push(...operationTable(s));
 
-  const where = s.results === "-" ? "the results on standard output" : s.results;
+  const where = s.results === "-" ? "the results on standard output" : printedPath(s.results);
   lines.push(serviceLine(s.service));
-  lines.push(`results: ${s.results === "-" ? "standard output" : s.results}`);
+  lines.push(`results: ${s.results === "-" ? "standard output" : printedPath(s.results)}`);
 
   for (const { step, rows } of s.next) lines.push(`next: ${adviceFor(step, rows, where)}`);
   return lines.join("\n");
