@@ -10,6 +10,7 @@ import { OutputError } from "../errors.js";
 import { describeSystemError } from "../system-error.js";
 import { isAlive } from "../pid.js";
 import { PRIVATE_FILE_MODE } from "../private-files.js";
+import { nonRegularKind } from "../file-kind.js";
 
 /** Where the stringified text goes, and how a run's end (or failure) is made final. */
 export interface Sink {
@@ -72,7 +73,7 @@ const fchmodFile = promisify(fchmod);
 export async function fileSink(path: string, option = "--results"): Promise<Sink> {
   // Written beside the destination so the rename stays on one file system and is atomic.
   const temporary = `${path}.tmp-${process.pid}`;
-  await refuseDirectory(path, option);
+  await refuseNonRegular(path, option);
   await removeDeadTemporaries(path);
   await proveReplaceable(path, option);
   let fd: number;
@@ -153,12 +154,18 @@ async function removeTemporary(temporary: string): Promise<unknown> {
   }
 }
 
-// The temporary sibling would open fine beside a directory; the rename would fail only at the end.
-async function refuseDirectory(path: string, option: string): Promise<void> {
+/**
+ * docs/contract.md §7: a destination that exists and is not a regular file is refused, before
+ * anything is written. The temporary sibling would open fine beside it, and the rename would
+ * then fail at the end (a directory) or replace it with a private regular file: run as root,
+ * `--output /dev/full` would turn the device into a 0600 file.
+ */
+export async function refuseNonRegular(path: string, option: string): Promise<void> {
   const existing = await stat(path).catch(() => null);
-  if (existing?.isDirectory() === true) {
-    throw new OutputError(`cannot write ${noun(option)} to ${path}: it is a directory (use ${option} PATH)`);
-  }
+  const kind = existing === null ? null : nonRegularKind(existing);
+  if (kind === null) return;
+  if (kind === "a directory") throw new OutputError(`cannot write ${noun(option)} to ${path}: it is a directory ${useHint(option)}`);
+  throw new OutputError(`cannot write ${noun(option)} to ${path}: it is ${kind}, not a regular file; portin writes only files of its own ${useHint(option)}`);
 }
 
 /** An existing destination that refuses writing (immutable, read-only) is refused now rather than at the rename. */
@@ -168,15 +175,22 @@ async function proveReplaceable(path: string, option: string): Promise<void> {
     fd = await openFile(path, constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    // Missing (created later), a symlink or a FIFO with no reader: the rename replaces the entry as it is.
-    if (code === "ENOENT" || code === "ELOOP" || code === "ENXIO") return;
+    // Missing (created later), or a symlink: the rename replaces the entry as it is.
+    if (code === "ENOENT" || code === "ELOOP") return;
     throw outputError(path, error, option);
   }
   await closeFile(fd);
 }
 
+/** "(use --results PATH)": the option that chose the path, with its argument's name unless it carries one. */
+function useHint(option: string): string {
+  return option.includes(" ") ? `(use ${option})` : `(use ${option} PATH)`;
+}
+
 function noun(option: string): string {
   if (option === "--output DIR") return "a letter of authorization";
+  if (option === "--output PATH") return "the report";
+  if (option === "--calendar PATH") return "the calendar";
   return option === "--output" ? "the status report" : "results";
 }
 
@@ -186,7 +200,7 @@ function noun(option: string): string {
  */
 export function outputError(label: string, error: unknown, option = "--results", leftBehind: unknown = null): OutputError {
   const reason = describeSystemError(error, "no such directory");
-  const next = label === "standard output" ? "" : option.includes(" ") ? ` (use ${option})` : ` (use ${option} PATH)`;
+  const next = label === "standard output" ? "" : ` ${useHint(option)}`;
   const left =
     leftBehind === null ? "" : `; ${label}.tmp-${process.pid} could not be removed either (${describeSystemError(leftBehind)}): the next run removes it`;
   return new OutputError(`cannot write ${noun(option)} to ${label}: ${reason}${next}${left}`, { cause: error });
