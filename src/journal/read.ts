@@ -6,7 +6,8 @@ import type { FileHandle } from "node:fs/promises";
 import { StateError } from "../errors.js";
 import type { Service } from "../service/service.js";
 import { FRESH_JOURNAL_SENDS_AGAIN, serviceOfHeader } from "./identity.js";
-import { parseRecord } from "./records.js";
+import { JOURNAL_FORMAT_VERSION, parseRecord, unknownKindOf } from "./records.js";
+import { VERSION } from "../version.js";
 import type { HeaderRecord, JournalRecord } from "./records.js";
 
 /** What scanJournalFile learned of a journal, besides the records it handed on. */
@@ -90,6 +91,8 @@ export async function scanJournalFile(path: string, take: (record: JournalRecord
         }
         const record = parseRecord(text);
         if (record === null) {
+          const kind = unknownKindOf(text);
+          if (kind !== null) throw newerJournal(path, `line ${lineNumber} holds a record of kind ${JSON.stringify(kind)}, which portin ${VERSION} does not know`);
           // Only a crash's last line may be torn: anything after it means the file was edited.
           if (next < pending.length) throw edited(path, lineNumber);
           notRecord = lineNumber;
@@ -98,6 +101,9 @@ export async function scanJournalFile(path: string, take: (record: JournalRecord
         if (header === null) {
           if (record.type !== "header") {
             throw new StateError(`state file ${path} does not start with a portin journal header, so it is not a portin state file: point --state at this sheet's journal (${FRESH_JOURNAL_SENDS_AGAIN})`);
+          }
+          if (record.version > JOURNAL_FORMAT_VERSION) {
+            throw newerJournal(path, `was written by ${record.tool} in journal format ${record.version}, which portin ${VERSION} cannot read`);
           }
           header = record;
         } else if (record.type === "header") {
@@ -134,6 +140,16 @@ const CHUNK_BYTES = 1024 * 1024;
 
 function unreadable(path: string, cause: unknown): StateError {
   return new StateError(`cannot read state file ${path} (${describe(cause)}); check its permissions and run again`, { cause });
+}
+
+/**
+ * docs/contract.md §5: a journal a newer portin wrote (a format past this one's, or a record of
+ * a kind this one does not know) is refused by every command that reads it, here where every
+ * command reads it: neither skipped as a torn line and cut away by `submit`, nor read in part
+ * by `report`.
+ */
+function newerJournal(path: string, what: string): StateError {
+  return new StateError(`state file ${path} ${what}; upgrade portin and run again (${FRESH_JOURNAL_SENDS_AGAIN})`);
 }
 
 function edited(path: string, lineNumber: number): StateError {
