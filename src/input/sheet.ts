@@ -22,6 +22,7 @@ import { firstInvalid, Utf8Check } from "./utf8.js";
 import { guessEncoding } from "./encoding-guess.js";
 import { decodeInput, UTF8 } from "./decode.js";
 import { isWorkbookPath } from "../paths.js";
+import { nonRegularKind } from "../file-kind.js";
 import { withoutTotalsRows } from "./totals-row.js";
 
 export interface OpenSheetOptions {
@@ -186,7 +187,20 @@ export async function openSheet(path: string, options: OpenSheetOptions = {}): P
   return { ...sheet, rows: withoutTotalsRows(sheet.rows, numberAt, leftOut), leftOut: () => leftOut };
 }
 
+/**
+ * docs/contract.md §3: a sheet named by path is a regular file. A FIFO would hold the open (and
+ * with it the run, past any signal) until something writes to it, and a device such as
+ * /dev/zero is no sheet; standard input, `-`, is the way to pipe a sheet in.
+ */
+async function refuseNonRegularSheet(path: string): Promise<void> {
+  const stats = await stat(path).catch(() => null);
+  const kind = stats === null ? null : nonRegularKind(stats);
+  // A directory is refused as it is opened, with the reader's own message.
+  if (kind !== null && kind !== "a directory") throw new InputError(`${path} is ${kind}, not a regular file: name the sheet's file, or pipe the sheet in as - (standard input); nothing was sent`);
+}
+
 async function openRows(path: string, options: OpenSheetOptions): Promise<ReadSheet> {
+  if (path !== "-") await refuseNonRegularSheet(path);
   if (isWorkbookPath(path)) {
     // Loaded only for a workbook: a CSV run need not load its reading thread.
     const { openWorkbook } = await import("./workbook.js");
@@ -230,8 +244,7 @@ async function openRows(path: string, options: OpenSheetOptions): Promise<ReadSh
   const layout: SheetLayout = { source, baseDir, delimiter: sniffer.delimiter, header: header.cells, columns, headerLine: header.line };
   parser.ends.dropFirst(above);
   // The BOM, if any, has been read with the header: the encoding is settled.
-  // Only a regular file can be read twice: a pipe or FIFO named as a path (/dev/stdin, <(…))
-  // stats fine but cannot seek, so its cells stay in memory as standard input's do.
+  // Only a regular file can be read twice: standard input cannot seek, so its cells stay in memory.
   // A decoded sheet's byte offsets are of its UTF-8 form, not of the file: it is not copied byte for byte.
   const transcoded = decoded.encoding() !== UTF8;
   const rereadable = before !== null && before.isFile() && parser.rawLayout.utf8 && !transcoded;

@@ -18,7 +18,7 @@ import { acquireLock } from "./lock.js";
 import type { JournalLock } from "./lock.js";
 import { priorStateFold } from "./prior.js";
 import type { PriorState } from "./prior.js";
-import { describe, scanJournalFile } from "./read.js";
+import { describe, refuseNonRegularJournal, scanJournalFile } from "./read.js";
 import { JOURNAL_FORMAT_VERSION, serializeRecord } from "./records.js";
 import type { HeaderRecord, JournalOutcomeStatus, JournalRecord, RejectedNumber, StatusRecord } from "./records.js";
 
@@ -104,6 +104,7 @@ export interface JournalOptions {
  * Throws StateError (exit 2) for a held lock, a foreign or edited journal; OutputError when it cannot be written.
  */
 export async function openJournal(path: string, identity: JournalIdentity, options: JournalOptions = {}): Promise<Journal> {
+  await refuseNonRegularJournal(path);
   const lock = await acquireLock(path);
   try {
     const fold = priorStateFold();

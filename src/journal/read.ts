@@ -1,13 +1,14 @@
 /**
  * Reads a journal back, telling a crash's torn tail (tolerated) from an edited file (refused).
  */
-import { open } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { StateError } from "../errors.js";
 import type { Service } from "../service/service.js";
 import { FRESH_JOURNAL_SENDS_AGAIN, serviceOfHeader } from "./identity.js";
 import { JOURNAL_FORMAT_VERSION, parseRecord, unknownKindOf } from "./records.js";
 import { VERSION } from "../version.js";
+import { nonRegularKind } from "../file-kind.js";
 import type { HeaderRecord, JournalRecord } from "./records.js";
 
 /** What scanJournalFile learned of a journal, besides the records it handed on. */
@@ -41,6 +42,7 @@ export async function readJournalFile(path: string): Promise<JournalContents> {
  * seen the records before it: what the caller built from them goes with the error.
  */
 export async function scanJournalFile(path: string, take: (record: JournalRecord) => void): Promise<JournalScan> {
+  await refuseNonRegularJournal(path);
   let file: FileHandle;
   try {
     file = await open(path, "r");
@@ -138,6 +140,18 @@ export async function scanJournalFile(path: string, take: (record: JournalRecord
 /** What the file is read in: a line is never cut, however long, and the file is never held whole. */
 const CHUNK_BYTES = 1024 * 1024;
 
+/**
+ * docs/contract.md §5: a journal is a regular file, or none yet. A FIFO as --state would hold
+ * the open (and the run, past any signal) until something writes to it; a device or a folder
+ * is no journal. Every command's journal is read here first, and `submit` and `status` ask
+ * before they lock it.
+ */
+export async function refuseNonRegularJournal(path: string): Promise<void> {
+  const stats = await stat(path).catch(() => null);
+  const kind = stats === null ? null : nonRegularKind(stats);
+  if (kind !== null) throw new StateError(`state file ${path} is ${kind}, not a regular file: point --state at this sheet's journal (${FRESH_JOURNAL_SENDS_AGAIN})`);
+}
+
 function unreadable(path: string, cause: unknown): StateError {
   return new StateError(`cannot read state file ${path} (${describe(cause)}); check its permissions and run again`, { cause });
 }
@@ -179,6 +193,8 @@ const HEADER_READ_BYTES = 16 * 1024;
  * no such file or it is not a journal. For notices, never for decisions: openJournal checks.
  */
 export async function journalService(path: string): Promise<Service | null> {
+  // A FIFO would hold the open until something writes to it: only a regular file is looked at.
+  if ((await stat(path).catch(() => null))?.isFile() !== true) return null;
   const file = await open(path, "r").catch(() => null);
   if (file === null) return null;
   try {

@@ -17,7 +17,7 @@ it("says the sheet looks open in Excel or LibreOffice when its lock file is besi
   ]);
   await writeFile(join(dir, "~$wave.csv"), "owner");
   await writeFile(join(dir, ".~lock.night-two.csv#"), "owner,host,,2026-11-28T23:00;");
-  const [a, b, c] = await Promise.all([excel, libre, closed].map((sheet) => runCli(["plan", sheet])));
+  const [a, b, c] = await Promise.all([runCli(["plan", excel]), runCli(["plan", libre]), runCli(["plan", closed])]);
   expect([a.code, b.code, c.code]).toEqual([0, 0, 0]);
   expect(a.stderr).toContain(`portin: ${excel} looks open in Excel (~$wave.csv is beside it): portin reads the copy last saved; save it there first if it has changes\n`);
   expect(b.stderr).toContain(`portin: ${libre} looks open in LibreOffice (.~lock.night-two.csv# is beside it): portin reads the copy last saved; save it there first if it has changes\n`);
