@@ -59,8 +59,8 @@ export const MAX_CONCURRENCY = 256;
 export const MAX_RETRIES = 20;
 
 /**
- * A `--results` or `--output` path in a format portin writes (docs/contract.md §2): `.csv`,
- * `.xlsx`, `.jsonl` or "-"; any other is refused before anything is read or sent, rather than
+ * A `--results` or `--output` path in a format portin writes (docs/contract.md §2): `.csv`
+ * (or `.txt`, `.tsv`: delimited text in the input's delimiter), `.xlsx`, `.jsonl` or "-"; any other is refused before anything is read or sent, rather than
  * written as CSV under a name that says otherwise.
  */
 export function resultsPath(option: string) {
@@ -68,6 +68,6 @@ export function resultsPath(option: string) {
   return (value: unknown): string => {
     const given = path(value);
     if (resultsFormat(given) !== null) return given;
-    throw new UsageError(`--${option} ${given}: portin writes .csv, .xlsx or .jsonl (JSON Lines), or - for standard output; give a path ending in one of them`);
+    throw new UsageError(`--${option} ${given}: portin writes .csv (or .txt, .tsv), .xlsx or .jsonl (JSON Lines), or - for standard output; give a path ending in one of them`);
    };
 }
