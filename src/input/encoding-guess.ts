@@ -9,6 +9,7 @@
  */
 import { TextDecoder } from "node:util";
 import { terminalSafe } from "../terminal-text.js";
+import { windows1252Text } from "./windows-1252.js";
 
 /** The encodings a spreadsheet program saves a plain CSV in: Excel on Windows, Excel on an old Mac. In this order when they read alike. */
 const CANDIDATES = ["windows-1252", "macintosh"] as const;
@@ -92,6 +93,12 @@ function shown(line: string): string {
   return `${from > 0 ? "…" : ""}${terminalSafe(part)}${from + SHOWN_CHARS < chars.length ? "…" : ""}`;
 }
 
+/** `bytes` as `encoding` reads them (windows-1252.ts: Node's own reading of Windows-1252 leaves C1 controls). */
+function decodeAs(encoding: (typeof CANDIDATES)[number], bytes: Uint8Array): string {
+  const text = new TextDecoder(encoding).decode(bytes);
+  return encoding === "windows-1252" ? windows1252Text(text) : text;
+}
+
 /**
  * The candidate whose reading of the lines around byte `at` of `bytes` gives letters, with the
  * line holding `at` as it reads; null when no candidate reads them as more letters than
@@ -104,12 +111,11 @@ export function guessEncoding(bytes: Uint8Array, at: number): EncodingGuess | nu
   if (lines.length === 0) return null;
   let best: { encoding: (typeof CANDIDATES)[number]; reading: Reading } | null = null;
   for (const encoding of CANDIDATES) {
-    const decoder = new TextDecoder(encoding);
     const reading: Reading = { letters: 0, others: 0 };
-    for (const line of lines) read(decoder.decode(line), reading);
+    for (const line of lines) read(decodeAs(encoding, line), reading);
     if (best === null || reading.letters - reading.others > best.reading.letters - best.reading.others) best = { encoding, reading };
   }
   if (best === null || best.reading.letters === 0 || best.reading.letters < LETTERS_PER_SYMBOL * best.reading.others) return null;
-  const line = new TextDecoder(best.encoding).decode(lines[0]);
+  const line = decodeAs(best.encoding, lines[0] as Uint8Array);
   return { encoding: best.encoding, knownAs: KNOWN_AS[best.encoding], line: shown(line) };
 }

@@ -321,6 +321,14 @@ describe("refusing a sheet that is not UTF-8", () => {
     expect(sheet.textFormat()).toEqual({ bom: true, lineEnd: "\r\n" });
   });
 
+  it("reads Windows-1252's bytes 0x80-0x9F as the quotes, dashes and letters they are, not as control characters", async () => {
+    const path = sheetFile(Buffer.concat([Buffer.from("number,note\r\n4165550101,O"), Buffer.from([0x92]), Buffer.from("Brien "), Buffer.from([0x96, 0x20, 0x80, 0x35, 0x20, 0x8c, 0x9c])]));
+    const sheet = await openSheet(path, { encoding: "windows-1252" });
+    const read: string[] = [];
+    for await (const row of sheet.rows) read.push(row.cells[1] ?? "");
+    expect(read).toEqual(["O’Brien – €5 Œœ"]);
+  });
+
   it("refuses UTF-16 that breaks off in the middle of a character, naming its line", async () => {
     const path = sheetFile(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("number\n4165550101\n", "utf16le"), Buffer.from([0x00, 0xd8])]));
     expect((await refusal(readAll(path))).message).toBe(`${path}: line 3: not utf-16le text (check --encoding); nothing was sent`);
