@@ -7,7 +7,6 @@
  */
 const WINDOWS_1252_C1 = "€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008dŽ\u008f\u0090‘’“”•–—˜™š›œ\u009džŸ";
 
-// eslint-disable-next-line no-control-regex -- the C1 controls are what a Latin-1 reading leaves
 const C1 = /[\u0080-\u009f]/g;
 
 /** `text`, decoded from Windows-1252, with bytes 0x80-0x9F as Windows-1252 reads them. */
