@@ -36,10 +36,22 @@ const LOADERS: Readonly<Record<CommandName, () => Promise<unknown>>> = {
   sandbox: async () => (await import("./commands/sandbox.js")).sandboxCommand,
 };
 
+/**
+ * The commands that stop what they do at a signal and say what they did (requests in flight
+ * finished, results written, docs/contract.md §4): each watches `io.signal`. Any other command
+ * (report, loa, template) holds nothing a second signal would lose, and ends at the first.
+ */
+const ENDS_GRACEFULLY: ReadonlySet<string> = new Set(["submit", "plan", "status", "trunks", "offerings", "providers", "sandbox"]);
+
 async function main(argv: string[]): Promise<number> {
   const interrupt = new AbortController();
+  const graceful = ENDS_GRACEFULLY.has(argv.find((word) => Object.hasOwn(LOADERS, word)) ?? "");
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => {
+      if (!graceful) {
+        process.stderr.write(`portin: ${signal}: exiting now\n`);
+        process.exit(exitCodeForSignal(signal));
+      }
       if (interrupt.signal.aborted) {
         // A second signal: the user means it. In-flight requests stay intents without
         // outcomes in the journal (and waiting ones, if the first signal's withdrawal of them

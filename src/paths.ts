@@ -11,7 +11,24 @@ export function isWorkbookPath(path: string): boolean {
 /** The formats results and reports are written in (docs/contract.md §2, §6), by extension. */
 export type ResultsFormat = "csv" | "xlsx" | "jsonl";
 
-const RESULTS_FORMATS: Readonly<Record<string, ResultsFormat>> = { ".csv": "csv", ".xlsx": "xlsx", ".jsonl": "jsonl" };
+/**
+ * `.txt` and `.tsv` are delimited text as `.csv` is, in the input's delimiter: a tab-separated
+ * `.txt` sheet's results keep its format and its extension (docs/contract.md §2 `--results`).
+ */
+const RESULTS_FORMATS: Readonly<Record<string, ResultsFormat>> = { ".csv": "csv", ".txt": "csv", ".tsv": "csv", ".xlsx": "xlsx", ".jsonl": "jsonl" };
+
+/** The extension of a delimited-text input other than `.csv` (`.txt`, `.tsv`), which its results and report keep; null for any other. */
+function textExtension(input: string): string | null {
+  const ext = parse(input).ext;
+  return /^\.(txt|tsv)$/i.test(ext) ? ext : null;
+}
+
+/** `suffix` (ending `.csv`) in the input's own format: `.xlsx` for a workbook, the input's `.txt` or `.tsv` for delimited text named so. */
+function inInputFormat(input: string, suffix: string): string {
+  if (isWorkbookPath(input)) return suffix.replace(/\.csv$/, ".xlsx");
+  const text = textExtension(input);
+  return text === null ? suffix : suffix.replace(/\.csv$/, text);
+}
 
 /** The format a results path asks for by its extension; "-" (standard output) is CSV; null for any other. */
 export function resultsFormat(path: string): ResultsFormat | null {
@@ -45,9 +62,9 @@ const RESULTS_SUFFIX: Readonly<Record<ResultsKind, string>> = {
 /** The default `--results`: beside the input, named for the kind of run, in the input's format; stdout for standard input. */
 export function defaultResultsPath(input: string, kind: ResultsKind): string {
   if (input === "-") return "-";
-  // A workbook's results are a workbook: `numbers.xlsx` gives `numbers.results.xlsx`.
-  const suffix = RESULTS_SUFFIX[kind];
-  return besideInput(input, isWorkbookPath(input) ? suffix.replace(/\.csv$/, ".xlsx") : suffix);
+  // A workbook's results are a workbook: `numbers.xlsx` gives `numbers.results.xlsx`; a
+  // tab-separated `numbers.txt`, `numbers.txt.results.txt`, tab-separated as its rows are copied.
+  return besideInput(input, inInputFormat(input, RESULTS_SUFFIX[kind]));
 }
 
 /** The default `--state`: `<input without .csv>.state.jsonl`; none for standard input. */
@@ -63,6 +80,5 @@ export function defaultStatePath(input: string): string | null {
 export function defaultStatusPath(input: string, sandbox: boolean): string {
   if (input === "-") return "-";
   // A workbook's report is a workbook, as its results are.
-  const suffix = sandbox ? ".sandbox.status.csv" : ".status.csv";
-  return besideInput(input, isWorkbookPath(input) ? suffix.replace(/\.csv$/, ".xlsx") : suffix);
+  return besideInput(input, inInputFormat(input, sandbox ? ".sandbox.status.csv" : ".status.csv"));
 }

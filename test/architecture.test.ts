@@ -12,7 +12,7 @@ const SRC = join(PACKAGE_ROOT, "src");
 
 /** Lowest first. Files at the top of src/ beside cli.ts are named by their own name. */
 const LAYERS: readonly (readonly string[])[] = [
-  ["errors", "io", "paths", "pid", "version", "closest", "system-error", "private-files", "terminal-text", "monotonic", "once", "messages", "number-index"],
+  ["errors", "io", "paths", "pid", "version", "closest", "system-error", "private-files", "file-kind", "terminal-text", "monotonic", "once", "messages", "number-index"],
   ["catalog"],
   ["input"],
   ["validate"],

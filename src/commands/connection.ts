@@ -14,6 +14,7 @@ import type { Service } from "../service/service.js";
 import { USER_AGENT } from "../version.js";
 import type { CommandIO } from "../io.js";
 import { wholeNumber } from "./values.js";
+import { printedPath } from "../terminal-text.js";
 
 export interface ConnectionArgs {
   baseUrl?: string;
@@ -97,7 +98,7 @@ export async function connect(args: ConnectionArgs, io: CommandIO, extra: Connec
     const sandbox = await startSandbox({ port: 0, ...(kept === undefined ? {} : { keepOrdersIn: kept }) });
     io.stderr.write(notices.usingSandbox(sandbox.url));
     // Its orders outlive the run, so that status and a re-run see what an earlier run sent (docs/contract.md §2).
-    if (kept !== undefined) io.stderr.write(notices.sandboxKeepsOrders(kept));
+    if (kept !== undefined) io.stderr.write(notices.sandboxKeepsOrders(printedPath(kept)));
     const close = async (): Promise<void> => {
       try {
         await sandbox.close();

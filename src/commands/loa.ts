@@ -13,7 +13,7 @@ import * as commandLine from "../messages/command-line.js";
 import * as notices from "../messages/notices.js";
 import type { CommandResult } from "../exit-codes.js";
 import type { CommandIO } from "../io.js";
-import { terminalSafe } from "../terminal-text.js";
+import { printedPath, terminalSafe } from "../terminal-text.js";
 import { VERSION } from "../version.js";
 import type { PortinCommand } from "./command.js";
 import { connect, withConnectionOptions, type ConnectionArgs } from "./connection.js";
@@ -51,7 +51,7 @@ function loaOptions(yargs: Argv): Argv<LoaArgs> {
 async function run(args: LoaArgs, io: CommandIO): Promise<CommandResult> {
   const output = args.output ?? defaultOutput(args.input);
   const defaults = defaultsPath(args);
-  if (defaults !== null && args.defaults === undefined) io.stderr.write(notices.usingDefaults(defaults));
+  if (defaults !== null && args.defaults === undefined) io.stderr.write(notices.usingDefaults(printedPath(defaults)));
   const opened = await openCommandSheet(args, io);
   try {
     const connection = await connect(args, io);
@@ -67,9 +67,9 @@ async function run(args: LoaArgs, io: CommandIO): Promise<CommandResult> {
       }
       for (const letter of report.letters) {
         const { numbers, customer } = letter.content;
-        io.stderr.write(terminalSafe(notices.letterWritten(letter.path, customer, numbers.length, letter.language === "fr")) + "\n");
+        io.stderr.write(`portin loa: ${printedPath(letter.path)}: ` + terminalSafe(notices.letterOf(customer, numbers.length, letter.language === "fr")) + "\n");
       }
-      io.stderr.write(notices.lettersWritten(report.letters.length, output, report.invalid.length));
+      io.stderr.write(notices.lettersWritten(report.letters.length, printedPath(output), report.invalid.length));
       return { kind: "letters", report };
     } finally {
       await connection.close();

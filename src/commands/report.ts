@@ -20,6 +20,7 @@ import { JOURNAL_OPTION } from "./journal-option.js";
 import { openCommandSheet, SHEET_INPUT, withSheetOptions } from "./sheet-input.js";
 import { nonEmptyPath } from "./values.js";
 import { SILENT_AFTER_OPTION } from "./silent-after.js";
+import { printedPath } from "../terminal-text.js";
 
 interface ReportArgs {
   input: string;
@@ -65,13 +66,13 @@ async function run(args: ReportArgs, io: CommandIO): Promise<CommandResult> {
     ["--calendar", calendar],
   ]);
   const defaults = defaultsPath(args);
-  if (defaults !== null && args.defaults === undefined) io.stderr.write(notices.usingDefaults(defaults));
+  if (defaults !== null && args.defaults === undefined) io.stderr.write(notices.usingDefaults(printedPath(defaults)));
   const opened = await openCommandSheet(args, io);
   try {
     const result = await runReport({ sheet: opened.sheet, defaults: opened.defaults, state: shared ?? state, output, calendar, now: new Date(), silentAfter: args.silentAfter, rowsFile: await rowsFile(args.input, state) });
     const kb = Math.ceil(result.bytes / 1024);
-    io.stderr.write(notices.reportWritten(result.model.rows.length, result.model.ported, output, kb));
-    if (calendar !== null) io.stderr.write(notices.calendarWritten(result.events ?? 0, calendar));
+    io.stderr.write(notices.reportWritten(result.model.rows.length, result.model.ported, printedPath(output), kb));
+    if (calendar !== null) io.stderr.write(notices.calendarWritten(result.events ?? 0, printedPath(calendar)));
     return { kind: "done" };
   } finally {
     await opened.sheet.close();

@@ -13,7 +13,7 @@ import { journalService } from "../journal/read.js";
 import { postgresPlace } from "../journal/place.js";
 import type { JournalPlace } from "../journal/place.js";
 import { besideInput, defaultResultsPath, defaultStatePath, defaultStatusPath } from "../paths.js";
-import { terminalSafe } from "../terminal-text.js";
+import { printedPath, terminalSafe } from "../terminal-text.js";
 
 export interface RunPathArgs {
   readonly input: string;
@@ -91,7 +91,7 @@ async function besideTheSheet(
   const defaults = defaultsPath(args);
   refuseOverwrites(args.input, output, typeof state === "string" ? state : null, outputOption);
   if (sandbox) await noticeRealJournal(args.input, output, io);
-  if (defaults !== null && args.defaults === undefined) io.stderr.write(notices.usingDefaults(terminalSafe(defaults)));
+  if (defaults !== null && args.defaults === undefined) io.stderr.write(notices.usingDefaults(printedPath(defaults)));
   return { defaults, state };
 }
 
@@ -122,8 +122,8 @@ function defaultsBeside(input: string): string | null {
 async function noticeRealJournal(input: string, results: string, io: CommandIO): Promise<void> {
   const journal = defaultStatePath(input);
   const service = journal === null ? null : await journalService(journal);
-  if (service === null || service.kind === "sandbox") return;
-  io.stderr.write(notices.sandboxBesideRealJournal(service.baseUrl, String(journal), results === "-" ? "standard output" : results));
+  if (journal === null || service === null || service.kind === "sandbox") return;
+  io.stderr.write(notices.sandboxBesideRealJournal(terminalSafe(service.baseUrl), printedPath(journal), results === "-" ? "standard output" : printedPath(results)));
 }
 
 /** The results or the journal written over the sheet (or each other) would lose what they replace. */

@@ -16,6 +16,7 @@ import { columnMapOf, readDefaultsFile } from "../validate/defaults.js";
 import type { DefaultsFile } from "../validate/defaults.js";
 import { defaultsPath } from "./run-paths.js";
 import { dashMeansStdio } from "./values.js";
+import { noticeOpenSheet } from "./sheet-notices.js";
 
 export interface SheetArgs {
   input: string;
@@ -73,6 +74,7 @@ export async function openCommandSheet(args: SheetArgs, io: CommandIO): Promise<
   const path = defaultsPath(args);
   const defaults = path === null ? null : await readDefaultsFile(path);
   const columns = defaults === null ? undefined : columnMapOf(defaults);
+  noticeOpenSheet(args.input, io);
   const sheet = await openSheet(args.input, {
     // Read only for a sheet named `-`: node makes standard input's stream at its first read (cli.ts).
     get stdin() {

@@ -22,6 +22,7 @@ import type { PortinCommand } from "./command.js";
 import { COMMAND_LINES } from "./names.js";
 import { connect, withConnectionOptions, type ConnectionArgs } from "./connection.js";
 import { dashMeansStdio, wholeNumber } from "./values.js";
+import { printedPath } from "../terminal-text.js";
 
 interface TemplateArgs extends ConnectionArgs {
   type?: number;
@@ -93,10 +94,9 @@ async function run(args: TemplateArgs, io: CommandIO): Promise<CommandResult> {
   }
   const what = target.kind === "trunk" ? "a SIP trunk" : `Type ${target.type} (${OFFERING_TYPES[target.type]})`;
   const required = template.example.filter((cell) => cell !== "").length;
-  const where = args.output === "-" ? "standard output" : args.output;
+  const where = args.output === "-" ? "standard output" : printedPath(args.output);
   io.stderr.write(notices.templateWritten(args.tollFree ? "toll-free" : "regular", what, describeOperation(op), where, template.header.length, required));
   if (template.missing !== null) io.stderr.write(notices.templateExampleInvalid(template.missing));
-
   return { kind: "done" };
 }
 

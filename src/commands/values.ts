@@ -60,8 +60,8 @@ export const MAX_CONCURRENCY = 256;
 export const MAX_RETRIES = 20;
 
 /**
- * A `--results` or `--output` path in a format portin writes (docs/contract.md §2): `.csv`,
- * `.xlsx`, `.jsonl` or "-"; any other is refused before anything is read or sent, rather than
+ * A `--results` or `--output` path in a format portin writes (docs/contract.md §2): `.csv`
+ * (or `.txt`, `.tsv`: delimited text in the input's delimiter), `.xlsx`, `.jsonl` or "-"; any other is refused before anything is read or sent, rather than
  * written as CSV under a name that says otherwise.
  */
 export function resultsPath(option: string) {
@@ -70,6 +70,5 @@ export function resultsPath(option: string) {
     const given = path(value);
     if (resultsFormat(given) !== null) return given;
     throw new UsageError(commandLine.notAResultsFormat(option, given));
-
    };
 }

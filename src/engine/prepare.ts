@@ -50,8 +50,11 @@ export async function prepare(sheet: Sheet, client: ServiceClient, defaultsFile:
   list?.catch(() => undefined);
   const lookups = await fetchLookups(client);
   if (options.progress) options.progress.phase = "reading";
-  // Today in Eastern time, and the service's holidays once a row (or --defaults) gives a port date (docs/contract.md §3).
-  const calendar = calendarAsking(easternToday(), () => client.holidays().then((list) => new Map(list.map((h) => [h.date, h.name]))));
+  // Today in Eastern time by the service's clock (its answers' Date header; the machine's when
+  // none came), and the service's holidays once a row (or --defaults) gives a port date
+  // (docs/contract.md §3): a sandbox rehearsing another day, or a machine whose clock is
+  // wrong, judges dates in the past by the service's calendar.
+  const calendar = calendarAsking(easternToday(client.serviceDate() ?? new Date()), () => client.holidays().then((list) => new Map(list.map((h) => [h.date, h.name]))));
   const making = options.letters === "make";
   const defaults = defaultsFile === null ? NO_DEFAULTS : await loadDefaults(making ? withoutLetterDefault(defaultsFile) : defaultsFile, lookups.providers, calendar);
   const validator = createValidator({ layout: making ? withoutLetterColumns(sheet.layout) : sheet.layout, lookups, defaults, calendar });

@@ -12,7 +12,7 @@ import type { JournalIdentity } from "../journal/identity.js";
 import { journalHolder } from "../journal/open.js";
 import { journalLabel } from "../journal/place.js";
 import type { JournalPlace } from "../journal/place.js";
-import { terminalSafe } from "../terminal-text.js";
+import { printedPath, terminalSafe } from "../terminal-text.js";
 
 export interface RunningSubmit {
   /** "pid 4242", or "pid 4242 on host build-2". */
@@ -30,10 +30,10 @@ export async function runningSubmit(state: JournalPlace, identity: JournalIdenti
   const running = owner === null ? null : inFlight(await holder.records(), owner.pid);
   if (running?.submit !== true) {
     // A `status` run, or a run that has not named itself yet: it has recorded nothing in flight.
-    io.stderr.write(notices.otherRunHoldsJournal(terminalSafe(who), terminalSafe(journalLabel(state))));
+    io.stderr.write(notices.otherRunHoldsJournal(terminalSafe(who), printedPath(journalLabel(state))));
     return null;
   }
-  io.stderr.write(notices.submitHoldsJournal(terminalSafe(who), terminalSafe(journalLabel(state))));
+  io.stderr.write(notices.submitHoldsJournal(terminalSafe(who), printedPath(journalLabel(state))));
   return { who, numbers: running.numbers };
 }
 

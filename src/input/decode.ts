@@ -8,6 +8,10 @@
 import { TextDecoder } from "node:util";
 import { InputError, UsageError } from "../errors.js";
 import * as sheetWords from "../messages/sheet.js";
+import { windows1252Text } from "./windows-1252.js";
+
+/** The encoding `--encoding windows-1252`, `cp1252` and `latin1` name (WHATWG): its bytes 0x80-0x9F are put right after decoding (windows-1252.ts). */
+const WINDOWS_1252 = "windows-1252";
 
 /** What `--encoding` takes by default. */
 export const UTF8 = "utf-8";
@@ -63,12 +67,13 @@ export function decodeInput(source: string, input: AsyncIterator<unknown>, wante
           yield chunk;
           continue;
         }
-        const text = decoder.decode(chunk, { stream: true });
+        const decoded = decoder.decode(chunk, { stream: true });
+        const text = chosen === WINDOWS_1252 ? windows1252Text(decoded) : decoded;
         lines += countLines(text);
         yield Buffer.from(text, "utf8");
       }
       if (decoder !== null) {
-        const rest = decoder.decode();
+        const rest = chosen === WINDOWS_1252 ? windows1252Text(decoder.decode()) : decoder.decode();
         if (rest !== "") yield Buffer.from(rest, "utf8");
       }
     } catch (error) {

@@ -18,9 +18,11 @@ import type { RecordScanner } from "./records.js";
 import { describeSystemError } from "../system-error.js";
 import type { ReadSheet, Sheet, TextFormat } from "./reader.js";
 import type { SheetLayout, SheetRow } from "./types.js";
-import { Utf8Check } from "./utf8.js";
+import { firstInvalid, Utf8Check } from "./utf8.js";
+import { guessEncoding } from "./encoding-guess.js";
 import { decodeInput, UTF8 } from "./decode.js";
 import { isWorkbookPath } from "../paths.js";
+import { nonRegularKind } from "../file-kind.js";
 import { withoutTotalsRows } from "./totals-row.js";
 import * as sheetWords from "../messages/sheet.js";
 
@@ -75,9 +77,22 @@ async function readHead(source: string, chunks: AsyncIterator<Buffer>): Promise<
   return { head, sniffer };
 }
 
-/** docs/contract.md §3: the sheet is UTF-8; a chunk that is not stops the stream before the parser sees it. */
-function notUtf8(source: string, line: number): InputError {
-  return new InputError(sheetWords.notUtf8(source, line));
+/**
+ * docs/contract.md §3: the sheet is UTF-8; a chunk that is not stops the stream before the parser sees it.
+ * `chunk` and `at`, when known, are the bytes and the offset that are not: the message then
+ * names the encoding that reads them as letters, and shows the line as it would read
+ * (encoding-guess.ts), so that following its hint does not garble the sheet.
+ */
+function notUtf8(source: string, line: number, chunk?: Uint8Array): InputError {
+  const guess = chunk === undefined ? null : guessEncoding(chunk, firstNonUtf8(chunk));
+  if (guess === null) return new InputError(sheetWords.notUtf8(source, line));
+  return new InputError(sheetWords.notUtf8ReadsAs(source, line, guess.encoding, guess.knownAs, guess.line));
+}
+
+/** The first byte of `chunk` that is not UTF-8; the first outside ASCII when the sequence began in the chunk before. */
+function firstNonUtf8(chunk: Uint8Array): number {
+  const at = firstInvalid(chunk);
+  return at >= 0 ? at : Math.max(0, chunk.findIndex((byte) => byte >= 0x80));
 }
 
 /** The sheet's bytes for csv-parse, checked, and seen by `scanner` first (records.ts). */
@@ -90,7 +105,7 @@ async function* replay(source: string, head: readonly Buffer[], rest: AsyncItera
       throw new LimitExceeded(sheetWords.sheetTooLarge((maxBytes / 1024 / 1024).toLocaleString("en-US")));
     }
     const bad = utf8.feed(chunk);
-    if (bad > 0) throw notUtf8(source, bad);
+    if (bad > 0) throw notUtf8(source, bad, chunk);
     for (let at = 0; at < chunk.length; at += MAX_PARSER_CHUNK) {
       const piece = chunk.subarray(at, at + MAX_PARSER_CHUNK);
       scanner.feed(piece);
@@ -169,7 +184,20 @@ export async function openSheet(path: string, options: OpenSheetOptions = {}): P
   return { ...sheet, rows: withoutTotalsRows(sheet.rows, numberAt, leftOut), leftOut: () => leftOut };
 }
 
+/**
+ * docs/contract.md §3: a sheet named by path is a regular file. A FIFO would hold the open (and
+ * with it the run, past any signal) until something writes to it, and a device such as
+ * /dev/zero is no sheet; standard input, `-`, is the way to pipe a sheet in.
+ */
+async function refuseNonRegularSheet(path: string): Promise<void> {
+  const stats = await stat(path).catch(() => null);
+  const kind = stats === null ? null : nonRegularKind(stats);
+  // A directory is refused as it is opened, with the reader's own message.
+  if (kind !== null && kind !== "a directory") throw new InputError(sheetWords.notARegularSheet(path, kind));
+}
+
 async function openRows(path: string, options: OpenSheetOptions): Promise<ReadSheet> {
+  if (path !== "-") await refuseNonRegularSheet(path);
   if (isWorkbookPath(path)) {
     // Loaded only for a workbook: a CSV run need not load its reading thread.
     const { openWorkbook } = await import("./workbook.js");
@@ -214,8 +242,7 @@ async function openRows(path: string, options: OpenSheetOptions): Promise<ReadSh
   const layout: SheetLayout = { source, baseDir, delimiter: sniffer.delimiter, header: header.cells, columns, headerLine: header.line };
   parser.ends.dropFirst(above);
   // The BOM, if any, has been read with the header: the encoding is settled.
-  // Only a regular file can be read twice: a pipe or FIFO named as a path (/dev/stdin, <(…))
-  // stats fine but cannot seek, so its cells stay in memory as standard input's do.
+  // Only a regular file can be read twice: standard input cannot seek, so its cells stay in memory.
   // A decoded sheet's byte offsets are of its UTF-8 form, not of the file: it is not copied byte for byte.
   const transcoded = decoded.encoding() !== UTF8;
   const rereadable = before !== null && before.isFile() && parser.rawLayout.utf8 && !transcoded;

@@ -34,7 +34,7 @@ function unfinishedTail(bytes: Uint8Array): number {
 }
 
 /** Offset of the first byte of `bytes` that does not start a complete, valid UTF-8 sequence (RFC 3629). */
-function firstInvalid(bytes: Uint8Array): number {
+export function firstInvalid(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
     const lead = bytes[i] as number;

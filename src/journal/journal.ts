@@ -18,7 +18,7 @@ import { acquireLock } from "./lock.js";
 import type { JournalLock } from "./lock.js";
 import { priorStateFold } from "./prior.js";
 import type { PriorState } from "./prior.js";
-import { describe, scanJournalFile } from "./read.js";
+import { describe, refuseNonRegularJournal, scanJournalFile } from "./read.js";
 import { JOURNAL_FORMAT_VERSION, serializeRecord } from "./records.js";
 import * as entries from "./entries.js";
 import * as journalWords from "../messages/journal.js";
@@ -80,6 +80,7 @@ export interface JournalOptions {
  * Throws StateError (exit 2) for a held lock, a foreign or edited journal; OutputError when it cannot be written.
  */
 export async function openJournal(path: string, identity: JournalIdentity, options: JournalOptions = {}): Promise<Journal> {
+  await refuseNonRegularJournal(path);
   const lock = await acquireLock(path);
   try {
     const fold = priorStateFold();
@@ -174,9 +175,7 @@ function createJournal(writer: GroupCommitWriter, lock: JournalLock, prior: Prio
 }
 
 function checkHeader(path: string, header: HeaderRecord, identity: JournalIdentity): void {
-  if (header.version > JOURNAL_FORMAT_VERSION) {
-    throw new StateError(journalWords.newerJournalFormat(journalWords.stateFile(path), header.tool, header.version, identity.version, true));
-  }
+  // A newer format was refused as the file was read (read.ts), for every command alike.
   const written = serviceOfHeader(header.baseUrl);
   if (!sameService(written, identity.service) || header.user !== identity.user) {
     throw new StateError(

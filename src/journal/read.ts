@@ -1,12 +1,14 @@
 /**
  * Reads a journal back, telling a crash's torn tail (tolerated) from an edited file (refused).
  */
-import { open } from "node:fs/promises";
+import { open, stat } from "node:fs/promises";
 import type { FileHandle } from "node:fs/promises";
 import { StateError } from "../errors.js";
 import type { Service } from "../service/service.js";
 import { serviceOfHeader } from "./identity.js";
-import { parseRecord } from "./records.js";
+import { JOURNAL_FORMAT_VERSION, parseRecord, unknownKindOf } from "./records.js";
+import { VERSION } from "../version.js";
+import { nonRegularKind } from "../file-kind.js";
 import type { HeaderRecord, JournalRecord } from "./records.js";
 import * as journalWords from "../messages/journal.js";
 
@@ -41,6 +43,7 @@ export async function readJournalFile(path: string): Promise<JournalContents> {
  * seen the records before it: what the caller built from them goes with the error.
  */
 export async function scanJournalFile(path: string, take: (record: JournalRecord) => void): Promise<JournalScan> {
+  await refuseNonRegularJournal(path);
   let file: FileHandle;
   try {
     file = await open(path, "r");
@@ -91,6 +94,8 @@ export async function scanJournalFile(path: string, take: (record: JournalRecord
         }
         const record = parseRecord(text);
         if (record === null) {
+          const kind = unknownKindOf(text);
+          if (kind !== null) throw newerJournal(path, journalWords.recordOfUnknownKind(lineNumber, JSON.stringify(kind), VERSION));
           // Only a crash's last line may be torn: anything after it means the file was edited.
           if (next < pending.length) throw edited(path, lineNumber);
           notRecord = lineNumber;
@@ -99,6 +104,9 @@ export async function scanJournalFile(path: string, take: (record: JournalRecord
         if (header === null) {
           if (record.type !== "header") {
             throw new StateError(journalWords.noJournalHeader(path));
+          }
+          if (record.version > JOURNAL_FORMAT_VERSION) {
+            throw newerJournal(path, journalWords.writtenInNewerFormat(record.tool, record.version, VERSION));
           }
           header = record;
         } else if (record.type === "header") {
@@ -130,8 +138,30 @@ export async function scanJournalFile(path: string, take: (record: JournalRecord
 /** What the file is read in: a line is never cut, however long, and the file is never held whole. */
 const CHUNK_BYTES = 1024 * 1024;
 
+/**
+ * docs/contract.md §5: a journal is a regular file, or none yet. A FIFO as --state would hold
+ * the open (and the run, past any signal) until something writes to it; a device or a folder
+ * is no journal. Every command's journal is read here first, and `submit` and `status` ask
+ * before they lock it.
+ */
+export async function refuseNonRegularJournal(path: string): Promise<void> {
+  const stats = await stat(path).catch(() => null);
+  const kind = stats === null ? null : nonRegularKind(stats);
+  if (kind !== null) throw new StateError(journalWords.notARegularJournal(path, kind));
+}
+
 function unreadable(path: string, cause: unknown): StateError {
   return new StateError(journalWords.cannotReadStateFile(path, describe(cause)), { cause });
+}
+
+/**
+ * docs/contract.md §5: a journal a newer portin wrote (a format past this one's, or a record of
+ * a kind this one does not know) is refused by every command that reads it, here where every
+ * command reads it: neither skipped as a torn line and cut away by `submit`, nor read in part
+ * by `report`.
+ */
+function newerJournal(path: string, what: string): StateError {
+  return new StateError(journalWords.newerJournal(path, what));
 }
 
 function edited(path: string, lineNumber: number): StateError {
@@ -159,6 +189,8 @@ const HEADER_READ_BYTES = 16 * 1024;
  * no such file or it is not a journal. For notices, never for decisions: openJournal checks.
  */
 export async function journalService(path: string): Promise<Service | null> {
+  // A FIFO would hold the open until something writes to it: only a regular file is looked at.
+  if ((await stat(path).catch(() => null))?.isFile() !== true) return null;
   const file = await open(path, "r").catch(() => null);
   if (file === null) return null;
   try {

@@ -229,6 +229,26 @@ export function parseRecord(line: string): JournalRecord | null {
   return parsed.success ? parsed.data : null;
 }
 
+/** The kinds of record this portin writes and reads (the `type` of buildSchemas's union). */
+const RECORD_KINDS: ReadonlySet<string> = new Set(["header", "run", "intent", "outcome", "confirmed", "ended", "status"]);
+
+/**
+ * The kind a line names when it is a whole JSON object whose `type` this portin does not know:
+ * a newer portin's record, not a crash's torn line (which is not whole JSON). Null otherwise.
+ * Asked only of a line parseRecord refused.
+ */
+export function unknownKindOf(line: string): string | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  if (typeof value !== "object" || value === null) return null;
+  const kind = (value as { type?: unknown }).type;
+  return typeof kind === "string" && !RECORD_KINDS.has(kind) ? kind : null;
+}
+
 /** One line, newline included: a record is only ever written whole, in one write. */
 export function serializeRecord(record: JournalRecord): string {
   return `${JSON.stringify(record)}\n`;

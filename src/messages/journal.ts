@@ -109,6 +109,19 @@ export const secondHeader = (path: string): string =>
 /** The file is not a journal at all. Next: point --state at this sheet's journal. */
 export const notAJournal = (path: string): string => `state file ${path} is not a portin journal: point --state at this sheet's journal (${FRESH_JOURNAL_SENDS_AGAIN})`;
 
+/** --state names a FIFO, a device or a folder: no journal (docs/contract.md §5). Next: point --state at this sheet's journal. */
+export const notARegularJournal = (path: string, kind: string): string =>
+  `state file ${path} is ${kind}, not a regular file: point --state at this sheet's journal (${FRESH_JOURNAL_SENDS_AGAIN})`;
+
+/** A journal a newer portin wrote (a newer format, or a record of a kind this one does not know), refused by every command. Next: upgrade portin. */
+export const newerJournal = (path: string, what: string): string => `state file ${path} ${what}; upgrade portin and run again (${FRESH_JOURNAL_SENDS_AGAIN})`;
+
+/** What makes a journal a newer portin's: a record of a kind this portin does not know. Next: (part of newerJournal). */
+export const recordOfUnknownKind = (line: number, kind: string, version: string): string => `line ${line} holds a record of kind ${kind}, which portin ${version} does not know`;
+
+/** What makes a journal a newer portin's: its header's format. Next: (part of newerJournal). */
+export const writtenInNewerFormat = (tool: string, format: number, version: string): string => `was written by ${tool} in journal format ${format}, which portin ${version} cannot read`;
+
 /** The journal cannot be read. Next: check its permissions and run again. */
 export const cannotReadStateFile = (path: string, reason: string): string => `cannot read state file ${path} (${reason}); check its permissions and run again`;
 

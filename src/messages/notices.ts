@@ -100,8 +100,11 @@ export const calendarWritten = (events: number, path: string): string => `portin
 export const rowInNoLetter = (line: number, number: string, reason: string): string => `portin loa: line ${line}${number} is in no letter: ${reason}`;
 
 /** `loa`: one letter written. Next: have it signed. */
-export const letterWritten = (path: string, customer: string, numbers: number, french: boolean): string =>
-  `portin loa: ${path}: ${customer}, ${numbers} number${numbers === 1 ? "" : "s"}${french ? ", in French" : ""}`;
+export const letterOf = (customer: string, numbers: number, french: boolean): string => `${customer}, ${numbers} number${numbers === 1 ? "" : "s"}${french ? ", in French" : ""}`;
+
+/** The sheet has a lock file of Excel or LibreOffice beside it: it is open there. Next: save it there first if it has changes. */
+export const sheetLooksOpen = (sheet: string, program: string, lockFile: string): string =>
+  `portin: ${sheet} looks open in ${program} (${lockFile} is beside it): portin reads the copy last saved; save it there first if it has changes\n`;
 
 /** `loa`'s last line. Next: sign each letter, then name it in the rows' portform.FileLetterOfAuthorization. */
 export const lettersWritten = (letters: number, output: string, invalid: number): string =>

@@ -11,10 +11,15 @@ export const templateExists = (path: string): string => `${path} already exists:
 export const cannotWrite = (path: string, reason: string): string => `cannot write ${path}: ${reason}`;
 
 /** What an output path holds, as outputError names it. Next: (part of cannotWriteTo). */
-export const outputNoun = (option: string): string => (option === "--output DIR" ? "a letter of authorization" : option === "--output" ? "the status report" : "results");
+export const outputNoun = (option: string): string =>
+  option === "--output DIR" ? "a letter of authorization" : option === "--output PATH" ? "the report" : option === "--calendar PATH" ? "the calendar" : option === "--output" ? "the status report" : "results";
 
 /** The path given for the results, report or letters is a directory. Next: give a file path with the option named. */
-export const isADirectory = (noun: string, path: string, option: string): string => `cannot write ${noun} to ${path}: it is a directory (use ${option} PATH)`;
+export const isADirectory = (noun: string, path: string, hint: string): string => `cannot write ${noun} to ${path}: it is a directory${hint}`;
+
+/** The destination exists and is not a regular file (a device, a FIFO, a socket): refused before anything is written (docs/contract.md §7). Next: give a file path with the option named. */
+export const notARegularFile = (noun: string, path: string, kind: string, hint: string): string =>
+  `cannot write ${noun} to ${path}: it is ${kind}, not a regular file; portin writes only files of its own${hint}`;
 
 /** The results, report or letters could not be written (docs/contract.md §4: a stopped run still says what it sent). Next: what the reason says, or another path. */
 export const cannotWriteTo = (noun: string, label: string, reason: string, next: string, left: string): string => `cannot write ${noun} to ${label}: ${reason}${next}${left}`;

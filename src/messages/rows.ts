@@ -285,3 +285,18 @@ export const STALE_LETTER = "the letter of authorization lists other numbers tha
 /** The attached letter lists these numbers but no longer the values it prints. Next: run portin loa again and have it signed. */
 export const STALE_LETTER_VALUES =
   "the letter of authorization lists these numbers, but no longer the customer, account, billing address, carrier or port date of these rows: run portin loa again and have it signed";
+
+/** A member cell holds a control character a spreadsheet does not show (invalid, never silently dropped). Next: retype the cell. */
+export const controlCharacter = (text: string, code: string, at: number): string =>
+  `"${text}" holds a control character (U+${code}) at character ${at}, which a spreadsheet does not show: retype the cell`;
+
+/** The number cell reads as a column formatted as a number shows it (Google Sheets, Excel). Next: format the column as plain text and export again. */
+export const formattedAsNumber = (text: string, digits: string): string =>
+  `${text} is ${digits} as a column formatted as a number shows it (thousands separators, decimals): ` +
+  "format the number column as plain text (Google Sheets: Format > Number > Plain text; Excel: Format Cells > Text), then export the sheet again";
+
+/** One cell holds several numbers. Next: put each number on a row of its own. */
+export const severalNumbers = (text: string, numbers: readonly string[]): string => `${text} holds ${numbers.length} numbers (${numbers.join(", ")}): put each number on a row of its own`;
+
+/** The row's number is a trunk's own pilot number, already on the service. Next: leave it out of the sheet. */
+export const pilotAsNumber = (digits: string): string => `${digits} is the pilot number of one of the account's SIP trunks, already on the service: leave it out of the sheet`;

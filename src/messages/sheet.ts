@@ -20,7 +20,11 @@ export const emptyWorkbookFile = (path: string): string => `${path}: the file is
 
 /** A sheet that is not UTF-8 (docs/contract.md §3). Next: save it as "CSV UTF-8", or give --encoding windows-1252. */
 export const notUtf8 = (source: string, line: number): string =>
-  `${source}: line ${line}: not UTF-8 text (save the sheet as "CSV UTF-8", or give --encoding windows-1252 for Excel's plain "CSV"); nothing was sent`;
+  `${source}: line ${line}: not UTF-8 text (save the sheet as "CSV UTF-8", or give --encoding with the encoding it was saved in); nothing was sent`;
+
+/** A sheet not in UTF-8, whose offending line reads as letters in `encoding` (input/encoding-guess.ts). Next: save it as CSV UTF-8, or give --encoding as named. */
+export const notUtf8ReadsAs = (source: string, line: number, encoding: string, knownAs: string, reads: string): string =>
+  `${source}: line ${line}: not UTF-8 text; read as ${encoding} (${knownAs}) it says "${reads}" (save the sheet as "CSV UTF-8", or give --encoding ${encoding}); nothing was sent`;
 
 /** A sheet not in the --encoding given. Next: check --encoding. */
 export const notInEncoding = (source: string, line: number, encoding: string): string => `${source}: line ${line}: not ${encoding} text (check --encoding); nothing was sent`;
@@ -259,3 +263,13 @@ export const missingSharedString = (cell: string, index: string): string => `cel
 
 /** Why a workbook is damaged: a cell past column XFD. Next: (part of damagedWorkbook). */
 export const pastLastColumn = (cell: string): string => `cell ${cell} is past Excel's last column, XFD`;
+
+/** What Windows-1252 is called where a user meets it, in notUtf8ReadsAs. Next: (part of it). */
+export const WINDOWS_1252_KNOWN_AS = `Excel's plain "CSV" on Windows`;
+
+/** What Mac Roman is called where a user meets it, in notUtf8ReadsAs. Next: (part of it). */
+export const MAC_ROMAN_KNOWN_AS = "Mac Roman, Excel's CSV on an old Mac";
+
+/** The sheet named is a FIFO, a device or a socket (docs/contract.md §3). Next: name the sheet's file, or pipe it in as -. */
+export const notARegularSheet = (path: string, kind: string): string =>
+  `${path} is ${kind}, not a regular file: name the sheet's file, or pipe the sheet in as - (standard input); nothing was sent`;

@@ -10,7 +10,7 @@ import { scanJournalAt } from "../journal/open.js";
 import { journalLabel } from "../journal/place.js";
 import type { JournalPlace } from "../journal/place.js";
 import { VERSION } from "../version.js";
-import { writeWholeFile } from "../results/sink.js";
+import { refuseNonRegular, writeWholeFile } from "../results/sink.js";
 import type { DefaultsFile } from "../validate/defaults.js";
 import { renderCalendar } from "./calendar.js";
 import { reportFold } from "./model.js";
@@ -44,10 +44,12 @@ export async function runReport(options: ReportOptions): Promise<ReportResult> {
   const model = await modelOf(options);
   const title = options.sheet.layout.source === "<stdin>" ? "standard input" : basename(options.sheet.layout.source);
   const page = renderPage(model, { title, now: options.now, silentAfter: options.silentAfter, rowsFile: options.rowsFile });
-  await writeWholeFile(options.output, page);
+  // Both destinations are checked before either is written: a refused calendar leaves no page behind.
+  if (options.calendar !== null) await refuseNonRegular(options.calendar, "--calendar PATH");
+  await writeWholeFile(options.output, page, "--output PATH");
   let events: number | null = null;
   if (options.calendar !== null) {
-    await writeWholeFile(options.calendar, renderCalendar(model.calendar, { title, now: options.now }));
+    await writeWholeFile(options.calendar, renderCalendar(model.calendar, { title, now: options.now }), "--calendar PATH");
     events = model.calendar.length;
   }
   return { model, bytes: Buffer.byteLength(page), events };

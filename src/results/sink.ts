@@ -11,6 +11,7 @@ import { describeSystemError } from "../system-error.js";
 import { isAlive } from "../pid.js";
 import { PRIVATE_FILE_MODE } from "../private-files.js";
 import * as outputWords from "../messages/output.js";
+import { nonRegularKind } from "../file-kind.js";
 
 /** Where the stringified text goes, and how a run's end (or failure) is made final. */
 export interface Sink {
@@ -73,7 +74,7 @@ const fchmodFile = promisify(fchmod);
 export async function fileSink(path: string, option = "--results"): Promise<Sink> {
   // Written beside the destination so the rename stays on one file system and is atomic.
   const temporary = `${path}.tmp-${process.pid}`;
-  await refuseDirectory(path, option);
+  await refuseNonRegular(path, option);
   await removeDeadTemporaries(path);
   await proveReplaceable(path, option);
   let fd: number;
@@ -154,12 +155,18 @@ async function removeTemporary(temporary: string): Promise<unknown> {
   }
 }
 
-// The temporary sibling would open fine beside a directory; the rename would fail only at the end.
-async function refuseDirectory(path: string, option: string): Promise<void> {
+/**
+ * docs/contract.md §7: a destination that exists and is not a regular file is refused, before
+ * anything is written. The temporary sibling would open fine beside it, and the rename would
+ * then fail at the end (a directory) or replace it with a private regular file: run as root,
+ * `--output /dev/full` would turn the device into a 0600 file.
+ */
+export async function refuseNonRegular(path: string, option: string): Promise<void> {
   const existing = await stat(path).catch(() => null);
-  if (existing?.isDirectory() === true) {
-    throw new OutputError(outputWords.isADirectory(noun(option), path, option));
-  }
+  const kind = existing === null ? null : nonRegularKind(existing);
+  if (kind === null) return;
+  if (kind === "a directory") throw new OutputError(outputWords.isADirectory(noun(option), path, outputWords.useOption(option)));
+  throw new OutputError(outputWords.notARegularFile(noun(option), path, kind, outputWords.useOption(option)));
 }
 
 /** An existing destination that refuses writing (immutable, read-only) is refused now rather than at the rename. */
@@ -169,8 +176,8 @@ async function proveReplaceable(path: string, option: string): Promise<void> {
     fd = await openFile(path, constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    // Missing (created later), a symlink or a FIFO with no reader: the rename replaces the entry as it is.
-    if (code === "ENOENT" || code === "ELOOP" || code === "ENXIO") return;
+    // Missing (created later), or a symlink: the rename replaces the entry as it is.
+    if (code === "ENOENT" || code === "ELOOP") return;
     throw outputError(path, error, option);
   }
   await closeFile(fd);
@@ -189,7 +196,6 @@ export function outputError(label: string, error: unknown, option = "--results",
   const next = label === "standard output" ? "" : outputWords.useOption(option);
   const left = leftBehind === null ? "" : outputWords.temporaryLeftBehind(`${label}.tmp-${process.pid}`, describeSystemError(leftBehind));
   return new OutputError(outputWords.cannotWriteTo(noun(option), label, reason, next, left), { cause: error });
-
 }
 
 

@@ -8,6 +8,7 @@ import type { Service } from "../service/service.js";
 import type { OrderState, OrderStatus } from "./order-status.js";
 import { formatElapsed, serviceJson, serviceLine } from "./summary.js";
 import * as statusWords from "../messages/status.js";
+import { printedPath } from "../terminal-text.js";
 
 export interface StatusSummary {
   /** Rows per `status` cell, in STATE_ORDER then first-seen order. */
@@ -76,20 +77,19 @@ function adviceFor(status: string, state: OrderState, rows: number, where: strin
 export function formatStatusSummary(s: StatusSummary): string {
   const rows = s.counts.reduce((total, c) => total + c.rows, 0);
   const byStatus = s.counts.map((c) => `${c.rows} ${c.status}`);
-  const where = s.output === "-" ? statusWords.REPORT_ON_STDOUT : s.output;
+  const where = s.output === "-" ? statusWords.REPORT_ON_STDOUT : printedPath(s.output);
 
   const lines = [statusWords.statusHeader(rows, byStatus.join(", "))];
   lines.push(statusWords.askedAbout(s.orders, s.requests, formatElapsed(s.elapsedMs)));
-
   lines.push(serviceLine(s.service));
-  lines.push(`output: ${s.output === "-" ? "standard output" : s.output}`);
+  lines.push(`output: ${s.output === "-" ? "standard output" : printedPath(s.output)}`);
   for (const c of s.counts) lines.push(`next: ${adviceFor(c.status, c.state, c.rows, where)}`);
   return lines.join("\n");
 }
 
 /** One JSON document for stdout (--json), with the exit code. */
 export function statusSummaryJson(s: StatusSummary, exitCode: number, changes: StatusChanges | null = null, history: readonly NumberHistory[] | null = null): string {
-  const where = s.output === "-" ? "the report" : s.output;
+  const where = s.output === "-" ? "the report" : printedPath(s.output);
   return JSON.stringify({
     command: "status",
     counts: Object.fromEntries(s.counts.map((c) => [c.status, c.rows])),

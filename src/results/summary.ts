@@ -10,6 +10,7 @@ import type { Service } from "../service/service.js";
 import { ROW_STATUSES, USUAL_NEXT_STEP } from "./row-outcome.js";
 import * as summaryWords from "../messages/summary.js";
 import type { E911Result, NextStep, RowOutcome, RowStatus } from "./row-outcome.js";
+import { printedPath } from "../terminal-text.js";
 
 export interface RunSummary {
   readonly command: "submit" | "plan";
@@ -118,10 +119,9 @@ export function formatSummary(s: RunSummary): string {
   }
   lines.push(...operationTable(s));
 
-  const where = s.results === "-" ? summaryWords.RESULTS_ON_STDOUT : s.results;
-
+  const where = s.results === "-" ? summaryWords.RESULTS_ON_STDOUT : printedPath(s.results);
   lines.push(serviceLine(s.service));
-  lines.push(`results: ${s.results === "-" ? "standard output" : s.results}`);
+  lines.push(`results: ${s.results === "-" ? "standard output" : printedPath(s.results)}`);
 
   if (s.e911 !== undefined) {
     const e911 = s.e911;

@@ -33,6 +33,9 @@ export interface ClockOptions {
   readonly followsCalendar?: boolean;
 }
 
+/** Noon in Eastern time, standard (17:00 UTC); 13:00 in summer time: the same day either way. */
+const NOON_EASTERN_MS = 17 * 60 * 60 * 1000;
+
 export class SandboxClock {
   readonly daySeconds: number;
   private readonly start: number;
@@ -82,6 +85,15 @@ export class SandboxClock {
       if (weekday !== 0 && weekday !== 6) left -= 1;
     }
     return at;
+  }
+
+  /**
+   * The `Date` header of the sandbox's answers: its today, as a service's clock says it
+   * (docs/contract.md §3: a run judges port dates by the service's calendar), at noon Eastern
+   * time (17:00 UTC), which is that same day in Eastern time in summer and in winter.
+   */
+  httpDate(): string {
+    return new Date(this.start + this.today() * MS_PER_DAY + NOON_EASTERN_MS).toUTCString();
   }
 
   /** What `GET /_sandbox/clock` answers. */

@@ -182,6 +182,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     if (keepReceived && isPost && !pathname.startsWith(SANDBOX_PATHS)) received.push({ path: pathname, status: result.answer.status, body: kept(result.body) });
     served.push({ method: req.method ?? "?", path: pathname, status: result.answer.status });
     options.log?.(describe(req.method ?? "?", pathname, result.answer));
+    // Its calendar's today, not the machine's: `--start-date` rehearses another day (clock.ts).
+    res.setHeader("Date", clock.httpDate());
     writeAnswer(res, result.answer);
   }
 

@@ -117,6 +117,11 @@ export interface ServiceClient {
   e911Record(tenDigits: string, watch?: AttemptWatch): Promise<E911Address | null>;
   /** Whether the number is on the trunk (GET /SipTrunks/{pilot}/Dids/{number}; 404: it is not). */
   onTrunk(pilot: string, tenDigits: string, watch?: AttemptWatch): Promise<boolean>;
+  /**
+   * The service's clock, as the `Date` header of its latest answer gave it; null before any
+   * answer carried one. "Today" for a port date is the service's (docs/contract.md §3).
+   */
+  serviceDate(): Date | null;
   /** Opens the connections `count` requests sent at once would need, ahead of them; none carries anything until a request is sent (connections.ts). */
   connect(count: number): void;
 }
@@ -167,10 +172,13 @@ export function createClient(options: ClientOptions): ServiceClient {
     }
     return instance;
   };
-  const exchange = (method: "GET" | "POST" | "PUT", path: string, body?: unknown, idempotent = method === "GET", watch?: AttemptWatch) => {
+  let serviceDate: number | null = null;
+  const exchange = async (method: "GET" | "POST" | "PUT", path: string, body?: unknown, idempotent = method === "GET", watch?: AttemptWatch): Promise<Exchange> => {
     const policy = watch === undefined ? undefined : watched(retryPolicy(method, options.retries, backoffLimitMs, idempotent), watch);
     const hooks = watch === undefined ? undefined : sentHooks(watch);
-    return send(instanceFor(method, idempotent, body !== undefined), { path, body, policy, hooks, base, scrub, timeoutMs: options.timeoutMs });
+    const answered = await send(instanceFor(method, idempotent, body !== undefined), { path, body, policy, hooks, base, scrub, timeoutMs: options.timeoutMs });
+    if (answered.kind === "answer" && answered.serviceDate != null) serviceDate = answered.serviceDate;
+    return answered;
   };
 
   const lookup = async <S extends z.ZodType>(spec: { path: string; what: string; schema: S; oversize?: string; watch?: AttemptWatch | undefined }): Promise<z.output<S>> => {
@@ -250,6 +258,7 @@ export function createClient(options: ClientOptions): ServiceClient {
       return submitOutcome(await exchange(op.method, op.path, body), options.user, hide);
     },
     connect,
+    serviceDate: () => (serviceDate === null ? null : new Date(serviceDate)),
   };
 }
 

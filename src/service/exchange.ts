@@ -19,6 +19,8 @@ export interface HttpAnswer {
   readonly retryAfterMs: number | null;
   readonly location: string | null;
   readonly retries: number;
+  /** The service's clock as its `Date` header gave it (RFC 9110 §6.6.1), in ms since the epoch; null without one. */
+  readonly serviceDate?: number | null;
 }
 
 export interface TransportFailure {
@@ -120,7 +122,14 @@ export function fromResponse(response: { statusCode: number; body: unknown; head
     retryAfterMs: retryAfterMs(response.headers["retry-after"]),
     location: typeof response.headers["location"] === "string" ? scrub(response.headers["location"]) : null,
     retries: response.retryCount,
+    serviceDate: serviceDateOf(response.headers["date"]),
   };
+}
+
+function serviceDateOf(header: unknown): number | null {
+  if (typeof header !== "string") return null;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? null : date;
 }
 
 function retryAfterMs(header: unknown): number | null {

@@ -7,6 +7,7 @@ import type { ExtraDetail, MemberType, MemberValue } from "../catalog/members.js
 import type { Provider } from "../catalog/account.js";
 import { closestNames } from "../closest.js";
 import { parseNanp } from "./nanp.js";
+import { terminalSafe } from "../terminal-text.js";
 import { excelInteger, looseCountry, looseLocale, looseTime, MORE_BOOLEANS, portablePath, providersByWords, readDate, SECOND_LOCALE_NONE } from "./writings.js";
 import * as rows from "../messages/rows.js";
 
@@ -192,6 +193,25 @@ function providerConverter(providers: readonly Provider[]): Converter {
 }
 
 /** Builds the converter for one member type; `extraDetails` columns of one Key are handled by the validator. */
+// eslint-disable-next-line no-control-regex -- finding control characters is what this rule is for
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/;
+
+/**
+ * docs/contract.md §3 "Values": a control character inside a cell (a DEL, an escape, a C1
+ * control) makes the row invalid, naming the column. Left in, it would be dropped by a
+ * carrier-ready rule (a province `a<DEL>b` read as `AB`) or sent as is; either way the value
+ * sent is not the one the sheet shows. Tab and line breaks are text (a cell of several lines).
+ */
+export function refusingControls(convert: Converter): Converter {
+  return (raw) => {
+    const text = asText(raw);
+    const at = text.search(CONTROL);
+    if (at < 0) return convert(raw);
+    const code = text.charCodeAt(at).toString(16).toUpperCase().padStart(4, "0");
+    return fail(rows.controlCharacter(terminalSafe(text), code, at + 1));
+  };
+}
+
 export function converterFor(type: MemberType, env: ConvertEnv): Converter {
   switch (type) {
     case "string":

@@ -18,6 +18,7 @@ import type { Converted, FileAttacher } from "./convert.js";
 import { describeSystemError } from "../system-error.js";
 import { contentProblem } from "./file-content.js";
 import * as rows from "../messages/rows.js";
+import { nonRegularKind } from "../file-kind.js";
 
 /**
  * Largest file portin attaches. SPEC does not say; letters of authorization and invoices are
@@ -95,12 +96,7 @@ const HARD_LINK = rows.HARD_LINK;
 /** What a non-regular file is, in words; null for a regular file with one name. */
 function kindOf(stats: Stats): string | null {
   if (stats.isFile()) return stats.nlink > 1 ? HARD_LINK : null;
-  if (stats.isDirectory()) return "a directory";
-  if (stats.isFIFO()) return "a FIFO (named pipe)";
-  if (stats.isCharacterDevice()) return "a character device";
-  if (stats.isBlockDevice()) return "a block device";
-  if (stats.isSocket()) return "a socket";
-  return "not a regular file";
+  return nonRegularKind(stats);
 }
 
 /** Why a file of this size is refused, or null. */

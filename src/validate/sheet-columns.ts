@@ -9,7 +9,7 @@ import { OPERATIONS } from "../catalog/operations.js";
 import type { ExtraDetail, MemberInfo, MemberValue } from "../catalog/members.js";
 import { findMember } from "../catalog/members.js";
 import type { ConvertEnv, Converter } from "./convert.js";
-import { converterFor } from "./convert.js";
+import { converterFor, refusingControls } from "./convert.js";
 import { ADDRESS_MEMBERS, splitAddress } from "./address.js";
 import type { Records, Section } from "./rules.js";
 import { labelOf, refusalOf, SECTION_OF } from "./rules.js";
@@ -74,7 +74,7 @@ export function sheetColumns(layout: SheetLayout, env: ConvertEnv): SheetColumns
       const refusal = refusalOf(member, op);
       if (refusal !== undefined) refusals.set(op, refusal);
     }
-    return { index, member, section: SECTION_OF[member.scope], label: labelOf(member), convert: converterFor(member.type, env), refusals };
+    return { index, member, section: SECTION_OF[member.scope], label: labelOf(member), convert: refusingControls(converterFor(member.type, env)), refusals };
   };
 
   const members: MemberColumn[] = [];

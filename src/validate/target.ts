@@ -21,7 +21,7 @@ export type RowRoute = { readonly ok: true; readonly operation: Operation } | { 
 export interface TargetResolver {
   /** The target the row's `pilot_number` and `offering_id` cells name (exactly one must be filled), or why there is none. */
   targetOf(pilotText: string, offeringText: string): RowTarget;
-  /** The operation that ports a number of this kind onto the target, or why none does. */
+  /** The operation that ports a number of this kind onto the target, or why none does (a trunk's own pilot number has none). */
   routeOf(offeringType: number | null, digits: string, kind: NumberKind): RowRoute;
 }
 
@@ -90,6 +90,9 @@ export function createTargetResolver(lookups: Lookups): TargetResolver {
       return pilotText !== "" ? cached(pilots, pilotText, pilotTarget) : cached(offerings, offeringText, offeringTarget);
     },
     routeOf(offeringType, digits, kind) {
+      // docs/contract.md §3 "Invalid rows" 6: a trunk's pilot number is on the service already; a range
+      // written from it ("416-555-0100 to 0199" on trunk 4165550100) would port it onto itself.
+      if (trunkNumbers.has(digits)) return { ok: false, reason: rows.pilotAsNumber(digits) };
       const routed = route(offeringType, kind);
       return routed.ok ? routed : { ok: false, reason: `${digits}: ${routed.reason}` };
     },

@@ -5,6 +5,7 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { terminalSafe } from "../../src/terminal-text.js";
 import { against, FORM_CELLS, FORM_HEADER, runCli, tempDir, writeSheet } from "./harness.js";
@@ -57,6 +58,29 @@ describe("control characters from a sheet or the service", () => {
     expect(run.code).toBe(2);
     expect(run.stderr).not.toMatch(RAW_CONTROL);
     expect(run.stderr).toContain("denied\\x1b[2J\\x1b]0;pwned\\x07\\x9b8m");
+  });
+});
+
+describe("a sheet whose file name holds terminal escapes and a line feed", () => {
+  it("prints the name escaped, on the message's own line, in the sandbox's, the forgotten PORTIN_BASE_URL's and report's messages", async () => {
+    const s = await sandboxed();
+    const dir = await tempDir();
+    const name = "acme\u001b[2J\nportin: all ported";
+    const sheet = await writeSheet(dir, `${name}.csv`, `number,pilot_number,${FORM_HEADER}\n416-555-3310,4165550100,${FORM_CELLS}\n`);
+    expect((await runCli(["submit", sheet, ...against(s)])).code).toBe(0);
+    // PORTIN_BASE_URL forgotten: the built-in sandbox answers beside a real migration's journal; report reads that journal.
+    const [sandboxRun, report] = await Promise.all([runCli(["submit", sheet]), runCli(["report", sheet])]);
+    expect([sandboxRun.code, report.code]).toEqual([0, 0]);
+    const escaped = join(dir, "acme\\x1b[2J\\x0aportin: all ported");
+    for (const run of [sandboxRun, report]) {
+      expect(run.stderr).not.toMatch(RAW_CONTROL);
+      // Every line is one of portin's own: none begins with the file name's second half.
+      expect(run.stderr.split("\n").filter((line) => line.startsWith("portin: all ported"))).toEqual([]);
+    }
+    expect(sandboxRun.stderr).toContain(`portin: the built-in sandbox keeps its orders in ${escaped}.sandbox.orders.json;`);
+    expect(sandboxRun.stderr).toContain(`(${escaped}.state.jsonl): did you mean to set PORTIN_BASE_URL?`);
+    expect(sandboxRun.stderr).toContain(`writes ${escaped}.sandbox.results.csv\n`);
+    expect(report.stderr).toMatch(new RegExp(`wrote ${escaped.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\.report\\.html \\(\\d+ KB\\)\n`));
   });
 });
 

@@ -37,6 +37,7 @@ export const SUITE_FIXTURES = [
   "input/bom-semicolon.csv",
   "input/crlf-multiline.csv",
   "input/tab-delimited.csv",
+  "input/mac-roman.csv",
   "golden/business-lines.json",
   "golden/business-permanent-call-forwards.json",
   "golden/dids.json",

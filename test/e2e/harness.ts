@@ -16,7 +16,7 @@ export interface CliRun {
 }
 
 export interface CliOptions {
-  readonly stdin?: string;
+  readonly stdin?: string | Buffer;
   readonly env?: Record<string, string | undefined>;
   /** Where the CLI runs; a new empty temporary folder when not given, never the checkout, whose fixtures/ a user's own runs write into. */
   readonly cwd?: string;

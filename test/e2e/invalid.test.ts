@@ -42,6 +42,10 @@ const ROWS: [rule: string, cells: string, expected: RegExp][] = [
   ["wrong type", "416-555-3011,,OFF-BUS-001,Acme,Bell Canada,,,three hundred,BG-1", /item\.Account "three hundred"/],
   ["missing item member", "416-555-3012,,OFF-BUS-001,Acme,Bell Canada,,,300451,", /missing item\.BusinessGroupID/],
   ["duplicate", "416-555-3000,4165550100,,Acme,Bell Canada,,,,", /duplicate of row 2\b/],
+  ["two numbers", "4165553014;4165553015,4165550100,,Acme,Bell Canada,,,,", /^"4165553014;4165553015" holds 2 numbers \(4165553014, 4165553015\): put each number on a row of its own$/],
+  ["number format", '"4,165,553,016.00",4165550100,,Acme,Bell Canada,,,,', /^"4,165,553,016\.00" is 4165553016 as a column formatted as a number shows it .*: format the number column as plain text \(Google Sheets: Format > Number > Plain text/],
+  ["pilot as a number", "416-555-0100,4165550100,,Acme,Bell Canada,,,,", /^4165550100 is the pilot number of one of the account's SIP trunks, already on the service/],
+  ["control character", "416-555-3017,4165550100,,Ac\u007fme,Bell Canada,,,,", /^portform\.CustomerName "Ac\\x7fme" holds a control character \(U\+007F\) at character 3, which a spreadsheet does not show: retype the cell$/],
   ["ragged", "416-555-3013,4165550100", /has 3 fields, the header has 10/],
 ];
 

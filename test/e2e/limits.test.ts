@@ -2,24 +2,29 @@
  * The limits (docs/limits.md) as a user meets them: one line naming the file and line,
  * exit 2, no stack trace, no results file, and never a hang on an endless input.
  */
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { runCli, tempDir, writeSheet } from "./harness.js";
 
-it("refuses /dev/zero at line 1 instead of reading it for ever", async () => {
-  const run = await runCli(["plan", "/dev/zero", "--results", "-"]);
-  expect(run.code).toBe(2);
-  expect(run.stderr).toBe(
-    "portin: /dev/zero: line 1: a row of more than 1,048,576 characters, the most portin reads in a row (a quote left open makes one); nothing was sent\n",
+/** What /dev/zero gives: one row of NULs longer than the longest row portin reads. */
+const ZEROS = Buffer.alloc(1_100_000);
+
+it("refuses an endless row of NULs on standard input at line 1 instead of reading it for ever, and /dev/zero named as the sheet at once", async () => {
+  const [piped, named] = await Promise.all([runCli(["plan", "-", "--results", "-"], { stdin: ZEROS }), runCli(["plan", "/dev/zero", "--results", "-"])]);
+  expect([piped.code, named.code]).toEqual([2, 2]);
+  expect(piped.stderr).toBe(
+    "portin: <stdin>: line 1: a row of more than 1,048,576 characters, the most portin reads in a row (a quote left open makes one); nothing was sent\n",
   );
-  expect(run.stdout).toBe("");
+  expect(piped.stdout).toBe("");
+  expect(named.stderr).toBe("portin: /dev/zero is a character device, not a regular file: name the sheet's file, or pipe the sheet in as - (standard input); nothing was sent\n");
 });
 
-it("refuses /dev/urandom as not UTF-8, naming a line", async () => {
-  const run = await runCli(["plan", "/dev/urandom", "--results", "-"]);
+it("refuses random bytes on standard input as not UTF-8, naming a line", async () => {
+  const run = await runCli(["plan", "-", "--results", "-"], { stdin: randomBytes(1_000_000) });
   expect(run.code).toBe(2);
-  expect(run.stderr).toMatch(/^portin: \/dev\/urandom: line \d+: not UTF-8 text \(save the sheet as "CSV UTF-8", or give --encoding [^)]*\); nothing was sent\n$/);
+  expect(run.stderr).toMatch(/^portin: <stdin>: line \d+: not UTF-8 text \(save the sheet as "CSV UTF-8", or give --encoding [^)]*\); nothing was sent\n$/);
 });
 
 it("refuses a sheet with an oversized cell whole, naming line and column, and writes no results", async () => {
@@ -35,9 +40,9 @@ it("refuses a sheet with an oversized cell whole, naming line and column, and wr
 });
 
 it("shows the stack of a refused sheet only with --debug", async () => {
-  const run = await runCli(["plan", "/dev/zero", "--results", "-", "--debug"]);
+  const run = await runCli(["plan", "-", "--results", "-", "--debug"], { stdin: ZEROS });
   expect(run.code).toBe(2);
-  expect(run.stderr).toMatch(/^portin: \/dev\/zero: line 1: a row of more than/);
+  expect(run.stderr).toMatch(/^portin: <stdin>: line 1: a row of more than/);
   expect(run.stderr).toMatch(/\n\s+at /);
 });
 

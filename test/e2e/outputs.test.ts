@@ -3,7 +3,7 @@
  * sandbox on loopback: JSON Lines, a refused extension, `--result-columns first`, results
  * workbooks sized and frozen, and `portin status` of a workbook writing a workbook.
  */
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -38,12 +38,26 @@ describe("results formats", () => {
     ]);
   });
 
-  it.each(["acme.results.json", "acme.results.txt", "acme-results"])("refuses --results %s (exit 2) before reading the sheet or asking the service", async (name) => {
+  it("writes a tab-separated .txt sheet's results tab-separated, named .txt as the sheet is", async () => {
+    const dir = await tempDir();
+    const sheet = join(dir, "export.txt");
+    await writeFile(sheet, `number\tpilot_number\t${FORM_HEADER.replace(/,/g, "\t")}\n416-555-3010\t4165550100\t${FORM_CELLS.replace(/,/g, "\t")}\n`);
+    const run = await runCli(["plan", sheet, ...against(sandbox)]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(`results: ${join(dir, "export.txt.plan.txt")}\n`);
+    const [header, row] = (await readFile(join(dir, "export.txt.plan.txt"), "utf8")).split("\n");
+    expect(header?.split("\t").slice(0, 3)).toEqual(["number", "pilot_number", "portform.CustomerAccountNumber"]);
+    expect(header?.split("\t")).toContain("result_status");
+    expect(row?.split("\t")[0]).toBe("416-555-3010");
+    expect(existsSync(join(dir, "export.txt.plan.csv"))).toBe(false);
+  });
+
+  it.each(["acme.results.json", "acme.results.tab", "acme-results"])("refuses --results %s (exit 2) before reading the sheet or asking the service", async (name) => {
     const dir = await tempDir();
     const before = sandbox.served().length;
     const run = await runCli(["submit", join(dir, "no-such-sheet.csv"), "--results", join(dir, name), ...against(sandbox)]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("portin writes .csv, .xlsx or .jsonl (JSON Lines), or - for standard output");
+    expect(run.stderr).toContain("portin writes .csv (or .txt, .tsv), .xlsx or .jsonl (JSON Lines), or - for standard output");
     expect(run.stderr).not.toContain("no-such-sheet");
     expect(sandbox.served().length).toBe(before);
     expect(existsSync(join(dir, name))).toBe(false);

@@ -3,6 +3,8 @@
  * runs against a sandbox whose calendar moves on; the page's figures against the status file,
  * its outside references, escaping, and the calendar parsed back.
  */
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import ICAL from "ical.js";
@@ -84,5 +86,21 @@ describe("portin report after two nights", () => {
     const refused = await runCli(["report", sheet, "--output", sheet]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`--output ${sheet} is also the input sheet: give --output another path`);
+
+    // A destination that exists and is not a regular file (a FIFO here; /dev/full for a root user) is refused, and left as it was.
+    const fifo = join(dir, "pipe.csv");
+    execFileSync("mkfifo", [fifo]);
+    const page = join(dir, "page.html");
+    const [output, calendar, results] = await Promise.all([
+      runCli(["report", sheet, "--output", fifo]),
+      runCli(["report", sheet, "--output", page, "--calendar", fifo]),
+      runCli(["plan", sheet, "--results", fifo]),
+    ]);
+    expect([output.code, calendar.code, results.code]).toEqual([2, 2, 2]);
+    expect(output.stderr).toContain(`portin: cannot write the report to ${fifo}: it is a FIFO (named pipe), not a regular file; portin writes only files of its own (use --output PATH)\n`);
+    expect(calendar.stderr).toContain(`portin: cannot write the calendar to ${fifo}: it is a FIFO (named pipe), not a regular file; portin writes only files of its own (use --calendar PATH)\n`);
+    expect(results.stderr).toContain(`portin: cannot write results to ${fifo}: it is a FIFO (named pipe), not a regular file; portin writes only files of its own (use --results PATH)\n`);
+    expect((await stat(fifo)).isFIFO()).toBe(true);
+    expect(existsSync(page)).toBe(false);
   });
 });

@@ -13,17 +13,17 @@ afterEach(async () => {
   await sandbox.close();
 });
 
-it("writes results for a sheet named by a path that cannot be read twice, such as a FIFO from <(…)", async () => {
+it("refuses a FIFO named as the sheet at once, without waiting for a writer, and writes results for the same sheet piped in as -", async () => {
   const dir = await tempDir();
   const fifo = join(dir, "sheet.fifo");
   execFileSync("mkfifo", [fifo]);
   const csv = `number,pilot_number,${FORM_HEADER}\n416-555-5001,4165550100,${FORM_CELLS}\n`;
   const results = join(dir, "piped.results.csv");
-  const running = runCli(["submit", fifo, "--results", results, "--state", join(dir, "s.jsonl"), ...against(sandbox)]);
-  await writeFile(fifo, csv); // opens once the CLI opens the FIFO for reading
-  const run = await running;
-  expect(run.stderr).not.toContain("internal error");
-  expect(run.code).toBe(0);
+  const refused = await runCli(["submit", fifo, "--results", results, "--state", join(dir, "s.jsonl"), ...against(sandbox)]);
+  expect(refused.code).toBe(2);
+  expect(refused.stderr).toContain(`portin: ${fifo} is a FIFO (named pipe), not a regular file: name the sheet's file, or pipe the sheet in as - (standard input); nothing was sent`);
+  const run = await runCli(["submit", "-", "--results", results, "--state", join(dir, "s.jsonl"), ...against(sandbox)], { stdin: csv });
+  expect(run.code, run.stderr).toBe(0);
   expect((await readResults(results)).map((r) => [r["number"], r.result_status])).toEqual([["416-555-5001", "submitted"]]);
 });
 
@@ -45,13 +45,14 @@ it("never lets two rows' different PortForm values share a request, whatever cha
   const dir = await tempDir();
   const sheet = join(dir, "nul.csv");
   const header = `number,pilot_number,portform.CommentsPortTeam,portform.CommentsLosingCarrier,${FORM_HEADER}`;
-  await writeFile(sheet, `${header}\n416-555-5004,4165550100,x\0y,,${FORM_CELLS}\n416-555-5005,4165550100,x,y\0,${FORM_CELLS}\n`);
+  // A zero-width space, not a NUL: a control character inside a value makes its row invalid (contract §3 Values).
+  await writeFile(sheet, `${header}\n416-555-5004,4165550100,x\u200by,,${FORM_CELLS}\n416-555-5005,4165550100,x,y\u200b,${FORM_CELLS}\n`);
   const run = await runCli(["submit", sheet, ...against(sandbox)]);
   expect(run.code).toBe(0);
   const forms = sandbox.accepted().map((r) => r.body["PortForm"] as Record<string, unknown>);
   expect(forms.map((f) => [f["CommentsPortTeam"], f["CommentsLosingCarrier"]])).toEqual([
-    ["x\0y", undefined],
-    ["x", "y\0"],
+    ["x\u200by", undefined],
+    ["x", "y\u200b"],
   ]);
 });
 

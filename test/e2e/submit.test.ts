@@ -230,7 +230,7 @@ describe("sheets as spreadsheet programs save them", () => {
     await writeFile(sheet, Buffer.from(text, "latin1"));
     const run = await runCli(["submit", sheet, ...against(sandbox)]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`${sheet}: line 3: not UTF-8 text (save the sheet as "CSV UTF-8", or give --encoding windows-1252 for Excel's plain "CSV"); nothing was sent`);
+    expect(run.stderr).toContain(`${sheet}: line 3: not UTF-8 text; read as windows-1252 (Excel's plain "CSV" on Windows) it says "416-555-1052,4165550100,ACME-1,Café Montréal,12,Front St,Toronto,ON,M5J 2N1,CA,it@acme.ca,Bell Canada" (save the sheet as "CSV UTF-8", or give --encoding windows-1252); nothing was sent`);
     expect(sandbox.received()).toEqual([]);
   });
 });

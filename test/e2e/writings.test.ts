@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server.js";
+import { copyFixtures } from "./fixtures.js";
 import { against, parseResults, runCli, tempDir, writeSheet } from "./harness.js";
 
 let sandbox: RunningSandbox;
@@ -68,7 +69,8 @@ describe("a sheet not saved as UTF-8", () => {
     await writeFile(sheet, Buffer.from(rows, "latin1"));
     const refused = await submit(sheet);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('line 2: not UTF-8 text (save the sheet as "CSV UTF-8", or give --encoding windows-1252 for Excel\'s plain "CSV")');
+    expect(refused.stderr).toContain('line 2: not UTF-8 text; read as windows-1252 (Excel\'s plain "CSV" on Windows) it says "4165550101,4165550100,,ACME-1,Café Montréal,');
+    expect(refused.stderr).toContain('(save the sheet as "CSV UTF-8", or give --encoding windows-1252); nothing was sent');
 
     const run = await submit(sheet, "--encoding", "windows-1252");
     expect(run.code, run.stderr).toBe(0);
@@ -79,6 +81,23 @@ describe("a sheet not saved as UTF-8", () => {
     expect(read.map((r) => [r["portform.CustomerName"], r.result_status])).toEqual([
       ["Café Montréal", "submitted"],
       ["Café Montréal", "submitted"],
+    ]);
+  });
+
+  it("tells a Mac Roman sheet from a Windows-1252 one by what its letters read as, and reads it with the encoding it names", async () => {
+    await copyFixtures(dir, ["input/mac-roman.csv"]);
+    const sheet = join(dir, "fixtures", "input", "mac-roman.csv");
+    const refused = await runCli(["plan", sheet]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `${sheet}: line 2: not UTF-8 text; read as macintosh (Mac Roman, Excel's CSV on an old Mac) it says "416-555-2201,4165550100,PCF-1,Pâtisserie Côté & Fils,1200,rue Saint-Jean,Québec,QC,G1R 1S4,CA,commandes@patisserie-cote.ca,Bell Canada" (save the sheet as "CSV UTF-8", or give --encoding macintosh); nothing was sent`,
+    );
+    const run = await runCli(["plan", sheet, "--encoding", "macintosh"]);
+    expect(run.code, run.stderr).toBe(0);
+    const read = parseResults(await readFile(join(dir, "fixtures", "input", "mac-roman.plan.csv"), "utf8"));
+    expect(read.map((r) => [r["portform.CustomerName"], r["portform.CustomerCity"], r.result_status])).toEqual([
+      ["Pâtisserie Côté & Fils", "Québec", "planned"],
+      ["Pâtisserie Côté & Fils", "Québec", "planned"],
     ]);
   });
 
@@ -139,6 +158,18 @@ describe("--expand-ranges", () => {
       "",
       '"416-555-3730 to 416-555-3731" is a range of 2 numbers: pass --expand-ranges to port each of them',
       "",
+    ]);
+  });
+
+  it("makes a trunk's own pilot number, taken in by a range, invalid: it is on the service already", async () => {
+    const sheet = await writeSheet(dir, "pilot.csv", `${HEADER}\n416-555-0099 to 0101,4165550100,,${FORM}\n`);
+    const run = await runCli(["plan", sheet, "--expand-ranges"]);
+    const results = parseResults(await readFile(join(dir, "pilot.plan.csv"), "utf8"));
+    expect(run.code).toBe(1);
+    expect(results.map((r) => [r.result_number, r.result_status, r.result_message])).toEqual([
+      ["4165550099", "planned", ""],
+      ["4165550100", "invalid", "4165550100 is the pilot number of one of the account's SIP trunks, already on the service: leave it out of the sheet"],
+      ["4165550101", "planned", ""],
     ]);
   });
 

@@ -265,32 +265,35 @@ describe("skipping lines that carry nothing", () => {
 
 describe("refusing a sheet that is not UTF-8", () => {
   const windows1252 = (text: string): Buffer => Buffer.from(text, "latin1");
-  const notUtf8 = (source: string, line: number) =>
-    `${source}: line ${line}: not UTF-8 text (save the sheet as "CSV UTF-8", or give --encoding windows-1252 for Excel's plain "CSV"); nothing was sent`;
+  /** The refusal of a Windows-1252 sheet: its line as it reads in Windows-1252, and the encoding to give. */
+  const notUtf8 = (source: string, line: number, reads: string) =>
+    `${source}: line ${line}: not UTF-8 text; read as windows-1252 (Excel's plain "CSV" on Windows) it says "${reads}" (save the sheet as "CSV UTF-8", or give --encoding windows-1252); nothing was sent`;
 
   it("refuses a Windows-1252 sheet whole, naming the line of the first accented letter", async () => {
     const text = ["number,portform.CustomerName", "4165550101,Acme", "4165550102,Acme", "4165550103,Acme", "4165550104,Café Montréal", "4165550105,Acme"].join("\r\n");
     const path = sheetFile(windows1252(text));
-    expect(await refusal(readAll(path))).toEqual({ name: "InputError", exitCode: 2, message: notUtf8(path, 5) });
+    expect(await refusal(readAll(path))).toEqual({ name: "InputError", exitCode: 2, message: notUtf8(path, 5, "4165550104,Café Montréal") });
   });
 
   it("refuses a header that is not UTF-8 before reading any row", async () => {
     const path = sheetFile(windows1252("number,Société\n4165550101,x\n"));
-    expect((await refusal(openSheet(path))).message).toBe(notUtf8(path, 1));
+    expect((await refusal(openSheet(path))).message).toBe(notUtf8(path, 1, "number,Société"));
   });
 
   it("counts lines across chunks of a large sheet, and in a sheet whose lines end in CR alone", async () => {
     const rows = Array.from({ length: 20_000 }, (_, i) => `${4165560000 + i},réseau ${i}`);
     const bad = Buffer.concat([Buffer.from(["number,note", ...rows.slice(0, 15_000)].join("\n") + "\n"), windows1252("4165590000,Montréal\n")]);
     const big = sheetFile(bad);
-    expect((await refusal(readAll(big))).message).toBe(notUtf8(big, 15_002));
+    expect((await refusal(readAll(big))).message).toBe(notUtf8(big, 15_002, "4165590000,Montréal"));
     const mac = sheetFile(windows1252("number,note\r4165550101,a\r4165550102,Québec\r"));
-    expect((await refusal(readAll(mac))).message).toBe(notUtf8(mac, 3));
+    expect((await refusal(readAll(mac))).message).toBe(notUtf8(mac, 3, "4165550102,Québec"));
   });
 
   it("refuses a sheet that ends in the middle of a multi-byte character", async () => {
     const path = sheetFile(Buffer.concat([Buffer.from("number,note\n4165550101,caf"), Buffer.from("é").subarray(0, 1)]));
-    expect((await refusal(readAll(path))).message).toBe(notUtf8(path, 2));
+    expect((await refusal(readAll(path))).message).toBe(
+      `${path}: line 2: not UTF-8 text (save the sheet as "CSV UTF-8", or give --encoding with the encoding it was saved in); nothing was sent`,
+    );
   });
 
   it("reads a UTF-16 sheet with a byte order mark, as spreadsheet programs save 'Unicode text', without being told", async () => {
@@ -316,6 +319,14 @@ describe("refusing a sheet that is not UTF-8", () => {
     expect(read[19_999]).toBe("Société 19999");
     expect(sheet.rereadable).toBe(false);
     expect(sheet.textFormat()).toEqual({ bom: true, lineEnd: "\r\n" });
+  });
+
+  it("reads Windows-1252's bytes 0x80-0x9F as the quotes, dashes and letters they are, not as control characters", async () => {
+    const path = sheetFile(Buffer.concat([Buffer.from("number,note\r\n4165550101,O"), Buffer.from([0x92]), Buffer.from("Brien "), Buffer.from([0x96, 0x20, 0x80, 0x35, 0x20, 0x8c, 0x9c])]));
+    const sheet = await openSheet(path, { encoding: "windows-1252" });
+    const read: string[] = [];
+    for await (const row of sheet.rows) read.push(row.cells[1] ?? "");
+    expect(read).toEqual(["O’Brien – €5 Œœ"]);
   });
 
   it("refuses UTF-16 that breaks off in the middle of a character, naming its line", async () => {

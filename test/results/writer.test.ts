@@ -271,7 +271,9 @@ describe("defaultResultsPath", () => {
     ["a/b.CSV", "a/b.results.csv"],
     ["a/b", "a/b.results.csv"],
     ["b.csv", "b.results.csv"],
-    ["a/b.txt", "a/b.txt.results.csv"],
+    ["a/b.txt", "a/b.txt.results.txt"],
+    ["a/b.TSV", "a/b.TSV.results.TSV"],
+    ["a/b.json", "a/b.json.results.csv"],
     ["-", "-"],
   ])("puts the results for %j at %j", (input, expected) => {
     expect(defaultResultsPath(input, "submit")).toBe(expected);

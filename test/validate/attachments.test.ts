@@ -138,8 +138,10 @@ describe("attachments are confined to the sheet's folder", () => {
     expect(await reasonFor("zero", layoutIn("/dev"))).toMatch(/"zero" is a character device/);
   });
 
-  it("refuses a path holding a NUL character", async () => {
-    expect(await reasonFor("loa.pdf\0.txt")).toBe(`portform.FileLetterOfAuthorization file "loa.pdf\\u0000.txt" contains a NUL character: ${RULE()}`);
+  it("refuses a path holding a NUL character, as any cell holding a control character is", async () => {
+    expect(await reasonFor("loa.pdf\0.txt")).toBe(
+      'portform.FileLetterOfAuthorization "loa.pdf\\x00.txt" holds a control character (U+0000) at character 8, which a spreadsheet does not show: retype the cell',
+    );
   });
 
   it("reads only a regular file even when one is swapped in after the checks: no link followed, no FIFO waited on", async () => {

@@ -348,6 +348,15 @@ describe("member values", () => {
     );
   });
 
+  it("refuses a cell holding a control character, naming its column, rather than dropping it (a province a<DEL>b is not AB)", async () => {
+    expect(await reason(["number", "pilot_number", "portform.CustomerProvince"], ["4165550101", "4165550000", "o\u007fn"])).toBe(
+      'portform.CustomerProvince "o\\x7fn" holds a control character (U+007F) at character 2, which a spreadsheet does not show: retype the cell',
+    );
+    expect(await reason(["number", "pilot_number", "item.Label"], ["4165550101", "4165550000", "Front\u001b[2J desk"])).toMatch(/^item\.Label "Front\\x1b\[2J desk" holds a control character \(U\+001B\) at character 6/);
+    // Tab and line breaks are text: a label of two lines is sent as it is.
+    expect((await valid(["number", "pilot_number", "item.Label"], ["4165550101", "4165550000", "Front\ndesk"])).item).toMatchObject({ Label: "Front\ndesk" });
+  });
+
   it("splits lists on semicolons, trimming and dropping empty parts", async () => {
     expect(await portForm("portform.NumbersToRemain", " 416-555-0110 ;; (416) 555-0111; ")).toMatchObject({
       NumbersToRemain: [4165550110, 4165550111],
@@ -651,7 +660,7 @@ describe("rows that state the same members", () => {
         ["4165550101", "4165550000", "", "ab", "c"],
         ["4165550102", "4165550000", "", "a", "bc"],
         ["4165550103", "4165550000", "", "ab", "c"],
-        ["4165550104", "4165550000", "", "a\u0000", "bc"],
+        ["4165550104", "4165550000", "", "a\u200b", "bc"],
         ["4165550105", "4165550000", "", "1:a", "b"],
         ["4165550106", "4165550000", "", "1", "a1:b"],
       ],
@@ -660,7 +669,7 @@ describe("rows that state the same members", () => {
       ["ab", "c"],
       ["a", "bc"],
       ["ab", "c"],
-      ["a\u0000", "bc"],
+      ["a\u200b", "bc"],
       ["1:a", "b"],
       ["1", "a1:b"],
     ]);
