@@ -66,7 +66,8 @@ export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorSta
   const placedOutside = (number: string, ticket: string): boolean => {
     if (ticket === "") return false;
     const state = stateOf(prior, number);
-    if (state.kind === "submitted") return state.outside === true && state.ticket === ticket;
+    // A number this journal sent and the service refused already says whose order holds it (status-words.ts).
+    if (state.kind === "submitted") return state.outside === true && state.refused !== true && state.ticket === ticket;
     return state.kind === "none" && options.account?.get(number)?.ticket === ticket;
   };
   return { statusOf, requests: asker.requests };

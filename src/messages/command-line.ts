@@ -24,7 +24,7 @@ export const emptyPath = (option: string, value: string): string => `--${option}
 
 /** A results path's extension names no format portin writes (docs/contract.md §2). Next: end it in .csv, .xlsx or .jsonl, or give -. */
 export const notAResultsFormat = (option: string, path: string): string =>
-  `--${option} ${path}: portin writes .csv, .xlsx or .jsonl (JSON Lines), or - for standard output; give a path ending in one of them`;
+  `--${option} ${path}: portin writes .csv (or .txt, .tsv), .xlsx or .jsonl (JSON Lines), or - for standard output; give a path ending in one of them`;
 
 /** `--sheet` was given without a worksheet's name. Next: name the worksheet. */
 export const emptySheetName = (value: string): string => `--sheet needs a worksheet's name, not "${value}"`;
