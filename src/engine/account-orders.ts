@@ -8,6 +8,7 @@
  */
 import * as notices from "../messages/notices.js";
 import * as outcomes from "../messages/outcomes.js";
+import * as statusWords from "../messages/status.js";
 import { formatRejectDetails, portInPhase } from "../catalog/account.js";
 import type { AccountOrder, PortInStatus } from "../catalog/account.js";
 import { AuthError } from "../errors.js";
@@ -21,7 +22,7 @@ import { rowFingerprint } from "../group/fingerprint.js";
 import { terminalSafe } from "../terminal-text.js";
 import { StatusAsker } from "./port-in-status.js";
 import type { Asked } from "./port-in-status.js";
-import { rowNowOf, verdictOf } from "./verdict.js";
+import { portDateApart, rowNowOf, verdictOf } from "./verdict.js";
 import type { AccountHold, Verdict } from "./verdict.js";
 
 export interface AccountCheck {
@@ -51,15 +52,18 @@ export interface AccountCheckOptions {
   readonly asker?: StatusAsker;
 }
 
-/** The message of a row an order on the account holds (docs/contract.md §5). */
-export function accountHoldMessage(hold: AccountHold): string {
+/**
+ * The message of a row an order on the account holds (docs/contract.md §5). `requested`: the
+ * row's RequestedPortDate; an open order that will move the numbers on another day says so.
+ */
+export function accountHoldMessage(hold: AccountHold, requested = ""): string {
   switch (hold.kind) {
     case "ported":
       return outcomes.alreadyPorted(hold.ticket);
     case "rejected":
       return outcomes.outsideOrderRejected(hold.ticket);
     case "open":
-      if (hold.ticket !== "") return outcomes.inOpenOrderOutside(hold.ticket);
+      if (hold.ticket !== "") return withHeldDate(outcomes.inOpenOrderOutside(hold.ticket), hold, requested);
       return outcomes.inOpenOrderNoTicket(hold.orderId, hold.why);
   }
 }
@@ -67,11 +71,27 @@ export function accountHoldMessage(hold: AccountHold): string {
 /**
  * The message of a row this run sent that the service refused because an order placed outside
  * the journal already held it (docs/contract.md §5, "A pending-port-in answer"): the request
- * left, so the row never says "not sent".
+ * left, so the row never says "not sent". `requested` as for accountHoldMessage.
  */
-export function refusedHoldMessage(hold: AccountHold): string {
+export function refusedHoldMessage(hold: AccountHold, requested = ""): string {
   if (hold.kind === "ported") return outcomes.refusedAlreadyPorted(hold.ticket);
-  return outcomes.refusedHeldByOrder(hold.ticket, hold.kind === "open");
+  return withHeldDate(outcomes.refusedHeldByOrder(hold.ticket, hold.kind === "open"), hold, requested);
+}
+
+/**
+ * `message`, followed by the port date an open order placed outside the journal holds when it
+ * is not the row's RequestedPortDate (docs/contract.md §5): the numbers move on the account's
+ * date, and nothing else the row says would tell the user so.
+ */
+function withHeldDate(message: string, hold: AccountHold, requested: string): string {
+  const held = hold.kind === "open" ? portDateApart(hold.portDate, requested) : null;
+  return held === null ? message : `${message}; ${statusWords.otherPortDate(held, requested)}`;
+}
+
+/** A valid row's RequestedPortDate as the sheet gives it; "" when it gives none. */
+export function requestedPortDate(row: ValidRow): string {
+  const requested = row.portForm["RequestedPortDate"];
+  return typeof requested === "string" ? requested : "";
 }
 
 /**
@@ -119,6 +139,7 @@ export async function checkAccountOrders(numbers: Iterable<string>, options: Acc
       orderId,
       ticket: live ? status.ticketId : "",
       status: live ? status.status : "",
+      portDate: live ? status.portDate : "",
       why: openAsked.has(orderId) ? whyNoTicket(answer, status) : outcomes.NOT_ASKED_BY_ORDER,
     };
     for (const number of held) holds.set(number, hold);

@@ -12,7 +12,7 @@ import { rowOutcome, saysNotPortable } from "../results/row-outcome.js";
 import type { OutcomeSubject, RowOutcome } from "../results/row-outcome.js";
 import { describeOperation } from "../catalog/operations.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
-import { accountHoldMessage } from "./account-orders.js";
+import { accountHoldMessage, requestedPortDate } from "./account-orders.js";
 import { inFlightMessage } from "./running-submit.js";
 import type { RunningSubmit } from "./running-submit.js";
 import { confirmNumbers, unsureRequests } from "./confirm.js";
@@ -120,7 +120,7 @@ function outcomeOf(row: ValidRow, verdict: Verdict, confirmations: ReadonlyMap<s
     case "refused":
       return rowOutcome(base, { status: "skipped", ticket: verdict.submitted.ticket, httpStatus: null, message: `${outcomes.refusedEarlier(verdict.submitted.ticket)}; not sent again` });
     case "held":
-      return fromHold(base, verdict.hold, verdict.earlierRun !== null);
+      return fromHold(base, verdict.hold, verdict.earlierRun !== null, requestedPortDate(row));
     case "unsure":
       return fromConfirmation(base, verdict.state, confirmations.get(row.number), options);
     case "rejected":
@@ -143,11 +143,12 @@ function fromSubmitted(base: OutcomeSubject, submitted: Submitted, changed: bool
 
 /**
  * Held by an order on the account that this journal did not place, or that an earlier run of
- * it sent (`earlierRun`) without learning the outcome. Never sent; when PortInStatus gives no
+ * it sent (`earlierRun`) without learning the outcome; `requested`, the row's RequestedPortDate,
+ * which an order placed outside may not keep. Never sent; when PortInStatus gives no
  * ticket for the order, the row is `unknown` (exit 1), not `skipped`: nothing says the order
  * will ever port, and only the service can say what it is (docs/contract.md §5).
  */
-function fromHold(base: OutcomeSubject, hold: AccountHold, earlierRun: boolean): RowOutcome {
+function fromHold(base: OutcomeSubject, hold: AccountHold, earlierRun: boolean, requested: string): RowOutcome {
   if (hold.ticket === "") {
     const held = earlierRun
       ? outcomes.acceptedEarlierInOpenOrder(hold.orderId, hold.kind === "open" ? hold.why : "")
@@ -155,7 +156,7 @@ function fromHold(base: OutcomeSubject, hold: AccountHold, earlierRun: boolean):
     const message = outcomes.askAboutOrder(held, hold.orderId);
     return rowOutcome(base, { status: "unknown", ticket: "", httpStatus: null, message, next: "ask-about-order" });
   }
-  const message = earlierRun ? outcomes.acceptedEarlierConfirmed(hold.status) : accountHoldMessage(hold);
+  const message = earlierRun ? outcomes.acceptedEarlierConfirmed(hold.status) : accountHoldMessage(hold, requested);
   return rowOutcome(base, { status: "skipped", ticket: hold.ticket, httpStatus: null, message });
 }
 

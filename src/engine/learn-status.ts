@@ -15,6 +15,7 @@ import { beyondJournal, recordAnswers } from "./status-journal.js";
 import type { StatusJournal } from "./status-journal.js";
 import { questionsFor, rowStatus, sourceOf } from "./status-source.js";
 import type { Source } from "./status-source.js";
+import { requestedPortDate } from "./account-orders.js";
 import { withAccountFacts } from "./status-words.js";
 import { AS_SENT, rowNowOf } from "./verdict.js";
 import type { AccountHold, RowNow } from "./verdict.js";
@@ -59,8 +60,7 @@ export async function learnStatuses(rows: readonly CheckedRow[], prior: PriorSta
     const source = sourceFor(row.number, row.valid ? rowNowOf(row) : AS_SENT);
     const status = rowStatus(row, source, { byTicket, byNumber, known });
     if (!row.valid) return status;
-    const requested = row.portForm["RequestedPortDate"];
-    return withAccountFacts(status, placedOutside(row.number, status.ticket), typeof requested === "string" ? requested : "");
+    return withAccountFacts(status, placedOutside(row.number, status.ticket), requestedPortDate(row));
   };
   /** Whether `ticket`, which holds `number`, is an order placed outside this journal: recorded so, or found on the account for a number no run of it sent. */
   const placedOutside = (number: string, ticket: string): boolean => {

@@ -9,7 +9,7 @@ import { adviseNotPortable, rowOutcome, withMessage } from "../results/row-outco
 import type { OutcomeVerdict, RowOutcome } from "../results/row-outcome.js";
 import type { DispatchReport, StopReason } from "../send/dispatch.js";
 import type { CheckedRow, ValidRow } from "../validate/types.js";
-import { refusedHoldMessage, refusedUnfoundMessage } from "./account-orders.js";
+import { refusedHoldMessage, refusedUnfoundMessage, requestedPortDate } from "./account-orders.js";
 import { saysPending } from "./pending-answers.js";
 import type { AccountHold } from "./verdict.js";
 import type { Settlement } from "./settle.js";
@@ -39,7 +39,7 @@ export function rowOutcomes(
     const request = settlement.requests[(requestOf[index] ?? 0) - 1] as PortRequest;
     const row = rows[index] as ValidRow;
     const sent = report === null ? carried(request, row, PLANNED) : sentOutcome(request, row, report);
-    const outcome = sent.status === "rejected" ? refusedOutcome(sent, held.get(row.number)) : sent;
+    const outcome = sent.status === "rejected" ? refusedOutcome(sent, held.get(row.number), requestedPortDate(row)) : sent;
     const note = settlement.notes.get(index);
     // A row sent again after its order ended says so first (docs/contract.md §5).
     if (note === undefined) return adviseNotPortable(outcome);
@@ -53,8 +53,8 @@ export function rowOutcomes(
  * found it, saying both; `rejected` when it did not (yet), still saying the row was sent and
  * why it was refused, with the step that resolves it. Any other refusal stays as the service said it.
  */
-function refusedOutcome(sent: RowOutcome, hold: AccountHold | undefined): RowOutcome {
-  if (hold !== undefined) return rowOutcome(sent, { status: "skipped", ticket: hold.ticket, httpStatus: sent.httpStatus, message: refusedHoldMessage(hold), next: "refused-held" });
+function refusedOutcome(sent: RowOutcome, hold: AccountHold | undefined, requested: string): RowOutcome {
+  if (hold !== undefined) return rowOutcome(sent, { status: "skipped", ticket: hold.ticket, httpStatus: sent.httpStatus, message: refusedHoldMessage(hold, requested), next: "refused-held" });
   if (!saysPending(sent.message)) return sent;
   return withMessage(sent, refusedUnfoundMessage(sent.message), "run-again-refused-held");
 }

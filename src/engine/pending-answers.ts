@@ -101,10 +101,10 @@ export class PendingAnswers {
     };
     for (const [number, answer] of answers) {
       if (answer.kind !== "found") continue;
-      const { ticketId, status, numbersToPort } = answer.status;
+      const { ticketId, status, numbersToPort, portDate } = answer.status;
       const phase = portInPhase(status);
       if (phase === "ended" || ticketId === "") continue;
-      const found: AccountHold = phase === "completed" ? { kind: "ported", orderId: "", ticket: ticketId, status } : { kind: "open", orderId: "", ticket: ticketId, status, why: "" };
+      const found: AccountHold = phase === "completed" ? { kind: "ported", orderId: "", ticket: ticketId, status } : { kind: "open", orderId: "", ticket: ticketId, status, why: "", portDate };
       hold(number, found);
       for (const other of numbersToPort) if (others.has(other)) hold(other, found);
     }

@@ -10,6 +10,7 @@ import { noOrder, orderStatus } from "../results/order-status.js";
 import type { OrderFacts, OrderStatus } from "../results/order-status.js";
 import { NOT_PORTABLE_ADVICE, saysNotPortable } from "../results/row-outcome.js";
 import { absentText } from "./earlier-runs.js";
+import { portDateApart } from "./verdict.js";
 import * as outcomes from "../messages/outcomes.js";
 import type { Asked } from "./port-in-status.js";
 import * as statusWords from "../messages/status.js";
@@ -152,9 +153,7 @@ export function fromService(status: PortInStatus, at: string, unsure: boolean): 
 export function withAccountFacts(status: OrderStatus, outside: boolean, requestedDate: string): OrderStatus {
   const notes: string[] = [];
   if (outside && status.ticket !== "") notes.push(statusWords.placedOutside(status.ticket));
-  const held = status.portDate.slice(0, 10);
-  if (requestedDate !== "" && /^\d{4}-\d{2}-\d{2}$/.test(held) && held !== requestedDate && (status.state === "open" || status.state === "completed")) {
-    notes.push(statusWords.otherPortDate(held, requestedDate));
-  }
+  const held = status.state === "open" || status.state === "completed" ? portDateApart(status.portDate, requestedDate) : null;
+  if (held !== null) notes.push(statusWords.otherPortDate(held, requestedDate));
   return notes.length === 0 ? status : { ...status, message: `${status.message}; ${notes.join("; ")}` };
 }

@@ -12,8 +12,11 @@ import type { ValidRow } from "../validate/types.js";
 
 /** What the account says of a number the journal does not hold as submitted. */
 export type AccountHold =
-  /** An open order holds it; `ticket` "" when PortInStatus could not name it (yet): `why` says why. */
-  | { readonly kind: "open"; readonly orderId: string; readonly ticket: string; readonly status: string; readonly why: string }
+  /**
+   * An open order holds it; `ticket` "" when PortInStatus could not name it (yet): `why` says why.
+   * `portDate`: the PortDate PortInStatus gave the order, "" when none.
+   */
+  | { readonly kind: "open"; readonly orderId: string; readonly ticket: string; readonly status: string; readonly why: string; readonly portDate: string }
   /** A Closed order ported it in: PortInStatus says COMPLETED. */
   | { readonly kind: "ported"; readonly orderId: string; readonly ticket: string; readonly status: string }
   /**
@@ -142,6 +145,20 @@ export function verdictOf(input: VerdictInput): Verdict {
       return unhandled(state);
   }
 }
+
+/**
+ * The day an order on the account moves a row's numbers, when it is not the day the row asks for
+ * (docs/contract.md §5, §6): `held`, the order's PortDate (a date, or a date and time), against
+ * the row's RequestedPortDate. The account's date is the one that holds; the sheet's is what
+ * the user expects, so a difference is always said. null when they agree, or either is no date.
+ */
+export function portDateApart(held: string, requested: string): string | null {
+  const day = held.slice(0, 10);
+  if (!DAY.test(day) || !DAY.test(requested) || day === requested) return null;
+  return day;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * What a number's 9-1-1 registration calls for (docs/contract.md §1.5, docs/verdicts.md "9-1-1

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
-import { readResults, runCli, tempDir } from "./harness.js";
+import { against, FORM_CELLS, FORM_HEADER, readResults, runCli, tempDir, writeSheet } from "./harness.js";
 import { submitInProcess } from "./in-process.js";
 import { numbers, postedNumbers, ticketsByNumber, trunkSheetOf } from "./ledger.js";
 import { faultyProxy, through } from "./proxy.js";
@@ -194,6 +194,42 @@ describe("orders placed in the web portal", () => {
     expect((await runCli(["submit", sheet, "--base-url", s.url, "--user", s.user, "--password", s.password])).code).toBe(0);
     expect(postedNumbers(s)).toEqual(numbers(2, 2010));
     expect(gets(s, served)).toEqual({ list: 1, status: 0 });
+  });
+});
+
+describe("an order placed outside whose port date is not the sheet's", () => {
+  it("plan and submit name the account's date after the skipped rows' words; a sheet asking for that date gets no note", async () => {
+    const s = await startSandbox({ startDate: "2026-11-23", rejectRate: 0, seed: 9 });
+    cleanups.push(() => s.close());
+    const ticket = await portalOrder(s, { numbers: ["4165552000-2003"], status: "CONFIRMED" });
+    const dir = await tempDir();
+    /** Six trunk rows asking for `date`: four the portal order holds, two free. */
+    const sheetAsking = (name: string, date: string): Promise<string> =>
+      writeSheet(dir, name, `number,pilot_number,${FORM_HEADER},portform.RequestedPortDate\n${numbers(6).map((n) => `${n},4165550100,${FORM_CELLS},${date}`).join("\n")}\n`);
+    const held = `already in open order ${ticket} placed outside this journal; not sent`;
+
+    const asked = "2026-12-10";
+    const later = await sheetAsking("later.csv", asked);
+    const plan = await runCli(["plan", later, ...against(s)]);
+    expect(plan.code).toBe(0);
+    expect(plan.stderr).toContain("6 rows: 2 planned, 4 skipped");
+    const planned = await readResults(join(dir, "later.plan.csv"));
+    const accountDate = /the account holds (\d{4}-\d{2}-\d{2}),/.exec(planned[0]!.result_message!)?.[1] ?? "";
+    expect(accountDate).not.toBe("");
+    expect(accountDate).not.toBe(asked);
+    const note = `; the account holds ${accountDate}, not the sheet's RequestedPortDate ${asked}: the numbers move on ${accountDate}`;
+    expect(planned.slice(0, 4).map((r) => [r.result_status, r.result_ticket, r.result_message])).toEqual(Array.from({ length: 4 }, () => ["skipped", ticket, `${held}${note}`]));
+    expect(planned.slice(4).map((r) => r.result_status)).toEqual(["planned", "planned"]);
+
+    // The sheet asking for the account's own date: the same rows, the same words, nothing more.
+    const same = await sheetAsking("same.csv", accountDate);
+    const [samePlan, sent] = await Promise.all([runCli(["plan", same, ...against(s)]), runCli(["submit", later, ...against(s)])]);
+    expect(samePlan.code).toBe(0);
+    expect((await readResults(join(dir, "same.plan.csv"))).slice(0, 4).map((r) => r.result_message)).toEqual(Array.from({ length: 4 }, () => held));
+    // submit says it too.
+    expect(sent.code).toBe(0);
+    expect(sent.stderr).toContain("6 rows: 2 submitted, 4 skipped");
+    expect((await readResults(join(dir, "later.results.csv"))).slice(0, 4).map((r) => r.result_message)).toEqual(Array.from({ length: 4 }, () => `${held}${note}`));
   });
 });
 

@@ -7,8 +7,8 @@ import type { AccountHold } from "../../src/engine/verdict.js";
  */
 export const EXAMPLE_HOLDS = {
   nothing: undefined,
-  "an open order, ticket known": { kind: "open", orderId: "O-7", ticket: "PI-000007", status: "SUBMITTED", why: "" },
-  "an open order, no ticket yet": { kind: "open", orderId: "O-7", ticket: "", status: "", why: "PortInStatus does not show it yet" },
+  "an open order, ticket known": { kind: "open", orderId: "O-7", ticket: "PI-000007", status: "SUBMITTED", why: "", portDate: "" },
+  "an open order, no ticket yet": { kind: "open", orderId: "O-7", ticket: "", status: "", why: "PortInStatus does not show it yet", portDate: "" },
   "a closed order that ported it": { kind: "ported", orderId: "O-8", ticket: "PI-000008", status: "COMPLETED" },
   "a closed order the carrier rejected": {
     kind: "rejected",
