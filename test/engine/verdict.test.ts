@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { verdictOf } from "../../src/engine/verdict.js";
+import { portDateApart, verdictOf } from "../../src/engine/verdict.js";
 import type { RowNow, Verdict } from "../../src/engine/verdict.js";
 import type { NumberState } from "../../src/journal/prior.js";
 import { PACKAGE_ROOT } from "../../src/version.js";
@@ -116,5 +116,18 @@ describe("one verdict for each number (engine/verdict.ts)", () => {
     verdictOf({ state: STATES["rejected by the service"], hold: HOLDS["an open order, ticket known"], row });
     verdictOf({ state: STATES["rejected by the service"], row, retryRejected: true });
     expect(asked).toEqual([]);
+  });
+});
+
+describe("the port date an order holds against the row's (engine/verdict.ts portDateApart)", () => {
+  it.each([
+    ["2026-12-03", "2026-12-10", "2026-12-03"],
+    ["2026-12-03T00:00:00", "2026-12-10", "2026-12-03"],
+    ["2026-12-10T00:00:00", "2026-12-10", null],
+    ["2026-12-10", "2026-12-10", null],
+    ["", "2026-12-10", null],
+    ["2026-12-03", "", null],
+  ])("held %j, asked %j: %j", (held, requested, apart) => {
+    expect(portDateApart(held, requested)).toBe(apart);
   });
 });
