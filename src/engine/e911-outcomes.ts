@@ -23,9 +23,13 @@ export interface E911Run {
   readonly plan: boolean;
 }
 
-/** `outcomeOf` with each row's 9-1-1 cell and words; as it is when the sheet and defaults give no address. */
+/**
+ * `outcomeOf` with each row's 9-1-1 cell and words. A trunk number without an address says so
+ * whether or not the sheet gives addresses at all (docs/contract.md §2 "9-1-1 addresses"): a
+ * sheet without e911 columns is where such numbers are most likely. The cell itself is written
+ * only when the sheet or defaults give addresses (port-in.ts picks the columns).
+ */
 export function withE911(rows: readonly CheckedRow[], run: E911Run, outcomeOf: (index: number) => RowOutcome): (index: number) => RowOutcome {
-  if (!run.rows.given) return outcomeOf;
   return (index) => {
     const outcome = outcomeOf(index);
     const row = rows[index];
