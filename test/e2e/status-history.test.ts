@@ -24,7 +24,7 @@ const isStatusGet = (method: string, path: string): boolean => method === "GET" 
  * 300 numbers submitted in 3 orders on a Monday, and a status on Tuesday that learned their
  * port dates; `extra` is given to each command (a --defaults file, say).
  */
-async function confirmedOrders(extra: (dir: string) => Promise<string[]> = async () => []): Promise<{ s: RunningSandbox; proxy: FaultyProxy; sheet: string; dir: string; options: string[] }> {
+async function confirmedOrders(extra: (dir: string) => Promise<string[]> = () => Promise.resolve([])): Promise<{ s: RunningSandbox; proxy: FaultyProxy; sheet: string; dir: string; options: string[] }> {
   const s = await startSandbox({ startDate: "2026-03-02", rejectRate: 0, seed: 5 });
   cleanups.push(() => s.close());
   const proxy = await faultyProxy(s);
