@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server.js";
+import { NO_E911_ADDRESS } from "../../src/engine/e911-outcomes.js";
 import { against, parseResults, runCli, tempDir, writeSheet } from "./harness.js";
 
 let sandbox: RunningSandbox;
@@ -136,9 +137,9 @@ describe("--expand-ranges", () => {
     const results = parseResults(await readFile(join(dir, "ranges.plan.csv"), "utf8"));
     expect(results.map((r) => r.result_message)).toEqual([
       '"416-555-3720 - 3723" is a range of 4 numbers: pass --expand-ranges to port each of them',
-      "",
+      NO_E911_ADDRESS,
       '"416-555-3730 to 416-555-3731" is a range of 2 numbers: pass --expand-ranges to port each of them',
-      "",
+      NO_E911_ADDRESS,
     ]);
   });
 
