@@ -23,15 +23,26 @@ export interface E911Run {
   readonly plan: boolean;
 }
 
-/** `outcomeOf` with each row's 9-1-1 cell and words; as it is when the sheet and defaults give no address. */
+/**
+ * `outcomeOf` with each row's 9-1-1 cell and words. A trunk number without an address says so
+ * whether or not the sheet gives addresses at all (docs/contract.md §2 "9-1-1 addresses"): a
+ * sheet without e911 columns is where such numbers are most likely. The cell itself is written
+ * only when the sheet or defaults give addresses (port-in.ts picks the columns).
+ */
+/** The statuses of a row whose port is planned, on its way, or done: a number that rings on its trunk. */
+const GOES_AHEAD: ReadonlySet<RowOutcome["status"]> = new Set(["planned", "submitted", "skipped", "unknown"]);
+
 export function withE911(rows: readonly CheckedRow[], run: E911Run, outcomeOf: (index: number) => RowOutcome): (index: number) => RowOutcome {
-  if (!run.rows.given) return outcomeOf;
   return (index) => {
     const outcome = outcomeOf(index);
     const row = rows[index];
     if (run.rows.invalid.has(index)) return rowOutcome(outcome, { ...verdictOf(outcome), e911: "invalid" });
     if (row === undefined || !row.valid || !takesE911(row.operation)) return outcome;
-    if (!run.rows.addresses.has(index)) return rowOutcome(outcome, { ...verdictOf(outcome), message: joined(outcome.message, NO_E911_ADDRESS) });
+    if (!run.rows.addresses.has(index)) {
+      // Only a port that goes ahead needs its 9-1-1 address before it completes: a rejected or
+      // failed row's own words say what to do first (docs/contract.md §2 "9-1-1 addresses").
+      return GOES_AHEAD.has(outcome.status) ? rowOutcome(outcome, { ...verdictOf(outcome), message: joined(outcome.message, NO_E911_ADDRESS) }) : outcome;
+    }
     const registration = run.registered?.get(index);
     if (registration !== undefined) return rowOutcome(outcome, { ...verdictOf(outcome), message: joined(outcome.message, registration.message), e911: registration.result });
     if (run.plan && run.verified.has(index)) return rowOutcome(outcome, { ...verdictOf(outcome), e911: "verified" });

@@ -17,6 +17,7 @@ import type { Journal } from "../journal/journal.js";
 import { STATUS_COLUMN_SET, TRUNK_STATUS_COLUMN_SET } from "../results/order-status.js";
 import type { CheckedOrderStatus } from "../results/order-status.js";
 import { checkTrunkNumbers } from "./trunk-check.js";
+import { takesE911 } from "../validate/e911.js";
 import { summarizeStatus } from "../results/status-summary.js";
 import type { StatusSummary } from "../results/status-summary.js";
 import { InputCopy } from "../results/input-copy.js";
@@ -111,8 +112,10 @@ async function statusRun(options: StatusOptions, link: ServiceLink, io: CommandI
     });
     const reportOptions = resultsOptionsFor(options.sheet, prepared.rows.length, io, options.resultColumns, "--output");
     let trunkProblems: readonly string[] = [];
-    if (prepared.e911.given) {
-      // docs/contract.md §6: each completed trunk number asked whether it is on its trunk and has its 9-1-1 record.
+    // docs/contract.md §6: a sheet with a regular number on a SIP trunk (or that gives 9-1-1
+    // addresses) has each completed trunk number asked whether it is on its trunk and has its
+    // 9-1-1 record, with or without e911 columns: a sheet without them is where numbers lack one.
+    if (prepared.e911.given || prepared.rows.some((row) => takesE911(row.operation))) {
       const trunk = await checkTrunkNumbers(prepared.rows, prepared.e911, learned.statusOf, { client: link.client, prior: journal?.prior ?? null, concurrency: options.concurrency, journal });
       trunkProblems = trunk.problems;
       const report = await openReport(options.output, options.sheet.layout.header, reportOptions, TRUNK_STATUS_COLUMN_SET);

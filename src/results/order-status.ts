@@ -90,7 +90,7 @@ export interface CheckedOrderStatus {
   readonly e911: string;
 }
 
-/** docs/contract.md §6: with 9-1-1 addresses in the sheet or the defaults, `status_on_trunk` and `status_e911` follow. */
+/** docs/contract.md §6: on a sheet with a regular number on a SIP trunk (or 9-1-1 addresses in it or the defaults), `status_on_trunk` and `status_e911` follow. */
 export const TRUNK_STATUS_COLUMN_SET: ColumnSet<CheckedOrderStatus> = {
   names: [...STATUS_COLUMN_SET.names, "status_on_trunk", "status_e911"],
   cells: (checked) => [...STATUS_COLUMN_SET.cells(checked.order), checked.onTrunk, checked.e911],

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
-import { against, FORM_CELLS, FORM_HEADER, readResults, runCli, tempDir, writeSheet } from "./harness.js";
+import { against, FORM_CELLS, FORM_HEADER, readResults, runCli, tempDir, WITHOUT_E911_END, withoutE911, writeSheet } from "./harness.js";
 import { submitInProcess } from "./in-process.js";
 import { numbers, postedNumbers, ticketsByNumber, trunkSheetOf } from "./ledger.js";
 import { faultyProxy, through } from "./proxy.js";
@@ -56,7 +56,7 @@ describe("numbers an order on the account already holds", () => {
     expect(gets(s, served)).toEqual({ list: 2, status: 6 });
     const rows = await readResults(join(dir, "team v2 FINAL.results.csv"));
     for (const row of rows) {
-      expect(row).toMatchObject({ result_status: "skipped", result_ticket: tickets.get(row.result_number!), result_message: `already in open order ${tickets.get(row.result_number!)!} placed outside this journal; not sent` });
+      expect(row).toMatchObject({ result_status: "skipped", result_ticket: tickets.get(row.result_number!), result_message: withoutE911(`already in open order ${tickets.get(row.result_number!)!} placed outside this journal; not sent`) });
     }
 
     // Journaled: the next run needs no PortInStatus, and says where the order came from.
@@ -64,7 +64,7 @@ describe("numbers an order on the account already holds", () => {
     expect((await runCli(["submit", copy, ...through(proxy, s)])).code).toBe(0);
     expect(gets(s, again)).toEqual({ list: 1, status: 0 });
     const later = await readResults(join(dir, "team v2 FINAL.results.csv"));
-    expect(later[0]!.result_message).toBe(`already in order ${tickets.get(later[0]!.result_number!)!} placed outside this journal (recorded by an earlier run); not sent again`);
+    expect(later[0]!.result_message).toBe(withoutE911(`already in order ${tickets.get(later[0]!.result_number!)!} placed outside this journal (recorded by an earlier run); not sent again`));
   });
 
   it("a deleted journal sends nothing, and status then follows the original tickets", async () => {
@@ -99,7 +99,7 @@ describe("numbers an order on the account already holds", () => {
     for (const row of rows) {
       expect(row).toMatchObject({ result_status: "skipped", result_ticket: tickets.get(row.result_number!) });
       // Sent, and refused: never "not sent" for a row whose request left.
-      expect(row.result_message).toMatch(/^sent, and refused by the service: open order PI-\d+, placed outside this journal \(.*\), already holds it; not sent again$/);
+      expect(row.result_message).toMatch(/^sent, and refused by the service: open order PI-\d+, placed outside this journal \(.*\), already holds it; not sent again; no 9-1-1 address given: register one before the port completes$/);
     }
 
     const after = s.received().length;
@@ -148,8 +148,8 @@ describe("orders placed in the web portal", () => {
     expect(postedNumbers(s).sort()).toEqual(numbers(49, 2051));
     const rows = await readResults(join(dir, "acme.results.csv"));
     expect(rows.slice(0, 50).every((r) => r.result_status === "skipped" && r.result_ticket === open)).toBe(true);
-    expect(rows[0]!.result_message).toBe(`already in open order ${open} placed outside this journal; not sent`);
-    expect(rows[50]).toMatchObject({ result_status: "skipped", result_ticket: ported, result_message: `already ported in ${ported}; not sent` });
+    expect(rows[0]!.result_message).toBe(withoutE911(`already in open order ${open} placed outside this journal; not sent`));
+    expect(rows[50]).toMatchObject({ result_status: "skipped", result_ticket: ported, result_message: withoutE911(`already ported in ${ported}; not sent`) });
     expect(rows.slice(51).every((r) => r.result_status === "submitted")).toBe(true);
   });
 
@@ -218,18 +218,18 @@ describe("an order placed outside whose port date is not the sheet's", () => {
     expect(accountDate).not.toBe("");
     expect(accountDate).not.toBe(asked);
     const note = `; the account holds ${accountDate}, not the sheet's RequestedPortDate ${asked}: the numbers move on ${accountDate}`;
-    expect(planned.slice(0, 4).map((r) => [r.result_status, r.result_ticket, r.result_message])).toEqual(Array.from({ length: 4 }, () => ["skipped", ticket, `${held}${note}`]));
+    expect(planned.slice(0, 4).map((r) => [r.result_status, r.result_ticket, r.result_message])).toEqual(Array.from({ length: 4 }, () => ["skipped", ticket, withoutE911(`${held}${note}`)]));
     expect(planned.slice(4).map((r) => r.result_status)).toEqual(["planned", "planned"]);
 
     // The sheet asking for the account's own date: the same rows, the same words, nothing more.
     const same = await sheetAsking("same.csv", accountDate);
     const [samePlan, sent] = await Promise.all([runCli(["plan", same, ...against(s)]), runCli(["submit", later, ...against(s)])]);
     expect(samePlan.code).toBe(0);
-    expect((await readResults(join(dir, "same.plan.csv"))).slice(0, 4).map((r) => r.result_message)).toEqual(Array.from({ length: 4 }, () => held));
+    expect((await readResults(join(dir, "same.plan.csv"))).slice(0, 4).map((r) => r.result_message)).toEqual(Array.from({ length: 4 }, () => withoutE911(held)));
     // submit says it too.
     expect(sent.code).toBe(0);
     expect(sent.stderr).toContain("6 rows: 2 submitted, 4 skipped");
-    expect((await readResults(join(dir, "later.results.csv"))).slice(0, 4).map((r) => r.result_message)).toEqual(Array.from({ length: 4 }, () => `${held}${note}`));
+    expect((await readResults(join(dir, "later.results.csv"))).slice(0, 4).map((r) => r.result_message)).toEqual(Array.from({ length: 4 }, () => withoutE911(`${held}${note}`)));
   });
 });
 
@@ -249,9 +249,9 @@ describe("a row edited after it was submitted", () => {
     expect(s.received().length).toBe(posts);
     const rows = await readResults(join(dir, "acme.results.csv"));
     expect(rows.map((r) => [r.result_status, r.result_message])).toEqual([
-      ["skipped", "submitted by an earlier run; not sent again"],
-      ["skipped", "row changed since it was submitted in PI-000001; that order holds the old values"],
-      ["skipped", "submitted by an earlier run; not sent again"],
+      ["skipped", withoutE911("submitted by an earlier run; not sent again")],
+      ["skipped", withoutE911("row changed since it was submitted in PI-000001; that order holds the old values")],
+      ["skipped", withoutE911("submitted by an earlier run; not sent again")],
     ]);
   });
 });
@@ -317,7 +317,7 @@ describe("a PortInStatus that lags behind the order list", () => {
     for (const row of rows) {
       expect(row.result_status).toBe("unknown");
       expect(row.result_message).toMatch(
-        /^accepted by an earlier run: the account's order list shows it in open order (\d+) \(PortInStatus does not show it yet\); not sent again: run again later, and if PortInStatus still gives no ticket, ask the service about order \1$/,
+        /^accepted by an earlier run: the account's order list shows it in open order (\d+) \(PortInStatus does not show it yet\); not sent again: run again later, and if PortInStatus still gives no ticket, ask the service about order \1; no 9-1-1 address given: register one before the port completes$/,
       );
     }
     expect(run.stderr).toContain(
@@ -359,7 +359,7 @@ describe("an open order PortInStatus never confirms", () => {
     for (const row of rows) {
       expect(row).toMatchObject({ result_status: "unknown", result_ticket: "" });
       expect(row.result_message).toMatch(
-        /^already in open order (\d+) of the account's order list, placed outside this journal \(its ticket is not known yet: PortInStatus does not show it yet\); not sent: run again later, and if PortInStatus still gives no ticket, ask the service about order \1$/,
+        /^already in open order (\d+) of the account's order list, placed outside this journal \(its ticket is not known yet: PortInStatus does not show it yet\); not sent: run again later, and if PortInStatus still gives no ticket, ask the service about order \1; no 9-1-1 address given: register one before the port completes$/,
       );
     }
     expect(run.stderr).toContain("next: 5 rows unknown (an open order of the account's order list holds them, but PortInStatus gives no ticket for it), not sent");
@@ -402,7 +402,7 @@ describe("a service that names one pending number a refusal, with the order list
     for (const row of rows) {
       // All ten rode in the one POST the service refused: sent, and refused.
       expect(row).toMatchObject({ result_status: "skipped", result_ticket: tickets.get(row.result_number!) });
-      expect(row.result_message).toMatch(new RegExp(`^sent, and refused by the service: open order ${tickets.get(row.result_number!)!}, placed outside this journal \\(.*\\), already holds it; not sent again$`));
+      expect(row.result_message).toMatch(new RegExp(`^sent, and refused by the service: open order ${tickets.get(row.result_number!)!}, placed outside this journal \\(.*\\), already holds it; not sent again${WITHOUT_E911_END}`));
     }
     // Recorded: the next run sends nothing and asks PortInStatus nothing.
     const again = s.served().length;

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server.js";
 import { copyFixtures, DISPUTABLE } from "./fixtures.js";
-import { against, FORM_CELLS, FORM_HEADER, readResults, runCli, tempDir, writeSheet } from "./harness.js";
+import { NO_E911_ADDRESS } from "../../src/engine/e911-outcomes.js";
+import { against, FORM_CELLS, FORM_HEADER, readResults, runCli, tempDir, withoutE911, writeSheet } from "./harness.js";
 
 let sandbox: RunningSandbox;
 let dir: string;
@@ -48,10 +49,11 @@ describe("values a losing carrier would dispute", () => {
     const rows = await readResults(join(dir, "fixtures", "disputable.plan.csv"));
     const EVERY_PROVINCE = "AB, BC, MB, NB, NL, NS, NT, NU, ON, PE, QC, SK, YT, or its English or French name";
     expect(rows.map((r) => [r["notes"], r["result_status"], r["result_message"]])).toEqual([
-      ["as written: nothing to change", "planned", ""],
-      ["province by its name", "planned", 'portform.CustomerProvince "Ontario" sent as "ON"'],
-      ["province by its French name", "planned", 'portform.CustomerProvince "Québec" sent as "QC"'],
-      ["postal code without its space", "planned", 'portform.CustomerPostalCode "m5h1j9" sent as "M5H 1J9"'],
+      // Trunk numbers the sheet gives no 9-1-1 address: each planned row says so after its own words (docs/e911.md).
+      ["as written: nothing to change", "planned", NO_E911_ADDRESS],
+      ["province by its name", "planned", withoutE911('portform.CustomerProvince "Ontario" sent as "ON"')],
+      ["province by its French name", "planned", withoutE911('portform.CustomerProvince "Québec" sent as "QC"')],
+      ["postal code without its space", "planned", withoutE911('portform.CustomerPostalCode "m5h1j9" sent as "M5H 1J9"')],
       ["no such province", "invalid", `portform.CustomerProvince "XX" is not a province, territory or state (give a Canadian province or territory: ${EVERY_PROVINCE})`],
       [
         "a Québec address said to be in the US",

@@ -213,4 +213,42 @@ describe("9-1-1 addresses", () => {
     expect(section).not.toContain("4165553201");
     expect(section).toContain('<tr><td>Acme Plumbing</td><td class="n">3</td><td class="n">2</td></tr>');
   });
+
+  it("a sheet without any 9-1-1 column: its trunk numbers' results give the advice, and status names a completed one first and exits 1", async () => {
+    sandbox = await startSandbox({ rejectRate: 0 });
+    const dir = await tempDir();
+    const state = join(dir, "bare.state.jsonl");
+    const sheet = await writeSheet(dir, "bare.csv", `number,pilot_number,offering_id,${FORM_HEADER}\n416-555-3301,4165550100,,${FORM_CELLS}\n416-555-3302,,OFF-GEN-001,${FORM_CELLS}\n`);
+    const options = ["--state", state, ...against(sandbox)];
+
+    // The port-in is sent as before; the trunk number's message keeps its own words first. No result_e911: the sheet gives no address.
+    expect((await runCli(["submit", sheet, ...options])).code).toBe(0);
+    const results = await readResults(join(dir, "bare.results.csv"));
+    expect(results.map((r) => [r.result_status, r.result_message, r.result_e911])).toEqual([
+      ["submitted", `Accepted; ${NO_E911_ADDRESS}`, undefined],
+      ["submitted", "Accepted", undefined],
+    ]);
+    expect(e911Calls(sandbox)).toEqual([]);
+
+    const before = await runCli(["status", sheet, ...options]);
+    expect(before.code, before.stderr).toBe(0);
+    expect((await readResults(join(dir, "bare.status.csv"))).map((r) => [r.status_on_trunk, r.status_e911])).toEqual([["", "pending"], ["", ""]]);
+
+    sandbox.advanceDays(10);
+    const after = await runCli(["status", sheet, ...options]);
+    expect(after.code).toBe(1);
+    expect(after.stderr.split("\n").slice(0, 2)).toEqual(["completed but not safe to use:", "  4165553301 completed without a 9-1-1 record: a 9-1-1 call from it reaches no address"]);
+    expect((await readResults(join(dir, "bare.status.csv"))).map((r) => [r.status, r.status_on_trunk, r.status_e911])).toEqual([
+      ["COMPLETED", "yes", "missing"],
+      ["COMPLETED", "", ""],
+    ]);
+
+    // The report counts the trunk number, without a record, and lists it in red.
+    const page = join(dir, "bare.report.html");
+    expect((await runCli(["report", sheet, "--state", state, "--output", page])).code).toBe(0);
+    const html = await readFile(page, "utf8");
+    const section = html.slice(html.indexOf('<section id="e911"'), html.indexOf("</section>", html.indexOf('<section id="e911"')));
+    expect(section).toContain("<td>4165553301</td><td>Acme Plumbing</td><td>completed without a 9-1-1 record</td>");
+    expect(section).toContain('<tr><td>Acme Plumbing</td><td class="n">1</td><td class="n">0</td></tr>');
+  });
 });

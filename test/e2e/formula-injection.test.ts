@@ -87,6 +87,7 @@ it("defuses every payload in every results cell, from the sheet and from the ser
       expect(row[at("result_ticket")], text).toBe(back);
     } else {
       expect(row[at("result_status")], text).toBe("rejected");
+      // A rejected port needs no 9-1-1 advice: the service's words alone, defused.
       expect(row[at("result_message")], text).toBe(back);
     }
   }

@@ -3,6 +3,7 @@ import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "csv-parse/sync";
+import { NO_E911_ADDRESS } from "../../src/engine/e911-outcomes.js";
 import { PACKAGE_ROOT } from "../../src/version.js";
 
 /** The built CLI, exactly what `npx portin` runs (`npm test` builds first). */
@@ -79,3 +80,25 @@ export function against(sandbox: { url: string; user: string; password: string }
 export const FORM_HEADER =
   "portform.CustomerAccountNumber,portform.CustomerName,portform.CustomerStreetNumber,portform.CustomerStreetName,portform.CustomerCity,portform.CustomerProvince,portform.CustomerPostalCode,portform.CustomerCountry,portform.EmailAddress,portform.CurrentProvider";
 export const FORM_CELLS = "ACME-1,Acme Plumbing,12,Front St,Toronto,ON,M5J 2N1,CA,it@acme.ca,Bell Canada";
+
+/**
+ * A trunk row's result_message when neither its sheet nor the defaults give it a 9-1-1 address
+ * (docs/contract.md §2 "9-1-1 addresses"): the row's own words first, then the advice.
+ */
+export const withoutE911 = (message: string): string => `${message}; ${NO_E911_ADDRESS}`;
+
+/** The same advice at the end of a message, for patterns (its words hold no pattern characters but "-"). */
+export const WITHOUT_E911_END = `; ${NO_E911_ADDRESS}$`;
+
+/** A 9-1-1 address the sandbox's database knows, as a --defaults file's "e911" object. */
+export const E911_ADDRESS = { FirstName: "Front", LastName: "Desk", StreetNumber: "12", StreetName: "Front St", City: "Toronto", ProvinceState: "ON", PostalZip: "M5J 2N1" };
+
+/**
+ * Writes a --defaults file giving every trunk number E911_ADDRESS: submit registers each
+ * number's record, so a number that completes is safe to use (docs/e911.md). Returns its path.
+ */
+export async function e911Defaults(dir: string): Promise<string> {
+  const path = join(dir, "e911.defaults.json");
+  await writeFile(path, JSON.stringify({ e911: E911_ADDRESS }));
+  return path;
+}

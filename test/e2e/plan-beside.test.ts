@@ -9,7 +9,7 @@ import type { ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.js";
-import { readResults, runCli, tempDir, writeSheet, FORM_CELLS, FORM_HEADER } from "./harness.js";
+import { readResults, runCli, tempDir, withoutE911, writeSheet, FORM_CELLS, FORM_HEADER } from "./harness.js";
 import { faultyProxy, through } from "./proxy.js";
 import { freshDatabase, query } from "../support/postgres.js";
 
@@ -100,7 +100,7 @@ describe.each(JOURNALS)("plan beside a running submit, on $kind", ({ make }) => 
     for (const number of inFlight) {
       expect(byNumber.get(number)).toMatchObject({
         result_status: "skipped",
-        result_message: `in flight: being sent by the submit run (pid ${pid}) holding the journal; not planned here`,
+        result_message: withoutE911(`in flight: being sent by the submit run (pid ${pid}) holding the journal; not planned here`),
       });
     }
     // The rows the submit has not sent yet are planned, as the stderr line says.
@@ -126,6 +126,6 @@ describe("plan beside no running submit", () => {
     expect((await runCli(["submit", sheet, "--state", journal, ...connection])).code).toBe(0);
     const plan = await runCli(["plan", sheet, "--state", journal, "--results", join(dir, "plan.csv"), ...connection]);
     expect(plan.stderr).not.toMatch(/holds/);
-    expect((await readResults(join(dir, "plan.csv")))[0]).toMatchObject({ result_status: "skipped", result_message: "submitted by an earlier run; not sent again" });
+    expect((await readResults(join(dir, "plan.csv")))[0]).toMatchObject({ result_status: "skipped", result_message: withoutE911("submitted by an earlier run; not sent again") });
   });
 });

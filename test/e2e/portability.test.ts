@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
 import { NPANXX_CHECK_PATH, NPANXX_PATH } from "../../src/service/answers.js";
+import { NO_E911_ADDRESS } from "../../src/engine/e911-outcomes.js";
 import { against, readResults, runCli, tempDir } from "./harness.js";
 import { postedNumbers, trunkSheetOf } from "./ledger.js";
 import { faultyProxy, through } from "./proxy.js";
@@ -41,9 +42,9 @@ describe("--check-portability", () => {
     expect(run.stderr).toContain("portin plan: 4 rows: 2 planned, 2 invalid");
     const rows = await readResults(join(dir, "acme.plan.csv"));
     expect(rows.map((r) => [r.result_status, r.result_message])).toEqual([
-      ["planned", ""],
+      ["planned", NO_E911_ADDRESS],
       ["invalid", "NPA-NXX 613-555 is not portable to this service; remove the row, or port this number another way"],
-      ["planned", ""],
+      ["planned", NO_E911_ADDRESS],
       ["invalid", "NPA-NXX 613-555 is not portable to this service; remove the row, or port this number another way"],
     ]);
     expect(requestsTo(s, "GET", NPANXX_PATH)).toBe(1);

@@ -11,7 +11,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.js";
-import { against, readResults, runCli, tempDir } from "./harness.js";
+import { against, readResults, runCli, tempDir, withoutE911 } from "./harness.js";
 import { submitInProcess } from "./in-process.js";
 import { numbers, postedNumbers, ticketsByNumber, trunkSheetOf } from "./ledger.js";
 
@@ -50,7 +50,7 @@ describe("a run whose numbers another run's orders already hold", () => {
       const ticket = tickets.get(row.result_number!)!;
       expect(row).toMatchObject({ result_status: "skipped", result_ticket: ticket });
       expect(row.result_message).toBe(
-        `sent, and refused by the service: open order ${ticket}, placed outside this journal (by another run sending the same numbers, another sheet or the web portal), already holds it; not sent again`,
+        withoutE911(`sent, and refused by the service: open order ${ticket}, placed outside this journal (by another run sending the same numbers, another sheet or the web portal), already holds it; not sent again`),
       );
     }
 

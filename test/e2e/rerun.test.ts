@@ -9,7 +9,7 @@ import { readJournal } from "../../src/journal/journal.js";
 import { WITHDRAWN } from "../../src/send/dispatch.js";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox, SandboxOptions } from "../../src/sandbox/server.js";
-import { against, readResults, runCli, tempDir } from "./harness.js";
+import { against, readResults, runCli, tempDir, WITHOUT_E911_END, withoutE911 } from "./harness.js";
 import type { ResultRow } from "./harness.js";
 import { acceptedCounts, numbers, postedNumbers, ticketsByNumber, trunkSheetOf } from "./ledger.js";
 import { numbersIn } from "../support/states.js";
@@ -64,7 +64,7 @@ describe("re-running with the same --state", () => {
       expect(rows.get(earlier)).toMatchObject({
         result_status: "skipped",
         result_ticket: tickets.get(earlier),
-        result_message: "submitted by an earlier run; not sent again",
+        result_message: withoutE911("submitted by an earlier run; not sent again"),
       });
     }
     for (const added of [e, f]) expect(rows.get(added)).toMatchObject({ result_status: "submitted" });
@@ -100,12 +100,12 @@ describe("re-running with the same --state", () => {
       expect(confirmed.get(number)).toMatchObject({
         result_status: "skipped",
         result_ticket: ticket,
-        result_message: "accepted by an earlier run (confirmed by PortInStatus: SUBMITTED); not sent again",
+        result_message: withoutE911("accepted by an earlier run (confirmed by PortInStatus: SUBMITTED); not sent again"),
       });
     }
     for (const number of lacking) {
       expect(confirmed.get(number)?.result_status).toBe("unknown");
-      expect(confirmed.get(number)?.result_message).toMatch(/PortInStatus finds no port-in for it: re-run with --retry-unknown to send it again$/);
+      expect(confirmed.get(number)?.result_message).toMatch(new RegExp(`PortInStatus finds no port-in for it: re-run with --retry-unknown to send it again${WITHOUT_E911_END}`));
     }
 
     const retrying = await runCli(["submit", sheet, "--retry-unknown", ...oneAtATime]);
@@ -335,12 +335,12 @@ describe.each(JOURNALS)("a second SIGINT, on $kind", ({ make }) => {
     expect(rows.get(accepted!)).toMatchObject({
       result_status: "skipped",
       result_ticket: "PI-000001",
-      result_message: "accepted by an earlier run (confirmed by PortInStatus: SUBMITTED); not sent again",
+      result_message: withoutE911("accepted by an earlier run (confirmed by PortInStatus: SUBMITTED); not sent again"),
     });
     expect(rows.get(lost!)).toMatchObject({
       result_status: "unknown",
       result_message:
-        "an earlier run sent this number and stopped before learning the outcome; PortInStatus finds no port-in for it: re-run with --retry-unknown to send it again",
+        withoutE911("an earlier run sent this number and stopped before learning the outcome; PortInStatus finds no port-in for it: re-run with --retry-unknown to send it again"),
     });
     const rest = list.filter((n) => n !== accepted && n !== lost);
     for (const number of rest) expect(rows.get(number)?.result_status).toBe("submitted");

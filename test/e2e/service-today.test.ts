@@ -7,6 +7,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server.js";
+import { NO_E911_ADDRESS } from "../../src/messages/e911.js";
 import { against, FORM_CELLS, FORM_HEADER, parseResults, runCli, tempDir, writeSheet } from "./harness.js";
 
 let sandbox: RunningSandbox | null = null;
@@ -31,7 +32,7 @@ it("judges a port date by the day the service's answers say it is", async () => 
   const run = await runCli(["plan", sheet, ...against(sandbox)]);
   const rows = parseResults(await readFile(join(dir, "rehearsal.plan.csv"), "utf8"));
   expect(rows.map((r) => [r["portform.RequestedPortDate"], r.result_status, r.result_message])).toEqual([
-    ["2026-03-10", "planned", ""],
+    ["2026-03-10", "planned", NO_E911_ADDRESS],
     ["2026-02-27", "invalid", 'portform.RequestedPortDate "2026-02-27" is in the past (today is 2026-03-02, Eastern time): give a business day from today on'],
   ]);
   expect(run.code).toBe(1);

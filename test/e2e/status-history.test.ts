@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox } from "../../src/sandbox/server.js";
 import type { FaultyProxy } from "./proxy.js";
-import { readResults, runCli, tempDir } from "./harness.js";
+import { e911Defaults, readResults, runCli, tempDir } from "./harness.js";
 import { numbers, trunkSheetOf } from "./ledger.js";
 import { faultyProxy, through } from "./proxy.js";
 
@@ -20,18 +20,22 @@ afterEach(async () => {
 
 const isStatusGet = (method: string, path: string): boolean => method === "GET" && path.endsWith("/PortInStatus");
 
-/** 300 numbers submitted in 3 orders on a Monday, and a status on Tuesday that learned their port dates. */
-async function confirmedOrders(): Promise<{ s: RunningSandbox; proxy: FaultyProxy; sheet: string; dir: string }> {
+/**
+ * 300 numbers submitted in 3 orders on a Monday, and a status on Tuesday that learned their
+ * port dates; `extra` is given to each command (a --defaults file, say).
+ */
+async function confirmedOrders(extra: (dir: string) => Promise<string[]> = () => Promise.resolve([])): Promise<{ s: RunningSandbox; proxy: FaultyProxy; sheet: string; dir: string; options: string[] }> {
   const s = await startSandbox({ startDate: "2026-03-02", rejectRate: 0, seed: 5 });
   cleanups.push(() => s.close());
   const proxy = await faultyProxy(s);
   cleanups.push(() => proxy.close());
   const dir = await tempDir();
   const sheet = await trunkSheetOf(dir, "acme.csv", numbers(300));
-  expect((await runCli(["submit", sheet, ...through(proxy, s)])).code).toBe(0);
+  const options = await extra(dir);
+  expect((await runCli(["submit", sheet, ...options, ...through(proxy, s)])).code).toBe(0);
   s.advanceDays(1);
-  expect((await runCli(["status", sheet, ...through(proxy, s)])).code).toBe(0);
-  return { s, proxy, sheet, dir };
+  expect((await runCli(["status", sheet, ...options, ...through(proxy, s)])).code).toBe(0);
+  return { s, proxy, sheet, dir, options };
 }
 
 describe("status history", () => {
@@ -74,11 +78,12 @@ describe("status history", () => {
   });
 
   it("PortInStatus down keeps a COMPLETED order completed, with its port date", async () => {
-    const { s, proxy, sheet, dir } = await confirmedOrders();
+    // Each number given its 9-1-1 address: a completed one is safe to use, and status exits 0 for it.
+    const { s, proxy, sheet, dir, options } = await confirmedOrders(async (at) => ["--defaults", await e911Defaults(at)]);
     s.advanceDays(3);
-    expect((await runCli(["status", sheet, ...through(proxy, s)])).code).toBe(0);
+    expect((await runCli(["status", sheet, ...options, ...through(proxy, s)])).code).toBe(0);
     proxy.rule = (method, path) => (isStatusGet(method, path) ? "fail" : "forward");
-    const run = await runCli(["status", sheet, "--retries", "0", ...through(proxy, s)]);
+    const run = await runCli(["status", sheet, "--retries", "0", ...options, ...through(proxy, s)]);
     expect(run.code).toBe(0);
     const rows = await readResults(join(dir, "acme.status.csv"));
     expect(new Set(rows.map((r) => `${r.status} ${r.status_port_date}`))).toEqual(new Set(["COMPLETED 2026-03-05"]));

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox, SandboxOptions } from "../../src/sandbox/server.js";
-import { against, FORM_CELLS, FORM_HEADER, readResults, runCli, tempDir, writeSheet } from "./harness.js";
+import { against, e911Defaults, FORM_CELLS, FORM_HEADER, readResults, runCli, tempDir, writeSheet } from "./harness.js";
 import { submitInProcess } from "./in-process.js";
 import { numbers, ticketsByNumber, trunkSheetOf } from "./ledger.js";
 
@@ -57,12 +57,13 @@ describe("portin status after a submit", () => {
 
     const text = await readFile(join(dir, "acme.status.csv"), "utf8");
     const header = text.split("\n")[0]!.split(",");
-    expect(header.slice(-8)).toEqual(STATUS_COLUMNS);
+    // A sheet of trunk numbers: each row says whether it is on its trunk and has its 9-1-1 record (docs/contract.md §6).
+    expect(header.slice(-10)).toEqual([...STATUS_COLUMNS, "status_on_trunk", "status_e911"]);
     expect(header.slice(0, 3)).toEqual(["number", "pilot_number", "portform.CustomerAccountNumber"]);
     const rows = await readResults(join(dir, "acme.status.csv"));
     expect(rows).toHaveLength(250);
     for (const [i, row] of rows.entries()) {
-      expect(row).toMatchObject({ status: "SUBMITTED", status_ticket: tickets.get(list[i]!), status_message: "waiting for the losing carrier to confirm a port date" });
+      expect(row).toMatchObject({ status: "SUBMITTED", status_ticket: tickets.get(list[i]!), status_message: "waiting for the losing carrier to confirm a port date", status_on_trunk: "", status_e911: "pending" });
       expect(Date.parse(row.status_checked_at!)).toBeGreaterThan(Date.now() - 60_000);
     }
   });
@@ -71,10 +72,12 @@ describe("portin status after a submit", () => {
     const s = await sandboxed();
     const dir = await tempDir();
     const sheet = await trunkSheetOf(dir, "acme.csv", numbers(2));
-    await submitInProcess(s, { input: sheet });
+    // Each number given its 9-1-1 address: once completed, it is safe to use, and status exits 0.
+    const defaults = ["--defaults", await e911Defaults(dir)];
+    expect((await runCli(["submit", sheet, ...defaults, ...against(s)])).code).toBe(0);
 
     s.advanceDays(1);
-    const confirmed = await runCli(["status", sheet, ...against(s)]);
+    const confirmed = await runCli(["status", sheet, ...defaults, ...against(s)]);
     expect(confirmed.code).toBe(0);
     expect((await readResults(join(dir, "acme.status.csv"))).map((r) => [r.status, r.status_port_date, r.status_message])).toEqual([
       ["CONFIRMED", "2026-03-05", "the losing carrier confirmed the port for 2026-03-05"],
@@ -82,9 +85,12 @@ describe("portin status after a submit", () => {
     ]);
 
     s.advanceDays(2);
-    const completed = await runCli(["status", sheet, "--json", ...against(s)]);
+    const completed = await runCli(["status", sheet, "--json", ...defaults, ...against(s)]);
     expect(completed.code).toBe(0);
-    expect((await readResults(join(dir, "acme.status.csv"))).map((r) => r.status)).toEqual(["COMPLETED", "COMPLETED"]);
+    expect((await readResults(join(dir, "acme.status.csv"))).map((r) => [r.status, r.status_on_trunk, r.status_e911])).toEqual([
+      ["COMPLETED", "yes", "registered"],
+      ["COMPLETED", "yes", "registered"],
+    ]);
     expect(JSON.parse(completed.stdout)).toMatchObject({
       command: "status",
       counts: { COMPLETED: 2 },
@@ -224,7 +230,7 @@ describe("portin status after a submit", () => {
     await submitInProcess(s, { input: sheet });
     const run = await runCli(["status", sheet, "--output", "-", ...against(s)]);
     expect(run.code).toBe(0);
-    expect(run.stdout.split("\n")[0]!.endsWith(",status,status_ticket,status_port_date,status_reject_reason,status_reject_summary,status_reject_details,status_checked_at,status_message")).toBe(true);
+    expect(run.stdout.split("\n")[0]!.endsWith(",status,status_ticket,status_port_date,status_reject_reason,status_reject_summary,status_reject_details,status_checked_at,status_message,status_on_trunk,status_e911")).toBe(true);
     expect(run.stdout.trim().split("\n")).toHaveLength(3);
     const both = await runCli(["status", sheet, "--output", "-", "--json", ...against(s)]);
     expect(both.code).toBe(2);

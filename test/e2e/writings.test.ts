@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startSandbox, type RunningSandbox } from "../../src/sandbox/server.js";
 import { copyFixtures } from "./fixtures.js";
+import { NO_E911_ADDRESS } from "../../src/engine/e911-outcomes.js";
 import { against, parseResults, runCli, tempDir, writeSheet } from "./harness.js";
 
 let sandbox: RunningSandbox;
@@ -155,9 +156,9 @@ describe("--expand-ranges", () => {
     const results = parseResults(await readFile(join(dir, "ranges.plan.csv"), "utf8"));
     expect(results.map((r) => r.result_message)).toEqual([
       '"416-555-3720 - 3723" is a range of 4 numbers: pass --expand-ranges to port each of them',
-      "",
+      NO_E911_ADDRESS,
       '"416-555-3730 to 416-555-3731" is a range of 2 numbers: pass --expand-ranges to port each of them',
-      "",
+      NO_E911_ADDRESS,
     ]);
   });
 
@@ -167,9 +168,9 @@ describe("--expand-ranges", () => {
     const results = parseResults(await readFile(join(dir, "pilot.plan.csv"), "utf8"));
     expect(run.code).toBe(1);
     expect(results.map((r) => [r.result_number, r.result_status, r.result_message])).toEqual([
-      ["4165550099", "planned", ""],
+      ["4165550099", "planned", NO_E911_ADDRESS],
       ["4165550100", "invalid", "4165550100 is the pilot number of one of the account's SIP trunks, already on the service: leave it out of the sheet"],
-      ["4165550101", "planned", ""],
+      ["4165550101", "planned", NO_E911_ADDRESS],
     ]);
   });
 

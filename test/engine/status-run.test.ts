@@ -16,6 +16,7 @@ import type { ServiceLink } from "../../src/engine/port-in.js";
 import { prepare } from "../../src/engine/prepare.js";
 import { runStatus } from "../../src/engine/status-run.js";
 import type { StatusOptions } from "../../src/engine/status-run.js";
+import type { DefaultsFile } from "../../src/validate/defaults.js";
 import { exitCodeOfRun, exitCodeOfStatus } from "../../src/exit-codes.js";
 import { openSheet } from "../../src/input/sheet.js";
 import type { CommandIO } from "../../src/io.js";
@@ -27,7 +28,7 @@ import { startSandbox } from "../../src/sandbox/server.js";
 import type { RunningSandbox, SandboxOptions } from "../../src/sandbox/server.js";
 import { ORDER_LIST_PATH } from "../../src/service/answers.js";
 import { createClient } from "../../src/service/client.js";
-import { FORM_CELLS, FORM_HEADER, readResults, tempDir } from "../e2e/harness.js";
+import { E911_ADDRESS, FORM_CELLS, FORM_HEADER, readResults, tempDir } from "../e2e/harness.js";
 import type { ResultRow } from "../e2e/harness.js";
 import { numbers } from "../e2e/ledger.js";
 import { faultyProxy } from "../e2e/proxy.js";
@@ -82,14 +83,23 @@ async function writeSheet(path: string, list: readonly (string | readonly [strin
   await writeFile(path, `number,pilot_number,${FORM_HEADER}\n${list.map((entry) => `${line(entry)},${FORM_CELLS}`).join("\n")}\n`);
 }
 
+/**
+ * A --defaults file giving every trunk number its 9-1-1 address, so that a number that
+ * completes is safe to use and `status` exits 0 for it (docs/contract.md §2 "9-1-1 addresses").
+ */
+const E911_DEFAULTS: DefaultsFile = {
+  path: "acme.defaults.json",
+  json: { e911: E911_ADDRESS },
+};
+
 /** Sends the sheet in requests of at most `maxPerRequest` numbers, as `portin submit` does. */
-async function submit({ service, dir, sheet, io }: Setup, maxPerRequest = 100): Promise<number> {
+async function submit({ service, dir, sheet, io }: Setup, maxPerRequest = 100, defaults: DefaultsFile | null = null): Promise<number> {
   const report = await runPortIn(
     {
       command: "submit",
       sheet: await openSheet(sheet),
       results: join(dir, "acme.results.csv"),
-      defaults: null,
+      defaults,
       state: join(dir, "acme.state.jsonl"),
       concurrency: 1,
       rate: null,
@@ -137,9 +147,10 @@ describe("runStatus", () => {
   it("reports each number's order as the days pass, SUBMITTED, CONFIRMED with its port date, COMPLETED, asking once per ticket", async () => {
     const [a, b, c] = numbers(3);
     const s = await setup([a!, b!, c!]);
-    expect(await submit(s, 2)).toBe(0);
+    expect(await submit(s, 2, E911_DEFAULTS)).toBe(0);
+    const withE911 = { defaults: E911_DEFAULTS };
 
-    const submitted = await status(s);
+    const submitted = await status(s, withE911);
     expect(submitted.code).toBe(0);
     expect(cells(submitted.rows, "number", "status", "status_ticket", "status_port_date", "status_message")).toEqual([
       [a, "SUBMITTED", "PI-000001", "", "waiting for the losing carrier to confirm a port date"],
@@ -150,7 +161,7 @@ describe("runStatus", () => {
     expect(statusGets(s.sandbox)).toEqual(["PI-000001", "PI-000002"]);
 
     s.sandbox.advanceDays(1);
-    const confirmed = await status(s);
+    const confirmed = await status(s, withE911);
     expect(confirmed.code).toBe(0);
     expect(cells(confirmed.rows, "status", "status_port_date", "status_message")).toEqual(
       Array(3).fill(["CONFIRMED", PORT_DATE, `the losing carrier confirmed the port for ${PORT_DATE}`]),
@@ -163,9 +174,11 @@ describe("runStatus", () => {
     ]);
 
     s.sandbox.advanceDays(2);
-    const completed = await status(s);
+    const completed = await status(s, withE911);
     expect(completed.code).toBe(0);
-    expect(cells(completed.rows, "status", "status_port_date", "status_message")).toEqual(Array(3).fill(["COMPLETED", PORT_DATE, `ported on ${PORT_DATE}; nothing to do`]));
+    expect(cells(completed.rows, "status", "status_port_date", "status_message", "status_on_trunk", "status_e911")).toEqual(
+      Array(3).fill(["COMPLETED", PORT_DATE, `ported on ${PORT_DATE}; nothing to do`, "yes", "registered"]),
+    );
     expect(completed.report.summary.states).toMatchObject({ completed: 3, open: 0 });
   });
 
