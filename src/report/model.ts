@@ -22,27 +22,10 @@ import { CustomerBook } from "./customers.js";
 import type { Customer } from "./customers.js";
 import { easternTime } from "./eastern.js";
 import { sheetColumnsOf } from "./sheet-columns.js";
-import type { SheetColumns } from "./sheet-columns.js";
+import type { SheetColumns, SheetFacts } from "./sheet-columns.js";
 
-/** What the report needs of one sheet row. */
-export interface SheetFacts {
-  /** 1-based line of the file. */
-  readonly line: number;
-  /** The number cell as written. */
-  readonly numberCell: string;
-  /** PortForm CustomerName, else `group`, else the target (pilot number or offering). */
-  readonly customer: string;
-  /** PortForm RequestedPortTime as written, "" when none: the port's time window. */
-  readonly window: string;
-  /** Whether the row names a SIP trunk (pilot_number): a regular number there takes a 9-1-1 record. */
-  readonly onTrunk?: boolean;
-  /** PortForm CustomerAccountNumber as written, "" or absent when none: with the provider, who the customer is. */
-  readonly account?: string;
-  /** PortForm CurrentProvider as written. */
-  readonly provider?: string;
-  /** PortForm RequestedPortDate as written, "" or absent when none. */
-  readonly requestedDate?: string;
-}
+/** What the report needs of one sheet row, held column-wise (sheet-columns.ts). */
+export type { SheetFacts } from "./sheet-columns.js";
 
 export interface ReportRow {
   readonly line: number;

@@ -1,11 +1,30 @@
 /**
- * The report's sheet facts (model.ts SheetFacts) held column by column rather than as an
+ * The report's sheet facts (SheetFacts) held column by column rather than as an
  * object a row: a 1,000,000-row sheet's facts are most of what `report` holds, and an object
  * a row costs ~100 bytes before its strings (docs/architecture.md, Memory). Customers,
  * windows, accounts, providers and port dates repeat down a sheet, so each is one entry of a
  * string table and a row holds its index; a row's line is a double and its trunk flag a byte.
  */
-import type { SheetFacts } from "./model.js";
+
+/** What the report needs of one sheet row. */
+export interface SheetFacts {
+  /** 1-based line of the file. */
+  readonly line: number;
+  /** The number cell as written. */
+  readonly numberCell: string;
+  /** PortForm CustomerName, else `group`, else the target (pilot number or offering). */
+  readonly customer: string;
+  /** PortForm RequestedPortTime as written, "" when none: the port's time window. */
+  readonly window: string;
+  /** Whether the row names a SIP trunk (pilot_number): a regular number there takes a 9-1-1 record. */
+  readonly onTrunk?: boolean;
+  /** PortForm CustomerAccountNumber as written, "" or absent when none: with the provider, who the customer is. */
+  readonly account?: string;
+  /** PortForm CurrentProvider as written. */
+  readonly provider?: string;
+  /** PortForm RequestedPortDate as written, "" or absent when none. */
+  readonly requestedDate?: string;
+}
 
 /** Distinct texts looked up by value at most: past this, a new text is added without a lookup (a sheet whose column differs every row). */
 const LOOKED_UP_AT_MOST = 100_000;
