@@ -21,26 +21,11 @@ import { readDate } from "../validate/writings.js";
 import { CustomerBook } from "./customers.js";
 import type { Customer } from "./customers.js";
 import { easternTime } from "./eastern.js";
+import { sheetColumnsOf } from "./sheet-columns.js";
+import type { SheetColumns, SheetFacts } from "./sheet-columns.js";
 
-/** What the report needs of one sheet row. */
-export interface SheetFacts {
-  /** 1-based line of the file. */
-  readonly line: number;
-  /** The number cell as written. */
-  readonly numberCell: string;
-  /** PortForm CustomerName, else `group`, else the target (pilot number or offering). */
-  readonly customer: string;
-  /** PortForm RequestedPortTime as written, "" when none: the port's time window. */
-  readonly window: string;
-  /** Whether the row names a SIP trunk (pilot_number): a regular number there takes a 9-1-1 record. */
-  readonly onTrunk?: boolean;
-  /** PortForm CustomerAccountNumber as written, "" or absent when none: with the provider, who the customer is. */
-  readonly account?: string;
-  /** PortForm CurrentProvider as written. */
-  readonly provider?: string;
-  /** PortForm RequestedPortDate as written, "" or absent when none. */
-  readonly requestedDate?: string;
-}
+/** What the report needs of one sheet row, held column-wise (sheet-columns.ts). */
+export type { SheetFacts } from "./sheet-columns.js";
 
 export interface ReportRow {
   readonly line: number;
@@ -165,7 +150,7 @@ export function buildReport(
   noJournal: string | null,
   options: ReportOptions = { now: new Date(), silentAfter: SILENT_AFTER_BUSINESS_DAYS },
 ): ReportModel {
-  const fold = reportFold([...sheetRows], options);
+  const fold = reportFold(sheetColumnsOf(sheetRows), options);
   for (const record of records) fold.take(record);
   return fold.model(noJournal);
 }
@@ -192,43 +177,52 @@ interface OrderWait {
 
 const STATE_CODE: Readonly<Record<ProgressState, number>> = { SUBMITTED: 1, CONFIRMED: 2, COMPLETED: 3, REJECTED: 4 };
 
-/** `sheetRows` is the fold's own: each row's facts are let go once its report row is made. */
-export function reportFold(sheetRows: (SheetFacts | undefined)[], options: ReportOptions): ReportFold {
+/** `sheet` is the fold's own: each row's number cell is replaced by its 10 digits once read. */
+export function reportFold(sheet: SheetColumns, options: ReportOptions): ReportFold {
+  const rowCount = sheet.length;
+  const cellsOf = (i: number): { name: string; account: string; provider: string } => ({ name: sheet.customer(i), account: sheet.account(i), provider: sheet.provider(i) });
   const book = new CustomerBook();
-  for (const facts of sheetRows) book.add(cellsOf(facts as SheetFacts));
+  for (let i = 0; i < rowCount; i++) book.add(cellsOf(i));
   // Each row's customer as an index into `labels`, and each number's first row: what a reading's numbers are counted by.
   const labels: string[] = [];
   const labelIndex = new Map<string, number>();
-  const customerAt = new Uint32Array(sheetRows.length);
-  sheetRows.forEach((facts, i) => {
-    const label = book.customerOf(cellsOf(facts as SheetFacts)).label;
-    let k = labelIndex.get(label);
-    if (k === undefined) labelIndex.set(label, (k = labels.push(label) - 1));
+  const whoAt: Customer[] = [];
+  const customerAt = new Uint32Array(rowCount);
+  for (let i = 0; i < rowCount; i++) {
+    const who = book.customerOf(cellsOf(i));
+    let k = labelIndex.get(who.label);
+    if (k === undefined) {
+      labelIndex.set(who.label, (k = labels.push(who.label) - 1));
+      whoAt.push(who);
+    }
     customerAt[i] = k;
-  });
-  // Each row's 10 digits, "" when its number does not parse (`unparsed` says why): one string a row, not a parse result.
+  }
+  // Each row's number: its 10 digits in place of the cell once they parse, else the cell as
+  // written with `unparsed` saying why; one string a row, not a cell and its digits (docs/architecture.md, Memory).
+  const numberAt = sheet.numberCells;
   const unparsed = new Map<number, string>();
-  const digitsAt = sheetRows.map((facts, i) => {
-    const result = parseNanp((facts as SheetFacts).numberCell);
-    if (result.ok) return result.digits;
-    unparsed.set(i, result.reason);
-    return "";
-  });
   const firstIndex = new Map<string, number>();
-  digitsAt.forEach((digits, i) => {
-    if (digits !== "" && !firstIndex.has(digits)) firstIndex.set(digits, i);
-  });
-  const onTrunkAt = Uint8Array.from(sheetRows, (facts) => (facts?.onTrunk === true ? 1 : 0));
+  for (let i = 0; i < rowCount; i++) {
+    const result = parseNanp(numberAt[i] as string);
+    if (!result.ok) {
+      unparsed.set(i, result.reason);
+      continue;
+    }
+    numberAt[i] = result.digits;
+    if (!firstIndex.has(result.digits)) firstIndex.set(result.digits, i);
+  }
   // What `status` last found of each completed trunk number (records.ts `trunk-check`).
   const trunkChecks = new Map<string, { readonly onTrunk: boolean; readonly e911: boolean }>();
-  const shown = [...new Set(digitsAt.flatMap((digits, i) => (digits !== "" ? [customerAt[i] as number] : [])))].sort((a, b) => (labels[a] as string).localeCompare(labels[b] as string));
+  const shownSet = new Set<number>();
+  for (let i = 0; i < rowCount; i++) if (!unparsed.has(i)) shownSet.add(customerAt[i] as number);
+  const shown = [...shownSet].sort((a, b) => (labels[a] as string).localeCompare(labels[b] as string));
 
   const priorFold = priorStateFold();
   const history = rejectHistoryFold();
   // Orders placed outside this journal, as `status` and `submit` recorded them when the account showed them (records.ts `confirmed`).
   const outsideTickets = new Set<string>();
   const waits = new Map<string, OrderWait>();
-  const stateAt = new Uint8Array(sheetRows.length);
+  const stateAt = new Uint8Array(rowCount);
   const counts = labels.map(() => [0, 0, 0, 0, 0]);
   const nights: NightProgress[] = [];
   let night: string | null = null;
@@ -312,23 +306,19 @@ export function reportFold(sheetRows: (SheetFacts | undefined)[], options: Repor
       }
     };
 
-    // Each row's facts are let go as its report row is made: the two are never all held at once (docs/architecture.md, Memory).
     const rows: ReportRow[] = [];
-    for (let i = 0; i < sheetRows.length; i++) {
-      rows.push(rowAt(sheetRows[i] as SheetFacts, i));
-      sheetRows[i] = undefined;
-    }
-    function rowAt(facts: SheetFacts, i: number): ReportRow {
-      const digits = digitsAt[i] as string;
+    for (let i = 0; i < rowCount; i++) rows.push(rowAt(i));
+    function rowAt(i: number): ReportRow {
+      const number = numberAt[i] as string;
       const why = unparsed.get(i);
-      if (why !== undefined) return reportRow(facts, facts.numberCell, why, neverSent(reportWords.rowInvalid(why)));
+      if (why !== undefined) return reportRow(i, number, why, neverSent(reportWords.rowInvalid(why)));
       // As `status` reports it: a number the journal holds has its order's status, on every row
       // that names it; a later row of a number the journal does not hold is a duplicate.
-      const first = firstIndex.get(digits) as number;
-      const status = statusOf(digits);
-      if (first === i || status.state !== "not-submitted") return reportRow(facts, digits, null, status);
-      const reason = reportWords.duplicateOfLine((rows[first] as ReportRow).line, digits);
-      return reportRow(facts, digits, reason, neverSent(reportWords.rowInvalid(reason)));
+      const first = firstIndex.get(number) as number;
+      const status = statusOf(number);
+      if (first === i || status.state !== "not-submitted") return reportRow(i, number, null, status);
+      const reason = reportWords.duplicateOfLine(sheet.line(first), number);
+      return reportRow(i, number, reason, neverSent(reportWords.rowInvalid(reason)));
     }
 
     const byStatus = new Map<string, number>();
@@ -348,7 +338,7 @@ export function reportFold(sheetRows: (SheetFacts | undefined)[], options: Repor
       rejects: rejectGroups(histories, lineOf),
       checkedAt,
       customers: book.customers(),
-      e911: e911Coverage(onTrunkAt, rows, trunkChecks, prior),
+      e911: e911Coverage(sheet, rows, trunkChecks, prior),
       rejectedEver: histories.length,
       resentAfterReject: histories.filter((h) => new Set(h.events.map((e) => e.ticket)).size > 1).length,
       histories: new Map(histories.map((h) => [h.number, historyLine(h.events)])),
@@ -363,12 +353,50 @@ export function reportFold(sheetRows: (SheetFacts | undefined)[], options: Repor
     };
   };
 
-  /** One literal, no spread: one hidden class for every row (results/row-outcome.ts rowOutcome). */
-  function reportRow(facts: SheetFacts, number: string, invalid: string | null, status: OrderStatus): ReportRow {
-    const who = book.customerOf(cellsOf(facts));
-    const requested = facts.requestedDate === undefined || facts.requestedDate === "" ? null : readDate(facts.requestedDate);
-    const requestedDate = requested?.ok === true ? requested.value : "";
-    return { line: facts.line, number, customer: who.label, window: facts.window, status, invalid, who, outside: status.ticket !== "" && outsideTickets.has(status.ticket), requestedDate };
+  // Each RequestedPortDate as written read once, not once a row: the rows share its YYYY-MM-DD (docs/architecture.md, Memory).
+  const requestedDates = new Map<string, string>([["", ""]]);
+  const requestedDateOf = (written: string): string => {
+    let date = requestedDates.get(written);
+    if (date === undefined) {
+      const reading = readDate(written);
+      requestedDates.set(written, (date = reading.ok ? reading.value : ""));
+    }
+    return date;
+  };
+
+  /**
+   * A report row holds its number, its status and why it is invalid; the rest it reads from the
+   * sheet's columns when asked, so a 1,000,000-row sheet's rows are four fields each, not nine
+   * (docs/architecture.md, Memory).
+   */
+  class ColumnRow implements ReportRow {
+    constructor(
+      private readonly at: number,
+      readonly number: string,
+      readonly status: OrderStatus,
+      readonly invalid: string | null,
+    ) {}
+    get line(): number {
+      return sheet.line(this.at);
+    }
+    get who(): Customer {
+      return whoAt[customerAt[this.at] as number] as Customer;
+    }
+    get customer(): string {
+      return this.who.label;
+    }
+    get window(): string {
+      return sheet.window(this.at);
+    }
+    get outside(): boolean {
+      return this.status.ticket !== "" && outsideTickets.has(this.status.ticket);
+    }
+    get requestedDate(): string {
+      return requestedDateOf(sheet.requestedDate(this.at));
+    }
+  }
+  function reportRow(i: number, number: string, invalid: string | null, status: OrderStatus): ReportRow {
+    return new ColumnRow(i, number, status, invalid);
   }
 
   return { take, model };
@@ -379,11 +407,11 @@ export function reportFold(sheetRows: (SheetFacts | undefined)[], options: Repor
  * found by `status`), and the completed ones that are off their trunk or have none, from the
  * latest `trunk-check` `status` recorded of each, else from the journal's registrations.
  */
-function e911Coverage(onTrunkAt: Uint8Array, rows: readonly ReportRow[], checked: ReadonlyMap<string, { readonly onTrunk: boolean; readonly e911: boolean }>, prior: PriorState | null): E911Coverage {
+function e911Coverage(sheet: SheetColumns, rows: readonly ReportRow[], checked: ReadonlyMap<string, { readonly onTrunk: boolean; readonly e911: boolean }>, prior: PriorState | null): E911Coverage {
   const customers = new Map<string, { customer: string; trunkNumbers: number; registered: number }>();
   const unsafe: { line: number; number: string; customer: string; why: string }[] = [];
   rows.forEach((row, i) => {
-    if (onTrunkAt[i] !== 1 || row.invalid !== null) return;
+    if (!sheet.onTrunk(i) || row.invalid !== null) return;
     const parsed = parseNanp(row.number);
     if (!parsed.ok || parsed.kind !== "regular") return;
     const check = checked.get(row.number);
@@ -397,10 +425,6 @@ function e911Coverage(onTrunkAt: Uint8Array, rows: readonly ReportRow[], checked
     if (why !== "") unsafe.push({ line: row.line, number: row.number, customer: row.customer, why });
   });
   return { customers: [...customers.values()].sort((a, b) => a.customer.localeCompare(b.customer)), unsafe };
-}
-
-function cellsOf(facts: SheetFacts): { name: string; account: string; provider: string } {
-  return { name: facts.customer, account: facts.account ?? "", provider: facts.provider ?? "" };
 }
 
 /** `PI-000001 REJECTED 2026-12-01 01:30 EST (6P NAME); PI-000120 SUBMITTED …; CONFIRMED … for 2026-12-04`. */

@@ -14,8 +14,9 @@ import { refuseNonRegular, writeWholeFile } from "../results/sink.js";
 import type { DefaultsFile } from "../validate/defaults.js";
 import { renderCalendar } from "./calendar.js";
 import { reportFold } from "./model.js";
-import type { ReportModel, SheetFacts } from "./model.js";
+import type { ReportModel } from "./model.js";
 import { renderPage } from "./page.js";
+import { SheetColumns } from "./sheet-columns.js";
 import * as statusWords from "../messages/status.js";
 
 export interface ReportOptions {
@@ -74,7 +75,7 @@ async function modelOf(options: ReportOptions): Promise<ReportModel> {
 }
 
 /** Each row's number cell, customer (with its account and provider) and time window: CustomerName, else `group`, else the target; the --defaults file fills a column the sheet lacks. */
-async function readFacts(sheet: Sheet, defaults: DefaultsFile | null): Promise<SheetFacts[]> {
+async function readFacts(sheet: Sheet, defaults: DefaultsFile | null): Promise<SheetColumns> {
   const columns = sheet.layout.columns;
   const at = (test: (column: Column) => boolean): number => columns.find(test)?.index ?? -1;
   const member = (name: string) => (column: Column) => column.role.kind === "member" && column.role.member.scope === "portform" && column.role.member.name === name;
@@ -92,17 +93,10 @@ async function readFacts(sheet: Sheet, defaults: DefaultsFile | null): Promise<S
   const defaultAccount = portFormDefault(defaults, "customeraccountnumber");
   const defaultProvider = portFormDefault(defaults, "currentprovider");
   const defaultDate = portFormDefault(defaults, "requestedportdate");
-  const facts: SheetFacts[] = [];
-  // Customers, windows, accounts and providers repeat down a sheet: each kept once, not once a row
-  // (a 1,000,000-row sheet's facts are the report's memory; docs/architecture.md, Memory).
-  const kept = new Map<string, string>();
-  const once = (text: string): string => {
-    const known = kept.get(text);
-    if (known !== undefined) return known;
-    if (kept.size < 100_000) kept.set(text, text);
-    return text;
-  };
-  const cell = (cells: readonly string[], index: number): string => (index === -1 ? "" : once((cells[index] ?? "").trim()));
+  // Held column-wise (sheet-columns.ts): an object a row would be most of the report's memory.
+  const facts = new SheetColumns();
+  // Customers, windows, accounts and providers repeat down a sheet: the columns keep each once, not once a row.
+  const cell = (cells: readonly string[], index: number): string => (index === -1 ? "" : (cells[index] ?? "").trim());
   for await (const row of sheet.rows) {
     const customer = cell(row.cells, customerAt) || defaultCustomer || cell(row.cells, groupAt) || cell(row.cells, pilotAt) || cell(row.cells, offeringAt) || "(no customer)";
     facts.push({
